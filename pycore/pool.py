@@ -1,0 +1,91 @@
+"""A pool of GPU buffers, keyed by usage and size class, with live-byte accounting.
+
+Creating a GPUBuffer costs a round through the browser's GPU process; reusing one is free. Sizes
+are rounded up to a size class (powers of two, with four steps between each, so at most 25% slack)
+and a released buffer waits on a free list for the next request of the same class. Free buffers
+beyond `max_free_bytes` are destroyed, oldest first.
+
+The pool knows nothing of WebGPU: `create(size, usage)` and `destroy(buffer)` are given to it.
+
+>>> made = []
+>>> pool = BufferPool(lambda size, usage: made.append(size) or object(), lambda b: None)
+>>> b = pool.acquire(1000, usage=1); pool.release(b); b2 = pool.acquire(900, usage=1)
+>>> b2 is b, made, pool.stats()["bytes_in_use"]
+(True, [1024], 1024)
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+
+def size_class(nbytes: int) -> int:
+    """Round up to 2**k * (4, 5, 6 or 7) / 4, at least 256 bytes (a multiple of 4 always)."""
+    nbytes = max(int(nbytes), 256)
+    top = 1 << (nbytes - 1).bit_length()  # next power of two
+    step = top // 8
+    return -(-nbytes // step) * step
+
+
+class BufferPool:
+    def __init__(self, create: Callable[[int, int], Any], destroy: Callable[[Any], None],
+                 max_free_bytes: int = 256 << 20) -> None:
+        self._create, self._destroy = create, destroy
+        self.max_free_bytes = max_free_bytes
+        self._free: OrderedDict[int, tuple[Any, int, int]] = OrderedDict()  # id -> (buf, size, usage)
+        self._in_use: dict[int, int] = {}  # id(buffer) -> size
+        self._size: dict[int, tuple[int, int]] = {}  # id(buffer) -> (size, usage), every live buffer
+        self.allocations = 0
+        self.reuses = 0
+
+    def acquire(self, nbytes: int, usage: int) -> Any:
+        """A buffer of at least `nbytes` with exactly `usage` flags, reused when one is free."""
+        size = size_class(nbytes)
+        for key, (buf, bsize, busage) in self._free.items():
+            if bsize == size and busage == usage:
+                del self._free[key]
+                self._in_use[key] = size
+                self.reuses += 1
+                return buf
+        buf = self._create(size, usage)
+        self.allocations += 1
+        self._size[id(buf)] = (size, usage)
+        self._in_use[id(buf)] = size
+        return buf
+
+    def release(self, buf: Any) -> None:
+        key = id(buf)
+        if key not in self._in_use:
+            raise ValueError("buffer released twice or not from this pool")
+        size = self._in_use.pop(key)
+        self._free[key] = (buf, size, self._size[key][1])
+        self._trim()
+
+    def _trim(self) -> None:
+        while self._free and self.free_bytes() > self.max_free_bytes:
+            key, (buf, _, _) = self._free.popitem(last=False)
+            del self._size[key]
+            self._destroy(buf)
+
+    def free_bytes(self) -> int:
+        return sum(size for _, size, _ in self._free.values())
+
+    def clear(self) -> None:
+        """Destroy the free buffers (buffers in use stay theirs to release)."""
+        for key, (buf, _, _) in list(self._free.items()):
+            del self._size[key]
+            self._destroy(buf)
+        self._free.clear()
+
+    def stats(self) -> dict[str, int]:
+        """bytes_in_use: held by running ops or live arrays; bytes_pooled: free for reuse."""
+        return {
+            "bytes_in_use": sum(self._in_use.values()),
+            "bytes_pooled": self.free_bytes(),
+            "buffers_in_use": len(self._in_use),
+            "buffers_pooled": len(self._free),
+            "allocations": self.allocations,
+            "reuses": self.reuses,
+        }

@@ -1,0 +1,113 @@
+"""The compute backend in use: acquiring the WebGPU device, falling back to NumPy, and reporting.
+
+There is one Runtime per Python process (`RUNTIME`). `init_async()` picks the backend once:
+"webgpu" when running in Pyodide with a usable adapter and device, else "numpy" with the reason.
+A lost device switches the runtime to "numpy" (the reason says so); later ops keep working.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections import deque
+from typing import Any
+
+import numpy as np
+
+from . import __version__
+from .pool import BufferPool
+from .shaders import wgsl_source
+
+IN_PYODIDE = sys.platform == "emscripten"
+DEVICE_TIMEOUT_S = 15.0
+TRACE_LENGTH = 256
+
+
+class Runtime:
+    def __init__(self) -> None:
+        self.backend = "numpy"
+        self.reason = "not initialised yet: await pycore.init_async()"
+        self.initialised = False
+        self.device: Any = None  # webgpu.Device when backend == "webgpu"
+        self.pool: BufferPool | None = None
+        self.pipelines: dict[tuple[str, str], Any] = {}
+        self.compile_ms: dict[str, float] = {}
+        self.trace: deque[dict[str, Any]] = deque(maxlen=TRACE_LENGTH)
+        self.device_lost: str | None = None
+
+    async def init_async(self) -> None:
+        if self.initialised:
+            return
+        self.initialised = True
+        if not IN_PYODIDE:
+            self._fallback("not running in a browser: pycore's WebGPU transport needs Pyodide")
+            return
+        from . import webgpu
+
+        try:
+            device = await webgpu.request_device_async(DEVICE_TIMEOUT_S)
+        except webgpu.GpuUnavailableError as exc:
+            self._fallback(str(exc))
+            return
+        except Exception as exc:  # an unexpected browser answer must not leave pycore unusable
+            self._fallback(f"WebGPU initialisation failed: {type(exc).__name__}: {exc}")
+            return
+        self.device = device
+        self.pool = BufferPool(device.create_buffer, lambda buf: buf.destroy())
+        self.backend = "webgpu"
+        self.reason = "WebGPU device acquired"
+        device.on_lost(self._on_device_lost)
+
+    def _fallback(self, reason: str) -> None:
+        self.backend, self.reason = "numpy", reason
+        self.device = None
+        self.pool = None
+        self.pipelines.clear()
+
+    def _on_device_lost(self, reason: str) -> None:
+        if self.device is None:
+            return
+        self.device_lost = reason
+        self._fallback(f"device lost ({reason})")
+
+    async def pipeline_async(self, family: str, entry: str) -> Any:
+        """The compiled pipeline for one WGSL entry point, created once per device."""
+        key = (family, entry)
+        pipeline = self.pipelines.get(key)
+        if pipeline is None:
+            label, start = f"{family}.{entry}", time.perf_counter()
+            pipeline = await self.device.create_pipeline_async(wgsl_source(family), entry, label)
+            self.compile_ms[label] = round((time.perf_counter() - start) * 1e3, 3)
+            self.pipelines[key] = pipeline
+        return pipeline
+
+    def tier(self) -> str:
+        """One line for a status bar: 'WebGPU — google / swiftshader' or 'NumPy fallback — <reason>'."""
+        if self.backend == "webgpu":
+            names = (self.device.adapter_info.get(k) for k in ("vendor", "architecture", "description"))
+            return "WebGPU — " + (" / ".join(n for n in names if n) or "unnamed adapter")
+        return f"NumPy fallback — {self.reason}"
+
+    def info(self) -> dict[str, Any]:
+        dev = self.device
+        versions = {"pycore": __version__, "numpy": np.__version__,
+                    "python": sys.version.split()[0]}
+        if IN_PYODIDE:
+            import pyodide  # type: ignore[import-not-found]
+
+            versions["pyodide"] = pyodide.__version__
+        return {
+            "backend": self.backend,
+            "reason": self.reason,
+            "tier": self.tier(),
+            "adapter": dict(dev.adapter_info) if dev else None,
+            "limits": dict(dev.limits) if dev else {},
+            "features": list(dev.features) if dev else [],
+            "versions": versions,
+            "memory": self.pool.stats() if self.pool else None,
+            "pipelines_compiled_ms": dict(self.compile_ms),
+            "device_lost": self.device_lost,
+        }
+
+
+RUNTIME = Runtime()

@@ -1,0 +1,336 @@
+#!/usr/bin/env python3
+"""Serve the pycore page, fully offline, from this checkout.
+
+    python serve.py [--host 127.0.0.1] [--port 8000] [--open]
+
+What it serves (nothing else; everything else is a 404):
+  /                  web/            the pages and their glue JavaScript
+  /pyodide/          node_modules/pyodide/   the Pyodide runtime (npm, pinned in package.json)
+  /shaders/          shaders/        the WGSL sources (also packed into the pycore wheel)
+  /wheels/           vendor/wheels/  NumPy for Pyodide, micropip, packaging (see SHA256SUMS)
+  /wheels/pycore-<version>-py3-none-any.whl   built from pycore/ + shaders/ on request
+  /pyodide-lock.json Pyodide's lock file, rewritten to point at /wheels/
+
+The pycore wheel is rebuilt whenever a file under pycore/ or shaders/ changes, so editing Python
+or WGSL and reloading the page is the whole development loop. If node_modules is missing or older
+than package-lock.json, `npm ci` is run first (or the exact command to run is printed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import hashlib
+import http.server
+import io
+import json
+import os
+import posixpath
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import tomllib
+import urllib.parse
+import webbrowser
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+WEB = ROOT / "web"
+PYODIDE = ROOT / "node_modules" / "pyodide"
+SHADERS = ROOT / "shaders"
+WHEELS = ROOT / "vendor" / "wheels"
+PACKAGE = ROOT / "pycore"
+
+# URL prefix -> directory. Order matters only for readability: prefixes do not overlap.
+MOUNTS: dict[str, Path] = {
+    "/pyodide/": PYODIDE,
+    "/shaders/": SHADERS,
+    "/wheels/": WHEELS,
+    "/": WEB,
+}
+
+MIME_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".json": "application/json",
+    ".map": "application/json",
+    ".wasm": "application/wasm",
+    ".wgsl": "text/wgsl; charset=utf-8",
+    ".py": "text/x-python; charset=utf-8",
+    ".txt": "text/plain; charset=utf-8",
+    ".md": "text/plain; charset=utf-8",
+    ".whl": "application/zip",
+    ".zip": "application/zip",
+    ".tar": "application/x-tar",
+    ".png": "image/png",
+    ".svg": "image/svg+xml",
+    ".ico": "image/x-icon",
+}
+OCTET = "application/octet-stream"
+
+
+# ---------------------------------------------------------------- preparing node_modules
+def node_modules_stale() -> str | None:
+    """Why `npm ci` must run (None when node_modules matches package-lock.json)."""
+    lock = ROOT / "package-lock.json"
+    installed = ROOT / "node_modules" / ".package-lock.json"
+    if not (PYODIDE / "pyodide.mjs").exists() or not installed.exists():
+        return "node_modules/pyodide is missing"
+    if lock.stat().st_mtime > installed.stat().st_mtime:
+        return "package-lock.json is newer than node_modules"
+    return None
+
+
+def prepare_node_modules() -> None:
+    reason = node_modules_stale()
+    if reason is None:
+        return
+    npm = shutil.which("npm")
+    if npm is None:
+        sys.exit(f"serve.py: {reason}, and npm is not installed.\n"
+                 f"  Install Node.js and npm (Debian: apt-get install -y npm), then run: "
+                 f"cd {ROOT} && npm ci")
+    print(f"serve.py: {reason}; running npm ci ...", flush=True)
+    done = subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=ROOT)
+    if done.returncode != 0:
+        sys.exit(f"serve.py: npm ci failed (exit {done.returncode}); run it yourself in {ROOT}")
+
+
+# ---------------------------------------------------------------- the pycore wheel
+def project_meta() -> tuple[str, str, list[str]]:
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    return meta["name"], meta["version"], list(meta.get("dependencies", []))
+
+
+def _sources() -> list[tuple[Path, str]]:
+    """(file, path inside the wheel) for every file the wheel carries."""
+    files = [(p, p.relative_to(ROOT).as_posix()) for p in sorted(PACKAGE.rglob("*.py"))]
+    files += [(p, "pycore/shaders/" + p.name) for p in sorted(SHADERS.glob("*.wgsl"))]
+    return files
+
+
+def _record_hash(data: bytes) -> str:
+    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
+    return "sha256=" + digest.decode()
+
+
+def build_pycore_wheel() -> tuple[str, bytes]:
+    """Pack pycore/ and shaders/ into a pure-Python wheel in memory: (filename, bytes)."""
+    name, version, deps = project_meta()
+    dist_info = f"{name}-{version}.dist-info"
+    metadata = "\n".join(
+        ["Metadata-Version: 2.1", f"Name: {name}", f"Version: {version}"]
+        + [f"Requires-Dist: {d}" for d in deps]) + "\n"
+    wheel_meta = ("Wheel-Version: 1.0\nGenerator: pycore-serve\nRoot-Is-Purelib: true\n"
+                  "Tag: py3-none-any\n")
+    entries = [(arc, path.read_bytes()) for path, arc in _sources()]
+    entries += [(f"{dist_info}/METADATA", metadata.encode()),
+                (f"{dist_info}/WHEEL", wheel_meta.encode())]
+    record = "".join(f"{arc},{_record_hash(data)},{len(data)}\n" for arc, data in entries)
+    entries.append((f"{dist_info}/RECORD", (record + f"{dist_info}/RECORD,,\n").encode()))
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        for arc, data in entries:
+            info = zipfile.ZipInfo(arc, date_time=(2026, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            zf.writestr(info, data)
+    return f"{name}-{version}-py3-none-any.whl", buf.getvalue()
+
+
+class WheelCache:
+    """Rebuilds the pycore wheel only when a source file changed (keyed on names and mtimes)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._key: object = None
+        self._wheel: tuple[str, bytes] | None = None
+
+    def get(self) -> tuple[str, bytes]:
+        key = (ROOT / "pyproject.toml").stat().st_mtime_ns, tuple(
+            (arc, p.stat().st_mtime_ns) for p, arc in _sources())
+        with self._lock:
+            if key != self._key or self._wheel is None:
+                self._wheel, self._key = build_pycore_wheel(), key
+            return self._wheel
+
+
+# ---------------------------------------------------------------- the lock file
+def vendored_wheels() -> dict[str, str]:
+    """file name -> sha256, as recorded in vendor/wheels/SHA256SUMS."""
+    sums = {}
+    for line in (WHEELS / "SHA256SUMS").read_text().splitlines():
+        if line.strip():
+            digest, fname = line.split()
+            sums[fname.lstrip("*")] = digest
+    return sums
+
+
+def _wheel_facts(wheel: Path) -> tuple[list[str], list[str]]:
+    """(top-level import names, names of required distributions) read from a wheel."""
+    with zipfile.ZipFile(wheel) as zf:
+        names = zf.namelist()
+        meta = next(n for n in names if n.endswith(".dist-info/METADATA"))
+        requires = [line.split(":", 1)[1].strip() for line in zf.read(meta).decode().splitlines()
+                    if line.startswith("Requires-Dist:") and "extra ==" not in line]
+    tops = {n.split("/")[0] for n in names if n.endswith("/__init__.py")}
+    imports = sorted(t for t in tops if ".dist-info" not in t and ".data" not in t)
+    deps = [re.split(r"[ ;<>=!~\[(]", r, maxsplit=1)[0].replace("_", "-").lower() for r in requires]
+    return imports, deps
+
+
+def build_lock() -> dict:
+    """Pyodide's own lock file, with its package list replaced by our vendored wheels only."""
+    upstream = json.loads((PYODIDE / "pyodide-lock.json").read_text())
+    packages = {}
+    for fname, digest in vendored_wheels().items():
+        dist, version = fname.split("-")[:2]
+        name = dist.replace("_", "-").lower()
+        imports, deps = _wheel_facts(WHEELS / fname)
+        packages[name] = {
+            "name": name, "version": version, "file_name": fname, "install_dir": "site",
+            "sha256": digest, "package_type": "package", "imports": imports,
+            "depends": deps, "unvendored_tests": False, "tool": {},
+        }
+    for pkg in packages.values():  # only what we vendor can be loaded
+        missing = [d for d in pkg["depends"] if d not in packages]
+        if missing:
+            raise RuntimeError(f"vendor/wheels: {pkg['file_name']} needs {missing}, which are not vendored")
+    return {"info": upstream["info"], "packages": packages}
+
+
+# ---------------------------------------------------------------- the HTTP side
+def resolve(url_path: str) -> Path | None:
+    """Map a URL path to a file under one of MOUNTS, or None (a 404).
+
+    The path is percent-decoded once; any '..' segment, backslash or NUL is refused outright
+    (no normalising them away), and the result must still lie inside its mount after symlinks."""
+    path = urllib.parse.unquote(url_path, errors="strict")
+    if "\\" in path or "\0" in path or not path.startswith("/"):
+        return None
+    if any(seg in ("..", ".") for seg in path.split("/")):
+        return None
+    trailing = "/" if path.endswith("/") and path != "/" else ""
+    path = posixpath.normpath(path) + trailing
+    for prefix, base in MOUNTS.items():
+        if path.startswith(prefix) or path + "/" == prefix:
+            rel = path[len(prefix):]
+            target = (base / rel) if rel else base
+            if target.is_dir():
+                target = target / "index.html"
+            try:
+                real, real_base = target.resolve(strict=True), base.resolve(strict=True)
+            except (FileNotFoundError, OSError):
+                return None
+            if real.is_file() and real.is_relative_to(real_base):
+                return real
+            return None
+    return None
+
+
+def mime_type(path: str) -> str:
+    return MIME_TYPES.get(posixpath.splitext(path)[1].lower(), OCTET)
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    server_version = "pycore-serve"
+    wheels = WheelCache()
+    quiet = False
+
+    def do_HEAD(self) -> None:
+        self._serve(head=True)
+
+    def do_GET(self) -> None:
+        self._serve(head=False)
+
+    def _serve(self, head: bool) -> None:
+        url_path = urllib.parse.urlsplit(self.path).path
+        try:
+            body, ctype = self._generated(url_path) or self._static(url_path)
+        except FileNotFoundError:
+            return self._send(404, b"404 not found\n", "text/plain; charset=utf-8", head)
+        except Exception as exc:  # a broken build must say why, not hang the page
+            msg = f"500 {type(exc).__name__}: {exc}\n".encode()
+            return self._send(500, msg, "text/plain; charset=utf-8", head)
+        etag = '"' + hashlib.sha1(body).hexdigest() + '"'
+        if self.headers.get("If-None-Match") == etag:
+            return self._send(304, b"", ctype, head=True, etag=etag)
+        self._send(200, body, ctype, head, etag=etag)
+
+    def _generated(self, url_path: str) -> tuple[bytes, str] | None:
+        if url_path == "/pyodide-lock.json":
+            return json.dumps(build_lock(), indent=1).encode(), MIME_TYPES[".json"]
+        if url_path.startswith("/wheels/pycore-"):
+            fname, data = self.wheels.get()
+            if url_path == "/wheels/" + fname:
+                return data, MIME_TYPES[".whl"]
+            raise FileNotFoundError(url_path)
+        if url_path == "/pycore-wheel.json":  # tells the page the current wheel's name
+            fname, _ = self.wheels.get()
+            return json.dumps({"url": "/wheels/" + fname}).encode(), MIME_TYPES[".json"]
+        return None
+
+    def _static(self, url_path: str) -> tuple[bytes, str]:
+        try:
+            target = resolve(url_path)
+        except UnicodeDecodeError:
+            target = None
+        if target is None:
+            raise FileNotFoundError(url_path)
+        return target.read_bytes(), mime_type(target.name)
+
+    def _send(self, code: int, body: bytes, ctype: str, head: bool, etag: str | None = None) -> None:
+        self.send_response(code)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-cache")  # revalidate by ETag: edits show on reload
+        if etag:
+            self.send_header("ETag", etag)
+        self.end_headers()
+        if not head and code != 304:
+            self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        if not self.quiet:
+            sys.stderr.write(f"{self.log_date_time_string()} {format % args}\n")
+
+
+def make_server(host: str, port: int, quiet: bool = False) -> http.server.ThreadingHTTPServer:
+    Handler.quiet = quiet
+    server = http.server.ThreadingHTTPServer((host, port), Handler)
+    server.daemon_threads = True
+    return server
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback only)")
+    ap.add_argument("--port", type=int, default=8000, help="port (0 picks a free one)")
+    ap.add_argument("--open", action="store_true", help="open the page in a browser")
+    ap.add_argument("--quiet", action="store_true", help="do not log each request")
+    args = ap.parse_args(argv)
+
+    prepare_node_modules()
+    server = make_server(args.host, args.port, args.quiet)
+    host, port = server.server_address[:2]
+    shown = f"[{host}]" if ":" in host else host
+    url = f"http://{shown}:{port}/"
+    print(f"pycore: serving {ROOT.name} at {url}  (Ctrl+C stops)", flush=True)
+    if args.open:
+        threading.Timer(0.3, webbrowser.open, args=(url,)).start()
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        print("\npycore: stopped", flush=True)
+    finally:
+        server.server_close()
+    return 0
+
+
+if __name__ == "__main__":
+    os.chdir(ROOT)
+    sys.exit(main())

@@ -1,0 +1,127 @@
+// Boot: load Pyodide, NumPy and pycore from this server, initialise the GPU, then start the console.
+// Glue only: every decision about devices and ops is made by pycore in Python.
+//
+// For scripts and tests: globalThis.pyodide, and globalThis.pycoreReady, a promise that resolves
+// with pycore.info() once boot has finished and rejects with the error if a stage fails.
+// ?stageTimeout=<ms> changes how long a stage may stall before it is reported (default 90 s).
+import { loadPyodide } from "/pyodide/pyodide.mjs";
+import { startConsole } from "/console.js";
+
+const params = new URLSearchParams(location.search);
+const STAGE_TIMEOUT_MS = Number(params.get("stageTimeout") || 90000);
+const STAGE_LABELS = { runtime: "Python runtime", numpy: "NumPy", pycore: "pycore", gpu: "GPU device" };
+
+let settle;
+globalThis.pycoreReady = new Promise((resolve, reject) => { settle = { resolve, reject }; });
+globalThis.pycoreReady.catch(() => {}); // failures are shown in the error panel
+
+class StageError extends Error {
+  constructor(stage, message) { super(message); this.stage = stage; }
+}
+
+const here = (path) => new URL(path, location.href).href; // Pyodide wants absolute URLs
+
+function stageElement(name) { return document.querySelector(`#stages [data-stage="${name}"]`); }
+
+function mark(name, state, ms) {
+  const li = stageElement(name);
+  li.className = state;
+  li.querySelector(".state").textContent = { running: "…", done: "✓", failed: "✗" }[state] ?? "·";
+  if (ms !== undefined) li.querySelector(".ms").textContent = `${ms.toFixed(0)} ms`;
+  if (state === "done") document.getElementById("boot-progress").value += 1;
+}
+
+// Run one stage; a stage that neither finishes nor fails within STAGE_TIMEOUT_MS is reported
+// as stalled (a wrong MIME type on the .wasm, for one, makes loadPyodide wait forever).
+async function stage(name, work, diagnoseStall) {
+  mark(name, "running");
+  const t0 = performance.now();
+  let timer;
+  const stalled = new Promise((_, reject) => {
+    timer = setTimeout(async () => {
+      const hint = diagnoseStall ? await diagnoseStall().catch(() => "") : "";
+      reject(new StageError(name, `stage "${STAGE_LABELS[name]}" stalled: no result after ` +
+        `${STAGE_TIMEOUT_MS / 1000} s.${hint ? " " + hint : ""}`));
+    }, STAGE_TIMEOUT_MS);
+  });
+  try {
+    const result = await Promise.race([work(), stalled]);
+    mark(name, "done", performance.now() - t0);
+    return result;
+  } catch (err) {
+    mark(name, "failed");
+    throw err instanceof StageError ? err : new StageError(name, err?.message ?? String(err));
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function diagnoseRuntime() {
+  const res = await fetch("/pyodide/pyodide.asm.wasm", { method: "HEAD" });
+  const type = res.headers.get("content-type") || "(none)";
+  if (!res.ok) return `The server answered ${res.status} for /pyodide/pyodide.asm.wasm.`;
+  if (!type.startsWith("application/wasm")) {
+    return `The server sends pyodide.asm.wasm as "${type}", not "application/wasm", ` +
+      "which makes the WebAssembly runtime hang: serve the page with python serve.py.";
+  }
+  return "The runtime files were served correctly; the browser may be out of memory.";
+}
+
+async function loadPackages(pyodide, names) {
+  const errors = [];
+  await pyodide.loadPackage(names, { errorCallback: (msg) => errors.push(msg), messageCallback: () => {} });
+  if (errors.length) throw new Error(errors.join("\n"));
+}
+
+function showFailure(err) {
+  document.getElementById("error-stage").textContent = STAGE_LABELS[err.stage] ?? "boot";
+  document.getElementById("error-message").textContent = err.message;
+  document.getElementById("error-panel").hidden = false;
+  const tier = document.getElementById("tier");
+  tier.className = "badge failed";
+  tier.textContent = "not started";
+}
+
+function showStatus(info) {
+  const v = info.versions;
+  document.getElementById("versions").textContent =
+    `Python ${v.python} · Pyodide ${v.pyodide} · NumPy ${v.numpy} · pycore ${v.pycore}`;
+  const tier = document.getElementById("tier");
+  tier.className = `badge ${info.backend}`;
+  tier.textContent = info.tier;
+  tier.title = info.reason;
+}
+
+async function boot() {
+  const pyodide = await stage("runtime", () => loadPyodide({
+    indexURL: here("/pyodide/"), lockFileURL: here("/pyodide-lock.json"), packageBaseUrl: here("/wheels/"),
+  }), diagnoseRuntime);
+  globalThis.pyodide = pyodide;
+  await stage("numpy", async () => {
+    await loadPackages(pyodide, ["numpy", "micropip"]);
+    pyodide.runPython("import numpy, micropip");
+  });
+  await stage("pycore", async () => {
+    const res = await fetch("/pycore-wheel.json");
+    if (!res.ok) throw new Error(`/pycore-wheel.json: HTTP ${res.status} ${await res.text()}`);
+    const { url } = await res.json();
+    await pyodide.runPythonAsync(`import micropip\nawait micropip.install(${JSON.stringify(url)})`);
+    pyodide.runPython("import pycore");
+  });
+  const info = await stage("gpu", async () => {
+    const json = await pyodide.runPythonAsync("import json, pycore\njson.dumps(await pycore.init_async())");
+    return JSON.parse(json);
+  });
+  showStatus(info);
+  // The backend can change after boot (a lost device falls back to NumPy): refresh after each run.
+  document.addEventListener("pycore:ran", () =>
+    showStatus(JSON.parse(pyodide.runPython("import json, pycore\njson.dumps(pycore.info())"))));
+  document.getElementById("boot").classList.add("finished");
+  await startConsole(pyodide, info);
+  return info;
+}
+
+boot().then(settle.resolve, (err) => {
+  showFailure(err);
+  settle.reject(err);
+});
