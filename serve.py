@@ -218,7 +218,7 @@ def resolve(url_path: str) -> Path | None:
     path = posixpath.normpath(path) + trailing
     for prefix, base in MOUNTS.items():
         if path.startswith(prefix) or path + "/" == prefix:
-            rel = path[len(prefix):]
+            rel = path[len(prefix):].lstrip("/")
             target = (base / rel) if rel else base
             if target.is_dir():
                 target = target / "index.html"

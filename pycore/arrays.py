@@ -27,4 +27,4 @@ def as_float32(x: Any, name: str = "x") -> np.ndarray:
     if arr.dtype.kind not in _CONVERTIBLE:
         raise TypeError(f"{name}: dtype {arr.dtype} cannot be converted to float32 "
                         f"(pycore computes in float32; pass real numbers)")
-    return np.ascontiguousarray(arr, dtype=np.float32)
+    return np.asarray(arr, dtype=np.float32, order="C")  # (ascontiguousarray would make 0-d 1-d)

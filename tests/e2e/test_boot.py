@@ -1,0 +1,62 @@
+"""The page boots on WebGPU, names its versions and adapter, and fetches nothing from elsewhere."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from tests.conftest import ARTIFACTS
+
+
+def test_boot_reports_webgpu_with_the_adapters_real_limits(gpu_page):
+    info = gpu_page.ready()
+    assert info["backend"] == "webgpu", info["reason"]
+    assert info["adapter"]["architecture"] == "swiftshader"  # what these CPU-only machines have
+    # The device was requested with the adapter's limits, not the 128 MiB defaults.
+    assert info["limits"]["maxStorageBufferBindingSize"] > 128 << 20
+    assert info["limits"]["maxComputeWorkgroupsPerDimension"] >= 65535
+    assert gpu_page.py("pycore.info()['backend']") == "webgpu"
+
+
+def test_status_bar_and_stages(gpu_page):
+    page = gpu_page.page
+    versions = page.inner_text("#versions")
+    for needle in ("Python 3.14", "Pyodide 314.0.7", "NumPy 2.4.6", "pycore 0.1.0"):
+        assert needle in versions
+    assert page.inner_text("#tier").startswith("WebGPU — google")
+    assert page.locator("#stages li.done").count() == 4
+    assert page.is_hidden("#error-panel")
+    assert page.evaluate("typeof globalThis.pyodide.runPythonAsync") == "function"
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "console.png"))
+
+
+def test_every_request_stays_on_the_servers_origin(gpu_page, server):
+    origin = urlsplit(server.url)
+    assert len(gpu_page.requests) > 5
+    foreign = [u for u in gpu_page.requests
+               if urlsplit(u)[:2] != origin[:2] and not u.startswith("data:")]
+    assert foreign == []
+    assert any(u.endswith("pyodide.asm.wasm") for u in gpu_page.requests)
+    assert any("/wheels/numpy-" in u for u in gpu_page.requests)
+
+
+def test_vendored_numpy_works_in_the_browser(gpu_page):
+    result = gpu_page.py("""
+import numpy as np
+rng = np.random.default_rng(42)
+a = rng.standard_normal((40, 40))
+b = rng.standard_normal((40, 40))
+inv_ok = bool(np.allclose(np.linalg.inv(a) @ a, np.eye(40), atol=1e-8))
+solve_ok = bool(np.allclose(a @ np.linalg.solve(a, b), b, atol=1e-8))
+ufunc = np.exp(np.log1p(np.arange(5.0)))
+eig = np.linalg.eigvalsh(a + a.T)
+{"version": np.__version__, "inv": inv_ok, "solve": solve_ok, "ufunc": ufunc.tolist(),
+ "matmul": float((a @ b)[3, 7]), "ref": float(sum(a[3, k] * b[k, 7] for k in range(40))),
+ "eig_sorted": bool(np.all(np.diff(eig) >= 0)), "fft": np.fft.fft([1.0, 0, 0, 0]).real.tolist()}
+""")
+    assert result["version"] == "2.4.6"
+    assert result["inv"] and result["solve"] and result["eig_sorted"]
+    assert result["ufunc"] == [1.0, 2.0, 3.0, 4.0, 5.0] or all(
+        abs(u - v) < 1e-12 for u, v in zip(result["ufunc"], [1, 2, 3, 4, 5], strict=True))
+    assert abs(result["matmul"] - result["ref"]) < 1e-12
+    assert result["fft"] == [1.0, 1.0, 1.0, 1.0]

@@ -1,0 +1,67 @@
+"""relu_async on WebGPU in the browser matches NumPy exactly, at every size and shape."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+
+def relu_on(page, setup: str) -> dict:
+    """Run relu_async on `x` (defined by `setup`) and compare with NumPy in the page."""
+    return page.py(setup + """
+import numpy as np
+_ref = np.maximum(np.asarray(x, dtype=np.float32), np.float32(0))
+_y = await pycore.relu_async(x)
+{"backend": pycore.trace()[-1]["backend"], "shape": list(_y.shape), "dtype": str(_y.dtype),
+ "equal": bool(np.array_equal(_y, _ref, equal_nan=True)),
+ "head": _y.reshape(-1)[:8].tolist()}
+""")
+
+
+@pytest.mark.parametrize("n", [1, 7, 256, 1000, 65_537])
+def test_relu_matches_numpy_on_webgpu(gpu_page, n):
+    r = relu_on(gpu_page, f"x = np.random.default_rng({n}).normal(size={n}).astype(np.float32)\n")
+    assert r == {**r, "backend": "webgpu", "shape": [n], "dtype": "float32", "equal": True}
+
+
+def test_relu_special_values(gpu_page):
+    r = relu_on(gpu_page, "x = np.array([np.nan, np.inf, -np.inf, -0.0, 0.0, -1.0, 2.5, 3e38], np.float32)\n")
+    assert r["backend"] == "webgpu" and r["equal"]
+    assert math.isnan(r["head"][0]) and r["head"][1:] == [math.inf, 0.0, 0.0, 0.0, 0.0, 2.5, np.float32(3e38)]
+
+
+def test_relu_shapes_dtypes_and_views(gpu_page):
+    for setup, shape in [
+        ("x = np.arange(-12, 12, dtype=np.float64).reshape(2, 3, 4)\n", [2, 3, 4]),
+        ("x = np.arange(-50, 50, dtype=np.int32).reshape(10, 10)[::2, ::3]\n", [5, 4]),
+        ("x = [[-1, 2], [3, -4]]\n", [2, 2]),
+        ("x = np.float64(-3.0)\n", []),
+    ]:
+        r = relu_on(gpu_page, setup)
+        assert r["backend"] == "webgpu" and r["equal"] and r["shape"] == shape and r["dtype"] == "float32"
+
+
+def test_relu_empty_runs_without_a_dispatch(gpu_page):
+    r = relu_on(gpu_page, "x = np.zeros((0, 3))\n")
+    assert r["equal"] and r["shape"] == [0, 3]
+
+
+def test_relu_past_65535_workgroups(gpu_page):
+    # 16.8M elements = 65,625 workgroups of 256: needs the 2-D dispatch.
+    r = relu_on(gpu_page, "x = np.linspace(-1, 1, 16_800_000, dtype=np.float32)\n")
+    assert r["backend"] == "webgpu" and r["equal"]
+
+
+def test_pipelines_are_cached_and_buffers_return_to_the_pool(gpu_page):
+    r = gpu_page.py("""
+before = pycore.info()["memory"]
+for _ in range(20):
+    await pycore.relu_async(np.ones(1000, np.float32))
+after = pycore.info()
+{"before": before, "after": after["memory"], "compiled": after["pipelines_compiled_ms"]}
+""")
+    assert list(r["compiled"]) == ["elementwise.relu"]
+    assert r["after"]["bytes_in_use"] == 0
+    assert r["after"]["allocations"] - r["before"]["allocations"] <= 3  # reused, not re-made

@@ -1,0 +1,142 @@
+"""serve.py: what it serves, what it refuses, the lock file and the pycore wheel."""
+
+from __future__ import annotations
+
+import hashlib
+import http.client
+import json
+import signal
+import subprocess
+import sys
+import zipfile
+from io import BytesIO
+
+import pytest
+
+import serve
+from tests.conftest import ROOT
+
+
+def get(server, path: str, method: str = "GET") -> tuple[int, dict[str, str], bytes]:
+    host, port = server.url.removeprefix("http://").split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=30)
+    conn.request(method, path)  # sent as-is: no client-side normalising of '..'
+    res = conn.getresponse()
+    body = res.read()
+    conn.close()
+    return res.status, {k.lower(): v for k, v in res.getheaders()}, body
+
+
+@pytest.mark.parametrize("path", [
+    "/../serve.py", "/..%2fserve.py", "/%2e%2e/serve.py", "/%2E%2E%2Fpyproject.toml",
+    "/pyodide/../../serve.py", "/pyodide/%2e%2e/%2e%2e/serve.py", "/wheels/..%5c..%5cserve.py",
+    "/web/index.html", "/pycore/__init__.py", "/serve.py", "/node_modules/pyodide/pyodide.mjs",
+    "/.git/HEAD", "/%00index.html", "/index.html%00.png", "/nope.html", "/%ff%fe",
+    "/shaders/../pycore/ops.py", "/./index.html",
+])
+def test_paths_outside_the_web_roots_are_404(server, path):
+    status, _, body = get(server, path)
+    assert status == 404, (path, body[:80])
+
+
+def test_resolve_refuses_escapes_without_a_server():
+    assert serve.resolve("/index.html") == (ROOT / "web" / "index.html").resolve()
+    assert serve.resolve("/") == (ROOT / "web" / "index.html").resolve()
+    for bad in ["/../README.md", "/..%2FREADME.md", "/a/..%2f..%2fREADME.md", "/%5c..%5cREADME.md",
+                "//etc/passwd"]:
+        assert serve.resolve(bad) is None, bad
+
+
+@pytest.mark.parametrize("path, mime", [
+    ("/", "text/html"),
+    ("/index.html", "text/html"),
+    ("/boot.js", "text/javascript"),
+    ("/pyodide/pyodide.mjs", "text/javascript"),
+    ("/pyodide/pyodide.asm.wasm", "application/wasm"),
+    ("/pyodide/python_stdlib.zip", "application/zip"),
+    ("/shaders/elementwise.wgsl", "text/wgsl"),
+    ("/wheels/numpy-2.4.6-cp314-cp314-pyemscripten_2026_0_wasm32.whl", "application/zip"),
+    ("/pyodide-lock.json", "application/json"),
+    ("/console.py", "text/x-python"),
+])
+def test_mime_types(server, path, mime):
+    status, headers, body = get(server, path, "HEAD")
+    assert status == 200
+    assert headers["content-type"].split(";")[0] == mime
+    assert int(headers["content-length"]) > 0 and body == b""
+
+
+def test_etag_revalidation(server):
+    _, headers, _ = get(server, "/index.html")
+    host, port = server.url.removeprefix("http://").split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=30)
+    conn.request("GET", "/index.html", headers={"If-None-Match": headers["etag"]})
+    assert conn.getresponse().status == 304
+    assert headers["cache-control"] == "no-cache"
+
+
+def test_vendored_wheels_match_their_recorded_sha256():
+    sums = serve.vendored_wheels()
+    assert set(sums) == {p.name for p in serve.WHEELS.glob("*.whl")}
+    for name, digest in sums.items():
+        assert hashlib.sha256((serve.WHEELS / name).read_bytes()).hexdigest() == digest, name
+
+
+def test_lock_file_lists_only_local_wheels_with_their_hashes(server):
+    status, _, body = get(server, "/pyodide-lock.json")
+    lock = json.loads(body)
+    assert status == 200 and lock["info"]["python"].startswith("3.14")
+    assert {"numpy", "micropip", "packaging"} <= set(lock["packages"])
+    for pkg in lock["packages"].values():
+        assert "/" not in pkg["file_name"], "served relative to /wheels/, never from elsewhere"
+        st, _, wheel = get(server, "/wheels/" + pkg["file_name"])
+        assert st == 200 and hashlib.sha256(wheel).hexdigest() == pkg["sha256"]
+    assert lock["packages"]["numpy"]["imports"] == ["numpy"]
+
+
+def test_pycore_wheel_carries_the_package_and_the_shaders(server):
+    _, _, body = get(server, "/pycore-wheel.json")
+    url = json.loads(body)["url"]
+    status, _headers, wheel = get(server, url)
+    assert status == 200 and url.endswith("-py3-none-any.whl")
+    names = zipfile.ZipFile(BytesIO(wheel)).namelist()
+    assert "pycore/__init__.py" in names and "pycore/webgpu.py" in names
+    shaders = {p.name for p in (ROOT / "shaders").glob("*.wgsl")}
+    assert shaders and {f"pycore/shaders/{s}" for s in shaders} <= set(names)
+    record = zipfile.ZipFile(BytesIO(wheel)).read(next(n for n in names if n.endswith("RECORD"))).decode()
+    assert all(line.split(",")[0] in names for line in record.splitlines())
+
+
+def test_wheel_is_rebuilt_when_a_shader_changes(tmp_path, monkeypatch):
+    shaders = tmp_path / "shaders"
+    shaders.mkdir()
+    (shaders / "k.wgsl").write_text("// one")
+    monkeypatch.setattr(serve, "SHADERS", shaders)
+    cache = serve.WheelCache()
+    first = cache.get()[1]
+    assert cache.get()[1] is first  # unchanged sources: the same bytes object
+    (shaders / "k.wgsl").write_text("// two, longer")
+    second = cache.get()[1]
+    assert second != first
+    assert zipfile.ZipFile(BytesIO(second)).read("pycore/shaders/k.wgsl") == b"// two, longer"
+
+
+def test_node_modules_staleness(monkeypatch, tmp_path):
+    monkeypatch.setattr(serve, "ROOT", tmp_path)
+    monkeypatch.setattr(serve, "PYODIDE", tmp_path / "node_modules" / "pyodide")
+    (tmp_path / "package-lock.json").write_text("{}")
+    assert "missing" in serve.node_modules_stale()
+    serve.PYODIDE.mkdir(parents=True)
+    (serve.PYODIDE / "pyodide.mjs").write_text("")
+    (tmp_path / "node_modules" / ".package-lock.json").write_text("{}")
+    assert serve.node_modules_stale() is None
+
+
+def test_binds_loopback_by_default_and_stops_cleanly_on_ctrl_c():
+    proc = subprocess.Popen([sys.executable, "-u", "serve.py", "--port", "0", "--quiet"], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    line = proc.stdout.readline()
+    assert "http://127.0.0.1:" in line
+    proc.send_signal(signal.SIGINT)
+    out, _ = proc.communicate(timeout=10)
+    assert proc.returncode == 0 and "stopped" in out and "Traceback" not in out
