@@ -319,10 +319,10 @@ def main(argv: list[str] | None = None) -> int:
     host, port = server.server_address[:2]
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/"
-    print(f"pycore: serving {ROOT.name} at {url}  (Ctrl+C stops)", flush=True)
-    if args.open:
-        threading.Timer(0.3, webbrowser.open, args=(url,)).start()
     try:
+        print(f"pycore: serving {ROOT.name} at {url}  (Ctrl+C stops)", flush=True)
+        if args.open:
+            threading.Timer(0.3, webbrowser.open, args=(url,)).start()
         server.serve_forever()
     except KeyboardInterrupt:
         print("\npycore: stopped", flush=True)

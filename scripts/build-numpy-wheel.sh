@@ -19,12 +19,13 @@ NUMPY_SHA256=f3a3570c4a2a16746ac2c31a7c7c7b0c186b95ce902e33db6f28094ed7387dda
 [ -f "$stdlib_zip" ] || { echo "missing $stdlib_zip: run 'npm ci' first" >&2; exit 1; }
 command -v debootstrap >/dev/null || { apt-get update -q && apt-get install -y -q debootstrap; }
 
-if [ ! -x "$root/usr/bin/emcc" ]; then
-  [ -d "$root/usr" ] || debootstrap --variant=minbase sid "$root" "$mirror"
-  cp /etc/resolv.conf "$root/etc/resolv.conf"
+[ -d "$root/usr" ] || debootstrap --variant=minbase sid "$root" "$mirror"
+cp /etc/resolv.conf "$root/etc/resolv.conf"
+# patchelf from Debian: meson-python asks for one and would otherwise try to build it from source.
+packages="emscripten python3.14-dev python3.14-venv nodejs ca-certificates unzip patchelf"
+if ! chroot "$root" dpkg -s $packages >/dev/null 2>&1; then
   chroot "$root" apt-get -q -o Acquire::Check-Valid-Until=false update
-  chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-      emscripten python3.14-dev python3.14-venv nodejs ca-certificates unzip
+  chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $packages
 fi
 chroot "$root" emcc --version | head -1
 

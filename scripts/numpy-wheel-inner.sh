@@ -3,6 +3,7 @@
 set -euo pipefail
 cd /build
 export SOURCE_DATE_EPOCH=1767225600
+export PATH=/build/venv/bin:$PATH  # meson, ninja, cython
 python3.14 -m venv /build/venv
 /build/venv/bin/pip install -q meson-python==0.22.1 meson==1.12.1 ninja==1.13.2 cython==3.3.1 build==1.6.1
 # The sdist itself, found through PyPI's simple index (pip download would build its build

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from tests.conftest import ARTIFACTS
-
 
 def test_boot_reports_webgpu_with_the_adapters_real_limits(gpu_page):
     info = gpu_page.ready()
@@ -26,8 +24,6 @@ def test_status_bar_and_stages(gpu_page):
     assert page.locator("#stages li.done").count() == 4
     assert page.is_hidden("#error-panel")
     assert page.evaluate("typeof globalThis.pyodide.runPythonAsync") == "function"
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "console.png"))
 
 
 def test_every_request_stays_on_the_servers_origin(gpu_page, server):

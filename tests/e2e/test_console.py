@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tests.conftest import ARTIFACTS
+
 
 def type_line(page, text: str) -> None:
     box = page.locator("#console-input")
@@ -71,3 +73,6 @@ def test_numpy_and_pycore_are_preimported(gpu_page):
     page = gpu_page.page
     type_line(page, "np.__name__, pycore.info()['backend']")
     assert "('numpy', 'webgpu')" in output_after(page, ">>> np.__name__")
+    # The README's screenshot: the console after this module's session.
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "console.png"))

@@ -65,3 +65,19 @@ after = pycore.info()
     assert list(r["compiled"]) == ["elementwise.relu"]
     assert r["after"]["bytes_in_use"] == 0
     assert r["after"]["allocations"] - r["before"]["allocations"] <= 3  # reused, not re-made
+
+
+def test_inputs_larger_than_the_binding_limit_run_in_chunks(gpu_page):
+    # Pretend the device binds at most 4 KiB, so 10,000 elements take 10 chunks.
+    r = gpu_page.py("""
+limits = pycore.runtime.RUNTIME.device.limits
+saved = limits["maxStorageBufferBindingSize"]
+limits["maxStorageBufferBindingSize"] = 4096
+try:
+    x = np.random.default_rng(9).normal(size=(100, 100)).astype(np.float32)
+    y = await pycore.relu_async(x)
+finally:
+    limits["maxStorageBufferBindingSize"] = saved
+{"equal": bool(np.array_equal(y, np.maximum(x, 0))), "backend": pycore.trace()[-1]["backend"]}
+""")
+    assert r == {"equal": True, "backend": "webgpu"}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import re
 
 import numpy as np
@@ -15,8 +16,15 @@ from pycore.ops import OPS
 from pycore.shaders import wgsl_source
 
 
+def in_thread(fn, *args):
+    """Call fn in a fresh thread: Playwright's sync API keeps an event loop running in the main
+    thread once the end-to-end tests have started, and asyncio.run() refuses to nest in it."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(fn, *args).result()
+
+
 def run(coro):
-    return asyncio.run(coro)
+    return in_thread(asyncio.run, coro)
 
 
 def test_backend_is_numpy_outside_the_browser_and_says_why():
@@ -97,5 +105,6 @@ def test_docstring_examples_run(module):
     import doctest
     import importlib
 
-    result = doctest.testmod(importlib.import_module(module), optionflags=doctest.NORMALIZE_WHITESPACE)
+    mod = importlib.import_module(module)
+    result = in_thread(lambda: doctest.testmod(mod, optionflags=doctest.NORMALIZE_WHITESPACE))
     assert result.failed == 0 and result.attempted > 0
