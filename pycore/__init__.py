@@ -15,13 +15,13 @@ __version__ = "0.1.0"
 
 from typing import Any
 
-import numpy as np
-
-from .dispatch import run_elementwise_async
+from .api import PUBLIC
 from .ops import OPS
 from .runtime import RUNTIME
 
-__all__ = ["OPS", "__version__", "info", "init_async", "relu_async", "trace"]
+globals().update(PUBLIC)  # relu_async, softmax_async, matmul_async, ... (see ops.OPS)
+
+__all__ = ["OPS", "__version__", "info", "init_async", "trace", *PUBLIC]
 
 
 async def init_async() -> dict[str, Any]:
@@ -48,21 +48,10 @@ def info() -> dict[str, Any]:
 
 
 def trace() -> list[dict[str, Any]]:
-    """The most recent dispatches, oldest first: op, input shape, backend, milliseconds per stage.
+    """The most recent dispatches, oldest first: op, input shapes, backend, milliseconds per stage.
 
     >>> import pycore
     >>> isinstance(pycore.trace(), list)
     True
     """
     return list(RUNTIME.trace)
-
-
-async def relu_async(x: Any) -> np.ndarray:
-    """max(x, 0) element-wise, as float32, for any array-like of any shape (NaN stays NaN).
-
-    >>> import asyncio, pycore
-    >>> asyncio.run(pycore.relu_async([[-2, 3], [4, -5]]))
-    array([[0., 3.],
-           [4., 0.]], dtype=float32)
-    """
-    return await run_elementwise_async("relu", x)

@@ -31,6 +31,7 @@ class Runtime:
         self.device: Any = None  # webgpu.Device when backend == "webgpu"
         self.pool: BufferPool | None = None
         self.pipelines: dict[tuple[str, str], Any] = {}
+        self.modules: dict[str, Any] = {}  # family -> GPUShaderModule
         self.compile_ms: dict[str, float] = {}
         self.trace: deque[dict[str, Any]] = deque(maxlen=TRACE_LENGTH)
         self.device_lost: str | None = None
@@ -63,6 +64,7 @@ class Runtime:
         self.device = None
         self.pool = None
         self.pipelines.clear()
+        self.modules.clear()
 
     def _on_device_lost(self, reason: str) -> None:
         if self.device is None:
@@ -70,13 +72,17 @@ class Runtime:
         self.device_lost = reason
         self._fallback(f"device lost ({reason})")
 
-    async def pipeline_async(self, family: str, entry: str) -> Any:
-        """The compiled pipeline for one WGSL entry point, created once per device."""
+    async def pipeline_async(self, family: str, entry: str, bindings: tuple[str, ...]) -> Any:
+        """The compiled pipeline for one WGSL entry point, created once per device (asynchronously,
+        so compiling never blocks the page); its compile time is kept for info()."""
         key = (family, entry)
         pipeline = self.pipelines.get(key)
         if pipeline is None:
             label, start = f"{family}.{entry}", time.perf_counter()
-            pipeline = await self.device.create_pipeline_async(wgsl_source(family), entry, label)
+            module = self.modules.get(family)
+            if module is None:
+                module = self.modules[family] = self.device.create_shader_module(wgsl_source(family), family)
+            pipeline = await self.device.create_pipeline_async(module, entry, label, bindings)
             self.compile_ms[label] = round((time.perf_counter() - start) * 1e3, 3)
             self.pipelines[key] = pipeline
         return pipeline

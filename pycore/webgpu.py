@@ -17,9 +17,12 @@ import js  # type: ignore[import-not-found]  # Pyodide only
 import numpy as np
 from pyodide.ffi import create_once_callable, create_proxy, jsnull, to_js  # type: ignore[import-not-found]
 
-# GPUBufferUsage / GPUMapMode flags, from the WebGPU spec.
+# GPUBufferUsage / GPUMapMode / GPUShaderStage flags, from the WebGPU spec.
 MAP_READ, COPY_SRC, COPY_DST, UNIFORM, STORAGE = 0x0001, 0x0004, 0x0008, 0x0040, 0x0080
 MAP_MODE_READ = 0x0001
+STAGE_COMPUTE = 0x4
+# A kernel's bindings, in binding order: "read" (read-only storage), "write" (storage), "uniform".
+BUFFER_BINDING_TYPES = {"read": "read-only-storage", "write": "storage", "uniform": "uniform"}
 
 # Limits requested from the adapter (its real values, not the spec defaults).
 LIMIT_NAMES = (
@@ -73,6 +76,8 @@ class Device:
 
     async def read_buffer_async(self, staging: Any, out: np.ndarray) -> None:
         """Map a MAP_READ buffer and copy its first `out.nbytes` bytes into `out` (one copy)."""
+        if not out.flags.c_contiguous:
+            raise ValueError("read_buffer_async needs a C-contiguous destination")
         await staging.mapAsync(MAP_MODE_READ, 0, out.nbytes)
         try:
             mapped = js.Uint8Array.new(staging.getMappedRange(0, out.nbytes))
@@ -81,31 +86,49 @@ class Device:
             staging.unmap()
 
     # -- pipelines
-    async def create_pipeline_async(self, wgsl: str, entry_point: str, label: str) -> Any:
-        module = self.device.createShaderModule(_js({"code": wgsl, "label": label}))
+    def create_shader_module(self, wgsl: str, label: str) -> Any:
+        return self.device.createShaderModule(_js({"code": wgsl, "label": label}))
+
+    async def create_pipeline_async(self, module: Any, entry_point: str, label: str,
+                                    bindings: tuple[str, ...]) -> Any:
+        """A compute pipeline with an explicit layout: group 0 holds `bindings` in order."""
+        layout = self.device.createBindGroupLayout(_js({"label": label, "entries": [
+            {"binding": i, "visibility": STAGE_COMPUTE, "buffer": {"type": BUFFER_BINDING_TYPES[kind]}}
+            for i, kind in enumerate(bindings)]}))
         return await self.device.createComputePipelineAsync(_js({
-            "label": label, "layout": "auto",
+            "label": label,
+            "layout": self.device.createPipelineLayout(_js({"bindGroupLayouts": [layout]})),
             "compute": {"module": module, "entryPoint": entry_point},
         }))
 
-    # -- dispatch
-    def encode_dispatch(self, pipeline: Any, buffers: list[tuple[Any, int]],
-                        groups: tuple[int, int, int], copy: tuple[Any, Any, int] | None) -> None:
-        """One command buffer: bind `buffers` (buffer, bound size) in order at group 0, dispatch,
-        then optionally copy (src, dst, nbytes); submit it."""
-        entries = [{"binding": i, "resource": {"buffer": buf, "offset": 0, "size": size}}
-                   for i, (buf, size) in enumerate(buffers)]
-        bind_group = self.device.createBindGroup(_js({
-            "layout": pipeline.getBindGroupLayout(0), "entries": entries}))
+    # -- commands
+    def submit(self, commands: list[tuple]) -> None:
+        """Encode `commands` into one command buffer and submit it. Each command is
+        ("dispatch", pipeline, [(buffer, bound size), ...], (x, y, z)) or
+        ("copy", src, dst, nbytes, src_offset, dst_offset). Dispatches share one compute pass;
+        WebGPU orders their storage writes, so a dispatch sees what the one before it wrote."""
         encoder = self.device.createCommandEncoder()
-        compute = encoder.beginComputePass()
-        compute.setPipeline(pipeline)
-        compute.setBindGroup(0, bind_group)
-        compute.dispatchWorkgroups(*groups)
-        compute.end()
-        if copy is not None:
-            src, dst, nbytes = copy
-            encoder.copyBufferToBuffer(src, 0, dst, 0, nbytes)
+        compute = None
+        for cmd in commands:
+            if cmd[0] == "dispatch":
+                _, pipeline, buffers, groups = cmd
+                entries = [{"binding": i, "resource": {"buffer": buf, "offset": 0, "size": size}}
+                           for i, (buf, size) in enumerate(buffers)]
+                bind_group = self.device.createBindGroup(_js({
+                    "layout": pipeline.getBindGroupLayout(0), "entries": entries}))
+                if compute is None:
+                    compute = encoder.beginComputePass()
+                compute.setPipeline(pipeline)
+                compute.setBindGroup(0, bind_group)
+                compute.dispatchWorkgroups(*groups)
+            else:
+                if compute is not None:
+                    compute.end()
+                    compute = None
+                _, src, dst, nbytes, src_offset, dst_offset = cmd
+                encoder.copyBufferToBuffer(src, src_offset, dst, dst_offset, nbytes)
+        if compute is not None:
+            compute.end()
         self.queue.submit(_js([encoder.finish()]))
 
     # -- errors

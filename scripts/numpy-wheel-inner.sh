@@ -43,13 +43,17 @@ def fix(m):
 out = re.sub(r"^(#define|/\* #undef) (\w+)\b.*$", fix, src, flags=re.M)
 open("/build/include/pyconfig.h", "w").write(out)
 PY
+# meson-python takes the include dir from the build Python, so the chroot's own header is replaced
+# (Debian's is a multiarch wrapper that refuses wasm32); the chroot exists only for this build.
+cp /build/include/pyconfig.h /usr/include/python3.14/pyconfig.h
 
+# No exe_wrapper: every link makes a side module (-sSIDE_MODULE=1), which node cannot run, so
+# meson must skip its run checks (needs_exe_wrapper without a wrapper does that).
 cat > cross.ini <<'INI'
 [binaries]
 c = 'emcc'
 cpp = 'em++'
 ar = 'emar'
-exe_wrapper = 'node'
 [host_machine]
 system = 'emscripten'
 cpu_family = 'wasm32'
@@ -58,17 +62,20 @@ endian = 'little'
 [properties]
 needs_exe_wrapper = true
 longdouble_format = 'IEEE_QUAD_LE'
+[built-in options]
+c_args = ['-O2', '-g0', '-fPIC', '-fwasm-exceptions', '-Wno-return-type']
+cpp_args = ['-O2', '-g0', '-fPIC', '-fwasm-exceptions', '-Wno-return-type']
+c_link_args = ['-O2', '-g0', '-sWASM_BIGINT', '-fwasm-exceptions', '-sSIDE_MODULE=1']
+cpp_link_args = ['-O2', '-g0', '-sWASM_BIGINT', '-fwasm-exceptions', '-sSIDE_MODULE=1']
 INI
 
 export _PYTHON_SYSCONFIGDATA_NAME=_sysconfigdata__emscripten_wasm32-emscripten
 export _PYTHON_HOST_PLATFORM=pyemscripten_2026_0_wasm32
 export PYTHONPATH=/build/sysconfig
-export CFLAGS="-O2 -fPIC -fwasm-exceptions -I/build/include"
-export CXXFLAGS="$CFLAGS"
-export LDFLAGS="-sWASM_BIGINT -fwasm-exceptions -sSIDE_MODULE=1"
 cd "$src"
 /build/venv/bin/python -m build --wheel --no-isolation --outdir /build/dist \
   -Csetup-args=--cross-file=/build/cross.ini \
   -Csetup-args=-Dblas=none -Csetup-args=-Dlapack=none -Csetup-args=-Dallow-noblas=true \
-  -Csetup-args=-Ddisable-threading=true
+  -Csetup-args=-Ddisable-threading=true \
+  -Cinstall-args=--tags=runtime,python-runtime,devel  # no tests: Pyodide unvendors them too
 ls -l /build/dist

@@ -112,6 +112,19 @@ class Booted:
                    "default=lambda o: o.tolist())");
                }""", code))
 
+    def load_reference(self) -> None:
+        """Make tests/reference.py importable in the page as `pycore_reference`."""
+        source = (ROOT / "tests" / "reference.py").read_text()
+        self.page.evaluate("""(src) => {
+            pyodide.FS.mkdirTree("/tmp/pycore_tests");
+            pyodide.FS.writeFile("/tmp/pycore_tests/pycore_reference.py", src);
+            pyodide.runPython("import sys, importlib; sys.path.insert(0, '/tmp/pycore_tests'); "
+                              + "sys.modules.pop('pycore_reference', None); importlib.invalidate_caches()");
+        }""", source)
+
+    def run_case(self, case_id: str) -> dict[str, Any]:
+        return self.py(f"from pycore_reference import run_case_async\nawait run_case_async({case_id!r})")
+
     def close(self) -> None:
         self.context.close()
 

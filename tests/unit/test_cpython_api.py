@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import inspect
 import re
 
 import numpy as np
@@ -11,7 +12,7 @@ import pytest
 
 import pycore
 from pycore.arrays import as_float32
-from pycore.dispatch import chunk_elements, grid
+from pycore.gpu import grid, pack_uniform
 from pycore.ops import OPS
 from pycore.shaders import wgsl_source
 
@@ -80,15 +81,16 @@ def test_dispatch_grid_stays_within_the_per_dimension_limit():
         grid(65535 * 65535 + 1, 65535)
 
 
-def test_chunks_fit_the_binding_limit():
-    assert chunk_elements({"maxStorageBufferBindingSize": 1 << 30, "maxBufferSize": 1 << 30}) == 1 << 28
-    assert chunk_elements({"maxStorageBufferBindingSize": 4096 + 12, "maxBufferSize": 1 << 20}) == 1024
+def test_uniform_packing():
+    words = pack_uniform(7, -1.5, np.uint32(0xFF800000))
+    assert words.dtype == np.uint32 and words.nbytes == 32
+    assert words[0] == 7 and words[1].view(np.float32) == -1.5 and words[2].view(np.float32) == -np.inf
 
 
 def test_trace_records_each_call():
     run(pycore.relu_async([1.0, -1.0]))
     last = pycore.trace()[-1]
-    assert last["op"] == "relu" and last["backend"] == "numpy" and last["shape"] == (2,)
+    assert last["op"] == "relu" and last["backend"] == "numpy" and last["shapes"] == [(2,)]
 
 
 @pytest.mark.parametrize("op", OPS.values(), ids=list(OPS))
@@ -97,10 +99,51 @@ def test_every_op_has_its_kernel_and_public_function(op):
     assert re.search(rf"@compute\s+@workgroup_size\([^)]*\)\s*fn\s+{op.entry}\s*\(", source), op.entry
     fn = getattr(pycore, op.public_name)
     assert asyncio.iscoroutinefunction(fn) and fn.__doc__ and ">>>" in fn.__doc__
+    assert list(inspect.signature(fn).parameters)[:len(op.inputs)] == list(op.inputs)
+    assert op.public_name in pycore.__all__
+
+
+@pytest.mark.parametrize("op", OPS.values(), ids=list(OPS))
+def test_docstring_example_is_true(op):
+    import doctest
+
+    fn = getattr(pycore, op.public_name)
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+    for test in doctest.DocTestFinder().find(fn, op.public_name, globs={}):
+        in_thread(runner.run, test)
+    assert runner.summarize(verbose=False).failed == 0
+
+
+@pytest.mark.parametrize("call, error, match", [
+    ("pycore.vec_add_async([1, 2], [1, 2, 3])", ValueError, r"vec_add: a has shape \(2,\) and b has shape \(3,\)"),
+    ("pycore.dot_async([1, 2], [[1, 2]])", ValueError, "dot: a has shape"),
+    ("pycore.clip_async([1.0], 2.0, 1.0)", ValueError, r"clip: min \(2.0\) is greater than max \(1.0\)"),
+    ("pycore.clip_async([1.0], 0.0)", TypeError, "clip_async.*missing a required argument: 'max'"),
+    ("pycore.scale_async([1.0], 'x')", TypeError, "scale: s must be a real number"),
+    ("pycore.scale_async([1.0], float('nan'))", ValueError, "scale: s is NaN"),
+    ("pycore.gelu_async([1.0], approximate='yes')", TypeError, "gelu: approximate must be True or False"),
+    ("pycore.relu_async([1.0], 2)", TypeError, "relu_async.*too many positional arguments"),
+    ("pycore.softmax_async(np.zeros((2, 2, 2)))", ValueError, "softmax: x must be 1-D or 2-D.*3-D shape"),
+    ("pycore.max_async([])", ValueError, "max: x is empty"),
+    ("pycore.min_async(np.zeros((0, 3)))", ValueError, "min: x is empty"),
+    ("pycore.matmul_async(np.ones((2, 3)), np.ones((4, 2)))", ValueError,
+     r"matmul: a is \(2, 3\) and b is \(4, 2\): a's columns \(3\) must equal b's rows \(4\)"),
+    ("pycore.matmul_async(np.ones(3), np.ones((3, 2)))", ValueError, "matmul: a must be 2-D, got 1-D"),
+    ("pycore.convolve2d_async(np.ones((3, 3)), np.ones((5, 5)))", ValueError,
+     r"convolve2d: kernel \(5, 5\) is larger than image \(3, 3\) in \"valid\" mode"),
+    ("pycore.convolve2d_async(np.ones((3, 3)), np.ones((2, 2)), mode='full')", ValueError, "mode must be"),
+    ("pycore.convolve2d_async(np.ones((3, 3)), np.ones((0, 2)))", ValueError, "kernel is empty"),
+    ("pycore.convolve2d_async(np.ones(3), np.ones((1, 1)))", ValueError, "image must be 2-D"),
+    ("pycore.sigmoid_async(np.array([1j]))", TypeError, "x: dtype complex128 cannot be converted"),
+    ("pycore.matmul_async([[1]], np.array([['a']]))", TypeError, "b: dtype <U1"),
+])
+def test_bad_arguments_raise_clear_errors(call, error, match):
+    with pytest.raises(error, match=match):
+        run(eval(call, {"pycore": pycore, "np": np}))
 
 
 @pytest.mark.parametrize("module", ["pycore", "pycore.pool", "pycore.arrays", "pycore.shaders",
-                                    "pycore.dispatch"])
+                                    "pycore.gpu"])
 def test_docstring_examples_run(module):
     import doctest
     import importlib

@@ -1,0 +1,79 @@
+"""The public `*_async` functions, one per entry of the op table, generated from it.
+
+Each has a real signature (for help() and tab completion), a docstring with the op's summary,
+arguments and a runnable example whose output doctest checks, and argument checking: array inputs
+become float32, numeric parameters must be real numbers, booleans and strings are checked by the
+op's program.
+"""
+
+from __future__ import annotations
+
+import inspect
+import numbers
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .dispatch import run_async
+from .ops import OPS, REQUIRED, Op
+
+
+def _check_param(op: Op, name: str, value: Any, default: Any) -> Any:
+    if isinstance(default, bool):
+        if not isinstance(value, (bool, np.bool_)):
+            raise TypeError(f"{op.name}: {name} must be True or False, got {value!r}")
+        return bool(value)
+    if isinstance(default, str):
+        if not isinstance(value, str):
+            raise TypeError(f"{op.name}: {name} must be a string, got {type(value).__name__}")
+        return value
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{op.name}: {name} must be a real number, got {type(value).__name__} {value!r}")
+    value = float(value)
+    if np.isnan(value):
+        raise ValueError(f"{op.name}: {name} is NaN")
+    return value
+
+
+def _docstring(op: Op) -> str:
+    lines = [op.summary, ""]
+    for name in op.inputs:
+        lines.append(f"{name}: array-like, converted to float32.")
+    for p in op.params:
+        default = "required" if p.default is REQUIRED else f"default {p.default!r}"
+        lines.append(f"{p.name}: {p.doc} ({default}).")
+    kind = "a Python float" if op.kind == "reduce" else "a float32 NumPy array"
+    lines += ["", f"Returns {kind}. Runs on WebGPU when a device is available, else on NumPy.", "",
+              ">>> import asyncio, pycore", f">>> asyncio.run({op.example})", op.shows]
+    return "\n".join(lines)
+
+
+def make_public(op: Op) -> Callable[..., Any]:
+    arrays = [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation="ArrayLike")
+              for n in op.inputs]
+    params = [inspect.Parameter(p.name, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                default=inspect.Parameter.empty if p.default is REQUIRED else p.default)
+              for p in op.params]
+    signature = inspect.Signature(arrays + params,
+                                  return_annotation="float" if op.kind == "reduce" else "np.ndarray")
+    defaults = {p.name: p.default for p in op.params}
+
+    async def public(*args: Any, **kwargs: Any) -> Any:
+        try:
+            bound = signature.bind(*args, **kwargs)
+        except TypeError as exc:
+            raise TypeError(f"{op.public_name}(): {exc}") from None
+        bound.apply_defaults()
+        values = bound.arguments
+        checked = {name: _check_param(op, name, values[name], defaults[name]) for name in defaults}
+        return await run_async(op, [values[n] for n in op.inputs], checked)
+
+    public.__name__ = public.__qualname__ = op.public_name
+    public.__module__ = "pycore"
+    public.__doc__ = _docstring(op)
+    public.__signature__ = signature  # type: ignore[attr-defined]
+    return public
+
+
+PUBLIC: dict[str, Callable[..., Any]] = {op.public_name: make_public(op) for op in OPS.values()}

@@ -1,0 +1,147 @@
+"""One op's work on the GPU: pooled buffers, uploads, uniforms, commands, and the readback.
+
+A `GpuSession` is opened per call (`async with GpuSession(op) as gpu:`); every buffer it hands
+out goes back to the pool when the call ends, whatever happens. Commands queued with `dispatch`
+and `copy` are encoded into one command buffer by `run_async`, inside validation and
+out-of-memory error scopes, so a rejected command raises instead of leaving zeros behind.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from .runtime import RUNTIME
+
+WORKGROUP = 256  # threads per workgroup of the 1-D kernels (elementwise, binary, rowwise, reduce)
+
+
+def grid(n_groups: int, max_per_dim: int) -> tuple[int, int, int]:
+    """Workgroups (x, y, 1) covering `n_groups`, each dimension within the device limit; kernels
+    recover the flat index as x + y * groups.x.
+
+    >>> grid(10, 65535), grid(70000, 65535)
+    ((10, 1, 1), (35000, 2, 1))
+    """
+    if n_groups <= max_per_dim:
+        return (max(n_groups, 1), 1, 1)
+    y = -(-n_groups // max_per_dim)
+    x = -(-n_groups // y)
+    if y > max_per_dim:
+        raise ValueError(f"{n_groups} workgroups exceed the device's {max_per_dim}² grid")
+    return (x, y, 1)
+
+
+def pack_uniform(*values: float | int) -> np.ndarray:
+    """Up to 8 numbers as the 32-byte uniform block the kernels declare: ints as u32, floats as
+    f32 (their bits), in order.
+
+    >>> pack_uniform(3, 1.5).view(np.uint32)[:2].tolist()
+    [3, 1069547520]
+    """
+    words = np.zeros(8, dtype=np.uint32)
+    for i, v in enumerate(values):
+        if isinstance(v, (float, np.floating)):
+            words[i] = np.float32(v).view(np.uint32)
+        else:
+            words[i] = int(v)
+    return words
+
+
+class GpuSession:
+    def __init__(self, op_name: str) -> None:
+        self.op_name = op_name
+        self.device = RUNTIME.device
+        self.pool = RUNTIME.pool
+        self.limits = self.device.limits
+        self._held: list[Any] = []
+        self._commands: list[tuple] = []
+        self.stages = {"buffers": 0.0, "upload": 0.0, "dispatch": 0.0, "readback": 0.0}
+
+    async def __aenter__(self) -> GpuSession:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if RUNTIME.pool is self.pool:  # the device was not lost meanwhile
+            for buf in self._held:
+                self.pool.release(buf)
+        self._held.clear()
+
+    # -- limits
+    @property
+    def max_binding(self) -> int:
+        """Largest byte size one storage binding may have on this device (a multiple of 256)."""
+        lim = min(self.limits.get("maxStorageBufferBindingSize", 128 << 20),
+                  self.limits.get("maxBufferSize", 256 << 20))
+        return lim // 256 * 256
+
+    @property
+    def max_groups(self) -> int:
+        return self.limits.get("maxComputeWorkgroupsPerDimension", 65535)
+
+    # -- buffers
+    def buffer(self, nbytes: int, usage: int) -> Any:
+        t = time.perf_counter()
+        buf = self.pool.acquire(max(nbytes, 4), usage)
+        self._held.append(buf)
+        self.stages["buffers"] += time.perf_counter() - t
+        return buf
+
+    def upload(self, array: np.ndarray) -> tuple[Any, int]:
+        """A storage buffer holding `array` (C-contiguous float32): (buffer, nbytes)."""
+        from .webgpu import COPY_DST, STORAGE
+
+        buf = self.buffer(array.nbytes, STORAGE | COPY_DST)
+        t = time.perf_counter()
+        if array.nbytes:
+            self.device.write_buffer(buf, array)
+        self.stages["upload"] += time.perf_counter() - t
+        return buf, max(array.nbytes, 4)
+
+    def output(self, nbytes: int) -> tuple[Any, int]:
+        """A storage buffer for results: readable back, and a copy destination too."""
+        from .webgpu import COPY_DST, COPY_SRC, STORAGE
+
+        return self.buffer(nbytes, STORAGE | COPY_SRC | COPY_DST), max(nbytes, 4)
+
+    def uniform(self, *values: float | int) -> tuple[Any, int]:
+        from .webgpu import COPY_DST, UNIFORM
+
+        words = pack_uniform(*values)
+        buf = self.buffer(words.nbytes, UNIFORM | COPY_DST)
+        self.device.write_buffer(buf, words)
+        return buf, words.nbytes
+
+    # -- commands
+    async def pipeline_async(self, family: str, entry: str, bindings: tuple[str, ...]) -> Any:
+        return await RUNTIME.pipeline_async(family, entry, bindings)
+
+    def copy(self, src: Any, dst: Any, nbytes: int, src_offset: int = 0, dst_offset: int = 0) -> None:
+        self._commands.append(("copy", src, dst, nbytes, src_offset, dst_offset))
+
+    def dispatch(self, pipeline: Any, bindings: list[tuple[Any, int]], groups: tuple[int, int, int]) -> None:
+        self._commands.append(("dispatch", pipeline, bindings, groups))
+
+    async def run_async(self, read: tuple[Any, np.ndarray] | None = None) -> None:
+        """Submit the queued commands as one command buffer; with `read=(buffer, out)`, also copy
+        `out.nbytes` bytes of `buffer` to a staging buffer and read them into `out`."""
+        from .webgpu import COPY_DST, MAP_READ
+
+        staging = None
+        if read is not None:
+            staging = self.buffer(read[1].nbytes, MAP_READ | COPY_DST)
+            self.copy(read[0], staging, read[1].nbytes)
+        t = time.perf_counter()
+        self.device.push_error_scopes()
+        self.device.submit(self._commands)
+        self._commands = []
+        error = await self.device.pop_error_scopes_async()
+        if error:
+            raise RuntimeError(f"{self.op_name}: the GPU rejected the work: {error}")
+        t2 = time.perf_counter()
+        self.stages["dispatch"] += t2 - t
+        if read is not None:
+            await self.device.read_buffer_async(staging, read[1])
+            self.stages["readback"] += time.perf_counter() - t2

@@ -1,0 +1,283 @@
+"""One program per kernel kind: how an op of that kind checks its arguments, shapes its output,
+binds its buffers and dispatches its WGSL, and how its NumPy path is called.
+
+    kind        bindings (group 0, in order)              dispatch
+    unary       x, y, params                              one thread per element, 2-D grid
+    binary      a, b, y                                   one thread per element, 2-D grid
+    rowwise     x, y, dims                                one workgroup per row, fused passes
+    reduce      x, partials, params (+ b for dot)         passes of 1024 -> 1 until one value
+    matmul      a, b, c, dims                             4x4 outputs per thread, 32x32 per group
+    conv2d      image, kernel, out, dims                  one thread per output pixel
+
+Inputs larger than one storage binding are processed in chunks that fit (element-wise, rowwise,
+reduce, matmul rows); what cannot be split (a matmul's B, a convolution's image) is refused with
+an error naming the limit and the size.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .gpu import WORKGROUP, GpuSession, grid
+from .ops import Op, Shapes
+
+FLOAT_BITS = {"sum": 0.0, "max": -math.inf, "min": math.inf}
+REDUCE_CODES = {"sum": 0, "max": 1, "min": 2, "dot": 0}
+REDUCE_SPAN = 4 * WORKGROUP  # elements one reduce workgroup consumes
+NEG_INF_BITS = np.float32(-np.inf).view(np.uint32)
+
+
+def _too_big(op: Op, what: str, nbytes: int, limit: int) -> ValueError:
+    return ValueError(f"{op.name}: {what} needs {nbytes:,} bytes in one GPU binding, over this device's "
+                      f"maxStorageBufferBindingSize of {limit:,} bytes")
+
+
+def _shape_text(arr: np.ndarray) -> str:
+    return f"{arr.ndim}-D shape {arr.shape}"
+
+
+class Program:
+    kind = ""
+    bindings: tuple[str, ...] = ()
+
+    def out_shape(self, shapes: Shapes) -> tuple[int, ...]:
+        return shapes[0]
+
+    def check(self, op: Op, arrays: list[np.ndarray], params: dict[str, Any]) -> None:
+        """Raise ValueError/TypeError naming the argument when the inputs do not fit the op."""
+
+    def needs_gpu(self, arrays: list[np.ndarray]) -> bool:
+        """False when there is nothing to compute (empty input): the NumPy path answers."""
+        return all(a.size for a in arrays)
+
+    def numpy(self, op: Op, arrays: list[np.ndarray], params: dict[str, Any]) -> Any:
+        return op.numpy(*arrays, **params)
+
+    async def gpu_async(self, gpu: GpuSession, op: Op, arrays: list[np.ndarray],
+                        params: dict[str, Any]) -> Any:
+        raise NotImplementedError
+
+
+class Elementwise(Program):
+    """unary and binary: any shape, flattened; chunked by the binding limit."""
+
+    def __init__(self, kind: str, bindings: tuple[str, ...]) -> None:
+        self.kind, self.bindings = kind, bindings
+
+    def check(self, op, arrays, params):
+        if len(arrays) == 2 and arrays[0].shape != arrays[1].shape:
+            raise ValueError(f"{op.name}: a has shape {arrays[0].shape} and b has shape {arrays[1].shape}; "
+                             "they must be the same")
+        if op.name == "clip" and not params["min"] <= params["max"]:
+            raise ValueError(f"clip: min ({params['min']}) is greater than max ({params['max']})")
+
+    async def gpu_async(self, gpu, op, arrays, params):
+        entry = op.entry if params.get("approximate", True) else op.entry + "_erf"
+        pipeline = await gpu.pipeline_async(op.family, entry, self.bindings)
+        numbers = [v for v in params.values() if isinstance(v, float)]
+        out = np.empty(arrays[0].shape, np.float32)
+        flat_in, flat_out = [a.reshape(-1) for a in arrays], out.reshape(-1)
+        step = gpu.max_binding // 4
+        for lo in range(0, flat_out.size, step):
+            parts = [a[lo:lo + step] for a in flat_in]
+            dst = gpu.output(parts[0].nbytes)
+            binds = [gpu.upload(p) for p in parts] + [dst]
+            if "uniform" in self.bindings:
+                binds.append(gpu.uniform(*numbers))
+            gpu.dispatch(pipeline, binds, grid(-(-parts[0].size // WORKGROUP), gpu.max_groups))
+            await gpu.run_async(read=(dst[0], flat_out[lo:lo + step]))
+        return out
+
+
+class Rowwise(Program):
+    kind, bindings = "rowwise", ("read", "write", "uniform")
+
+    def numpy(self, op, arrays, params):
+        if arrays[0].size == 0:
+            return arrays[0].copy()  # rows of nothing (NumPy's max would refuse the empty axis)
+        return op.numpy(*arrays, **params)
+
+    def check(self, op, arrays, params):
+        x = arrays[0]
+        if x.ndim not in (1, 2):
+            raise ValueError(f"{op.name}: x must be 1-D or 2-D (rows over the last axis), "
+                             f"got {_shape_text(x)}")
+
+    async def gpu_async(self, gpu, op, arrays, params):
+        x = arrays[0]
+        matrix = x.reshape(-1, x.shape[-1])
+        rows, cols = matrix.shape
+        if cols * 4 > gpu.max_binding:
+            raise _too_big(op, "one row", cols * 4, gpu.max_binding)
+        pipeline = await gpu.pipeline_async(op.family, op.entry, self.bindings)
+        out = np.empty_like(matrix)
+        step = gpu.max_binding // (cols * 4)
+        for lo in range(0, rows, step):
+            part = matrix[lo:lo + step]
+            dst = gpu.output(part.nbytes)
+            gpu.dispatch(pipeline, [gpu.upload(part), dst, gpu.uniform(part.shape[0], cols, NEG_INF_BITS)],
+                         grid(part.shape[0], gpu.max_groups))
+            await gpu.run_async(read=(dst[0], out[lo:lo + step]))
+        return out.reshape(x.shape)
+
+
+class Reduce(Program):
+    kind, bindings = "reduce", ("read", "write", "uniform")
+
+    def out_shape(self, shapes):
+        return ()
+
+    def check(self, op, arrays, params):
+        if op.name == "dot" and arrays[0].shape != arrays[1].shape:
+            raise ValueError(f"dot: a has shape {arrays[0].shape} and b has shape {arrays[1].shape}; "
+                             "they must be the same")
+        if op.name in ("max", "min") and arrays[0].size == 0:
+            raise ValueError(f"{op.name}: x is empty, and the {op.name} of no elements is undefined")
+
+    def numpy(self, op, arrays, params):
+        if arrays[0].size == 0:
+            return 0.0  # sum and dot of nothing
+        return op.numpy(*arrays, **params)
+
+    async def gpu_async(self, gpu, op, arrays, params):
+        first = await gpu.pipeline_async(op.family, op.entry, self.bindings + ("read",) * (len(arrays) - 1))
+        combine = await gpu.pipeline_async(op.family, "reduce", self.bindings)
+        code, identity = REDUCE_CODES[op.name], FLOAT_BITS.get(op.name, 0.0)
+        flat = [a.reshape(-1) for a in arrays]
+        step = gpu.max_binding // 4 // REDUCE_SPAN * REDUCE_SPAN
+        n_chunks = -(-flat[0].size // step)
+        results = gpu.output(4 * n_chunks)  # one value per chunk, combined at the end
+        for c in range(n_chunks):
+            parts = [f[c * step:(c + 1) * step] for f in flat]
+            src = [gpu.upload(p) for p in parts]
+            last = self._passes(gpu, first, combine, src, parts[0].size, code, identity)
+            gpu.copy(last, results[0], 4, dst_offset=4 * c)
+            if n_chunks > 1:
+                await gpu.run_async()
+        if n_chunks > 1:
+            last = self._passes(gpu, combine, combine, [results], n_chunks, code, identity)
+            gpu.copy(last, results[0], 4)
+        value = np.empty(1, np.float32)
+        await gpu.run_async(read=(results[0], value))
+        return float(value[0])
+
+    @staticmethod
+    def _passes(gpu, first, combine, inputs, n, code, identity):
+        """Queue passes reducing n values to 1; returns the buffer whose element 0 is the result."""
+        pipeline, src = first, inputs
+        while True:
+            groups = -(-n // REDUCE_SPAN)
+            dst = gpu.output(4 * groups)
+            uniform = gpu.uniform(n, code, np.float32(identity).view(np.uint32))
+            binds = [src[0], dst, uniform, *src[1:]]
+            gpu.dispatch(pipeline, binds, grid(groups, gpu.max_groups))
+            if groups == 1:
+                return dst[0]
+            pipeline, src, n = combine, [dst], groups
+
+
+class Matmul(Program):
+    kind, bindings = "matmul", ("read", "read", "write", "uniform")
+    TILE = 32  # rows and columns of C per workgroup
+
+    def out_shape(self, shapes):
+        return (shapes[0][0], shapes[1][1])
+
+    def check(self, op, arrays, params):
+        a, b = arrays
+        for name, arr in (("a", a), ("b", b)):
+            if arr.ndim != 2:
+                raise ValueError(f"matmul: {name} must be 2-D, got {_shape_text(arr)}")
+        if a.shape[1] != b.shape[0]:
+            raise ValueError(f"matmul: a is {a.shape} and b is {b.shape}: a's columns ({a.shape[1]}) "
+                             f"must equal b's rows ({b.shape[0]})")
+
+    def needs_gpu(self, arrays):
+        return arrays[0].shape[0] * arrays[0].shape[1] * arrays[1].shape[1] > 0
+
+    def numpy(self, op, arrays, params):
+        a, b = arrays
+        if a.shape[1] == 0:
+            return np.zeros((a.shape[0], b.shape[1]), np.float32)
+        return np.matmul(a, b)
+
+    async def gpu_async(self, gpu, op, arrays, params):
+        a, b = arrays
+        m, k = a.shape
+        n = b.shape[1]
+        if b.nbytes > gpu.max_binding:
+            raise _too_big(op, f"b {b.shape}", b.nbytes, gpu.max_binding)
+        if -(-n // self.TILE) > gpu.max_groups:
+            raise ValueError(f"matmul: n = {n} columns needs more than the device's "
+                             f"{gpu.max_groups} workgroups per dimension")
+        pipeline = await gpu.pipeline_async(op.family, op.entry, self.bindings)
+        rows = min(gpu.max_binding // (4 * k), gpu.max_binding // (4 * n), gpu.max_groups * self.TILE)
+        if rows == 0:
+            raise _too_big(op, "one row of a or c", 4 * max(k, n), gpu.max_binding)
+        out = np.empty((m, n), np.float32)
+        b_buf = gpu.upload(b)
+        for lo in range(0, m, rows):
+            part = a[lo:lo + rows]
+            dst = gpu.output(part.shape[0] * n * 4)
+            gpu.dispatch(pipeline, [gpu.upload(part), b_buf, dst, gpu.uniform(part.shape[0], n, k)],
+                         (-(-n // self.TILE), -(-part.shape[0] // self.TILE), 1))
+            await gpu.run_async(read=(dst[0], out[lo:lo + rows]))
+        return out
+
+
+class Conv2d(Program):
+    kind, bindings = "conv2d", ("read", "read", "write", "uniform")
+    TILE = 16
+
+    def out_shape(self, shapes, mode="valid"):
+        (h, w), (kh, kw) = shapes
+        return (h, w) if mode == "same" else (h - kh + 1, w - kw + 1)
+
+    def check(self, op, arrays, params):
+        image, kernel = arrays
+        for name, arr in (("image", image), ("kernel", kernel)):
+            if arr.ndim != 2:
+                raise ValueError(f"convolve2d: {name} must be 2-D, got {_shape_text(arr)}")
+        if kernel.size == 0:
+            raise ValueError(f"convolve2d: kernel is empty {kernel.shape}")
+        mode = params["mode"]
+        if mode not in ("valid", "same"):
+            raise ValueError(f'convolve2d: mode must be "valid" or "same", got {mode!r}')
+        if mode == "valid" and (kernel.shape[0] > image.shape[0] or kernel.shape[1] > image.shape[1]):
+            raise ValueError(f"convolve2d: kernel {kernel.shape} is larger than image {image.shape} "
+                             f'in "valid" mode (use mode="same", or a smaller kernel)')
+
+    def numpy(self, op, arrays, params):
+        if arrays[0].size == 0:
+            return np.zeros(self.out_shape((arrays[0].shape, arrays[1].shape), params["mode"]), np.float32)
+        return op.numpy(*arrays, **params)
+
+    async def gpu_async(self, gpu, op, arrays, params):
+        image, kernel = arrays
+        (h, w), (kh, kw) = image.shape, kernel.shape
+        oh, ow = self.out_shape((image.shape, kernel.shape), params["mode"])
+        for what, nbytes in (("image", image.nbytes), ("output", oh * ow * 4), ("kernel", kernel.nbytes)):
+            if nbytes > gpu.max_binding:
+                raise _too_big(op, what, nbytes, gpu.max_binding)
+        groups = (-(-ow // self.TILE), -(-oh // self.TILE), 1)
+        if max(groups) > gpu.max_groups:
+            raise ValueError(f"convolve2d: an output of {oh} x {ow} needs more than the device's "
+                             f"{gpu.max_groups} workgroups per dimension")
+        pad = (kh // 2, kw // 2) if params["mode"] == "same" else (0, 0)
+        pipeline = await gpu.pipeline_async(op.family, op.entry, self.bindings)
+        out = np.empty((oh, ow), np.float32)
+        dst = gpu.output(out.nbytes)
+        gpu.dispatch(pipeline, [gpu.upload(image), gpu.upload(kernel), dst,
+                                gpu.uniform(h, w, kh, kw, oh, ow, *pad)], groups)
+        await gpu.run_async(read=(dst[0], out))
+        return out
+
+
+PROGRAMS: dict[str, Program] = {p.kind: p for p in [
+    Elementwise("unary", ("read", "write", "uniform")),
+    Elementwise("binary", ("read", "read", "write")),
+    Rowwise(), Reduce(), Matmul(), Conv2d(),
+]}

@@ -1,0 +1,68 @@
+// Reductions to one number, entirely on the GPU: each pass turns n values into ceil(n / 1024)
+// partials (each 256-thread workgroup loads 4 values per thread, then reduces in a tree), and the
+// host encodes passes until one value is left, all in one command buffer; only 4 bytes are read.
+//
+// params.op: 0 sum, 1 max, 2 min. params.identity: the bits of 0, -inf or +inf (WGSL has no
+// infinity literal). max and min return NaN if any input is NaN, as NumPy's do.
+
+struct Params { n: u32, op: u32, identity: u32, _p3: u32, _p4: u32, _p5: u32, _p6: u32, _p7: u32 }
+
+@group(0) @binding(0) var<storage, read> src: array<f32>;
+@group(0) @binding(1) var<storage, read_write> partials: array<f32>;
+@group(0) @binding(2) var<uniform> params: Params;
+
+var<workgroup> scratch: array<f32, 256>;
+
+fn is_nan(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
+}
+
+fn combine(a: f32, b: f32) -> f32 {
+    if (params.op == 0u) { return a + b; }
+    let m = select(min(a, b), max(a, b), params.op == 1u);
+    return select(select(m, a, is_nan(a)), b, is_nan(b));
+}
+
+fn load(i: u32) -> f32 {
+    return select(bitcast<f32>(params.identity), src[min(i, params.n - 1u)], i < params.n);
+}
+
+// Tree-reduce `value` over the workgroup and write the group's partial.
+fn finish(value: f32, lid: u32, group: u32) {
+    scratch[lid] = value;
+    for (var stride = 128u; stride > 0u; stride = stride / 2u) {
+        workgroupBarrier();
+        if (lid < stride) {
+            scratch[lid] = combine(scratch[lid], scratch[lid + stride]);
+        }
+    }
+    if (lid == 0u) {
+        partials[group] = scratch[0];
+    }
+}
+
+@compute @workgroup_size(256)
+fn reduce(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>,
+          @builtin(local_invocation_index) lid: u32) {
+    let group = wid.x + wid.y * groups.x;
+    let base = group * 1024u + lid;
+    let v = combine(combine(load(base), load(base + 256u)), combine(load(base + 512u), load(base + 768u)));
+    finish(v, lid, group);
+}
+
+// First pass of dot(a, b): products summed per workgroup; later passes use `reduce` (sum).
+@group(0) @binding(3) var<storage, read> other: array<f32>;
+
+fn product(i: u32) -> f32 {
+    let j = min(i, params.n - 1u);
+    return select(0.0, src[j] * other[j], i < params.n);
+}
+
+@compute @workgroup_size(256)
+fn dot_products(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>,
+       @builtin(local_invocation_index) lid: u32) {
+    let group = wid.x + wid.y * groups.x;
+    let base = group * 1024u + lid;
+    let v = (product(base) + product(base + 256u)) + (product(base + 512u) + product(base + 768u));
+    finish(v, lid, group);
+}

@@ -1,0 +1,81 @@
+// Row-wise kernels over the last axis of a (rows, cols) matrix, fused into one dispatch:
+// one 256-thread workgroup per row finds the row max, then the sum of exp(x - max), then writes
+// the result, with workgroup reductions in between (no round trip to the CPU).
+// Workgroups form a 2-D grid (row = wid.x + wid.y * groups.x) so more than 65,535 rows work.
+
+// neg_inf holds the bits of -inf: WGSL has no infinity literal and rejects one made by a constant
+// bitcast, so it comes from the host.
+struct Dims { rows: u32, cols: u32, neg_inf: u32, _p3: u32, _p4: u32, _p5: u32, _p6: u32, _p7: u32 }
+
+@group(0) @binding(0) var<storage, read> src: array<f32>;
+@group(0) @binding(1) var<storage, read_write> dst: array<f32>;
+@group(0) @binding(2) var<uniform> dims: Dims;
+
+var<workgroup> scratch: array<f32, 256>;
+
+fn is_nan(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;  // immune to fast-math folding
+}
+
+// max that returns NaN if either side is NaN, as NumPy's does
+fn max_nan(a: f32, b: f32) -> f32 {
+    return select(select(max(a, b), a, is_nan(a)), b, is_nan(b));
+}
+
+// Tree reduction of scratch[0..256) into scratch[0]; `use_max` picks max (else sum).
+fn reduce_scratch(lid: u32, use_max: bool) {
+    for (var stride = 128u; stride > 0u; stride = stride / 2u) {
+        workgroupBarrier();
+        if (lid < stride) {
+            let a = scratch[lid];
+            let b = scratch[lid + stride];
+            scratch[lid] = select(a + b, max_nan(a, b), use_max);
+        }
+    }
+    workgroupBarrier();
+}
+
+// The row's max and sum of exp(x - max); every thread gets both.
+fn row_stats(base: u32, lid: u32) -> vec2<f32> {
+    var m = bitcast<f32>(dims.neg_inf);
+    for (var c = lid; c < dims.cols; c = c + 256u) {
+        m = max_nan(m, src[base + c]);
+    }
+    scratch[lid] = m;
+    reduce_scratch(lid, true);
+    let row_max = scratch[0];
+    workgroupBarrier();
+    var s = 0.0;
+    for (var c = lid; c < dims.cols; c = c + 256u) {
+        s = s + exp(src[base + c] - row_max);
+    }
+    scratch[lid] = s;
+    reduce_scratch(lid, false);
+    return vec2<f32>(row_max, scratch[0]);
+}
+
+@compute @workgroup_size(256)
+fn softmax(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>,
+           @builtin(local_invocation_index) lid: u32) {
+    let row = wid.x + wid.y * groups.x;
+    if (row >= dims.rows) { return; }
+    let base = row * dims.cols;
+    let stats = row_stats(base, lid);
+    let inv = 1.0 / stats.y;
+    for (var c = lid; c < dims.cols; c = c + 256u) {
+        dst[base + c] = exp(src[base + c] - stats.x) * inv;
+    }
+}
+
+@compute @workgroup_size(256)
+fn log_softmax(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>,
+               @builtin(local_invocation_index) lid: u32) {
+    let row = wid.x + wid.y * groups.x;
+    if (row >= dims.rows) { return; }
+    let base = row * dims.cols;
+    let stats = row_stats(base, lid);
+    let shift = stats.x + log(stats.y);
+    for (var c = lid; c < dims.cols; c = c + 256u) {
+        dst[base + c] = src[base + c] - shift;
+    }
+}

@@ -1,0 +1,27 @@
+"""Every op, in the browser, on WebGPU and on the NumPy fallback, against the float64 references
+of tests/reference.py (the same cases and tolerances as the CPython suite)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.reference import case_ids
+
+
+@pytest.fixture(scope="module")
+def pages(gpu_page, fallback_page):
+    for page in (gpu_page, fallback_page):
+        page.load_reference()
+    return {"webgpu": gpu_page, "numpy": fallback_page}
+
+
+EMPTY_OR_SCALAR = ("empty",)
+
+
+@pytest.mark.parametrize("backend", ["webgpu", "numpy"])
+@pytest.mark.parametrize("case_id", case_ids())
+def test_op_matches_float64(pages, backend, case_id):
+    result = pages[backend].run_case(case_id)
+    assert result["ok"], result["problems"]
+    if "empty" not in case_id:
+        assert result["backend"] == backend
