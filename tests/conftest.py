@@ -4,44 +4,15 @@ each started once per test session; pages booted once and shared where a test do
 
 from __future__ import annotations
 
-import json
-import os
-import re
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-ARTIFACTS = ROOT / "tests" / "artifacts"
-CHROMIUM = os.environ.get("PYCORE_CHROMIUM", "/usr/bin/chromium")
-# Headless, quiet and offline-friendly; WebGPU is enabled per browser below (SwiftShader here).
-CHROMIUM_ARGS = ["--no-sandbox", "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--disable-quic",
-                 "--disable-default-apps", "--disable-extensions"]
-BOOT_TIMEOUT_MS = 180_000
+from tests.harness import ARTIFACTS, CHROMIUM, ROOT, Booted, Server, boot, launch
 
-
-class Server:
-    def __init__(self) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-u", str(ROOT / "serve.py"), "--port", "0", "--quiet"],
-            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        lines = []
-        for line in self.proc.stdout:  # npm ci may print first
-            lines.append(line)
-            found = re.search(r"serving .* at (http://\S+)", line)
-            if found:
-                self.url = found.group(1).rstrip("/")
-                return
-        raise RuntimeError("serve.py did not start:\n" + "".join(lines))
-
-    def stop(self) -> None:
-        self.proc.terminate()
-        self.proc.wait(timeout=10)
+__all__ = ["ARTIFACTS", "ROOT", "Booted", "boot"]
 
 
 @pytest.fixture(scope="session")
@@ -61,15 +32,10 @@ def playwright_instance() -> Iterator[Any]:
         yield pw
 
 
-def _launch(pw: Any, webgpu: bool) -> Any:
-    args = CHROMIUM_ARGS + (["--enable-unsafe-webgpu"] if webgpu else [])
-    return pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=args)
-
-
 @pytest.fixture(scope="session")
 def browser(playwright_instance: Any) -> Iterator[Any]:
     """Chromium with WebGPU enabled."""
-    b = _launch(playwright_instance, webgpu=True)
+    b = launch(playwright_instance, webgpu=True)
     yield b
     b.close()
 
@@ -77,63 +43,9 @@ def browser(playwright_instance: Any) -> Iterator[Any]:
 @pytest.fixture(scope="session")
 def browser_no_webgpu(playwright_instance: Any) -> Iterator[Any]:
     """Chromium as it ships: WebGPU on a CPU-only adapter is blocklisted, requestAdapter() is null."""
-    b = _launch(playwright_instance, webgpu=False)
+    b = launch(playwright_instance, webgpu=False)
     yield b
     b.close()
-
-
-class Booted:
-    """A page that has loaded the app, with every request URL it made recorded."""
-
-    def __init__(self, browser: Any, url: str, init_script: str | None = None) -> None:
-        self.context = browser.new_context(viewport={"width": 1200, "height": 760})
-        self.requests: list[str] = []
-        self.context.on("request", lambda req: self.requests.append(req.url))
-        if init_script:
-            self.context.add_init_script(init_script)
-        self.page = self.context.new_page()
-        self.console_messages: list[str] = []
-        self.page.on("console", lambda msg: self.console_messages.append(f"{msg.type}: {msg.text}"))
-        self.page.goto(url)
-
-    def ready(self) -> dict[str, Any]:
-        """pycore.info() once boot has finished (raises with the page's error if boot failed)."""
-        return self.page.evaluate("() => pycoreReady")
-
-    def py(self, code: str) -> Any:
-        """Run Python in the page; returns the last expression's value through JSON
-        (NaN and Infinity survive: Python's json reads them)."""
-        return json.loads(self.page.evaluate(
-            """async (code) => {
-                 pyodide.globals.set("__pycore_test_code", "import numpy as np\\nimport pycore\\n" + code);
-                 return await pyodide.runPythonAsync(
-                   "import json\\nfrom pyodide.code import eval_code_async\\n" +
-                   "json.dumps(await eval_code_async(__pycore_test_code, globals()), " +
-                   "default=lambda o: o.tolist())");
-               }""", code))
-
-    def load_reference(self) -> None:
-        """Make tests/reference.py importable in the page as `pycore_reference`."""
-        source = (ROOT / "tests" / "reference.py").read_text()
-        self.page.evaluate("""(src) => {
-            pyodide.FS.mkdirTree("/tmp/pycore_tests");
-            pyodide.FS.writeFile("/tmp/pycore_tests/pycore_reference.py", src);
-            pyodide.runPython("import sys, importlib; sys.path.insert(0, '/tmp/pycore_tests'); "
-                              + "sys.modules.pop('pycore_reference', None); importlib.invalidate_caches()");
-        }""", source)
-
-    def run_case(self, case_id: str) -> dict[str, Any]:
-        return self.py(f"from pycore_reference import run_case_async\nawait run_case_async({case_id!r})")
-
-    def close(self) -> None:
-        self.context.close()
-
-
-def boot(browser: Any, url: str, init_script: str | None = None) -> Booted:
-    page = Booted(browser, url, init_script)
-    page.page.set_default_timeout(BOOT_TIMEOUT_MS)
-    page.ready()
-    return page
 
 
 @pytest.fixture(scope="session")

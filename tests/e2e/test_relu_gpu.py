@@ -56,13 +56,15 @@ def test_relu_past_65535_workgroups(gpu_page):
 
 def test_pipelines_are_cached_and_buffers_return_to_the_pool(gpu_page):
     r = gpu_page.py("""
-before = pycore.info()["memory"]
+await pycore.relu_async(np.ones(1000, np.float32))
+before = pycore.info()
 for _ in range(20):
     await pycore.relu_async(np.ones(1000, np.float32))
 after = pycore.info()
-{"before": before, "after": after["memory"], "compiled": after["pipelines_compiled_ms"]}
+{"before": before["memory"], "after": after["memory"], "compiled": after["pipelines_compiled_ms"],
+ "compiled_before": before["pipelines_compiled_ms"]}
 """)
-    assert list(r["compiled"]) == ["elementwise.relu"]
+    assert "elementwise.relu" in r["compiled"] and r["compiled"] == r["compiled_before"]
     assert r["after"]["bytes_in_use"] == 0
     assert r["after"]["allocations"] - r["before"]["allocations"] <= 3  # reused, not re-made
 

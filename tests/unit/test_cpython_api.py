@@ -115,7 +115,8 @@ def test_docstring_example_is_true(op):
 
 
 @pytest.mark.parametrize("call, error, match", [
-    ("pycore.vec_add_async([1, 2], [1, 2, 3])", ValueError, r"vec_add: a has shape \(2,\) and b has shape \(3,\)"),
+    ("pycore.vec_add_async([1, 2], [1, 2, 3])", ValueError,
+     r"vec_add: a has shape \(2,\) and b has shape \(3,\)"),
     ("pycore.dot_async([1, 2], [[1, 2]])", ValueError, "dot: a has shape"),
     ("pycore.clip_async([1.0], 2.0, 1.0)", ValueError, r"clip: min \(2.0\) is greater than max \(1.0\)"),
     ("pycore.clip_async([1.0], 0.0)", TypeError, "clip_async.*missing a required argument: 'max'"),
@@ -151,3 +152,10 @@ def test_docstring_examples_run(module):
     mod = importlib.import_module(module)
     result = in_thread(lambda: doctest.testmod(mod, optionflags=doctest.NORMALIZE_WHITESPACE))
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_readme_op_reference_is_current():
+    from scripts.readme import README, op_reference, replace_section
+
+    text = README.read_text()
+    assert replace_section("ops", op_reference(), text=text) == text, "run: python3 scripts/readme.py"

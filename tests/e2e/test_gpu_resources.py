@@ -1,0 +1,92 @@
+"""GPU resources across many calls, and inputs past the device's binding limit."""
+
+from __future__ import annotations
+
+MIXED_OPS = """
+import asyncio
+rng = np.random.default_rng(5)
+x = rng.normal(size=3000).astype(np.float32)
+m = rng.normal(size=(40, 50)).astype(np.float32)
+calls = [
+    lambda: pycore.relu_async(x), lambda: pycore.gelu_async(x), lambda: pycore.clip_async(x, -1, 1),
+    lambda: pycore.vec_add_async(x, x), lambda: pycore.softmax_async(m), lambda: pycore.sum_async(x),
+    lambda: pycore.dot_async(x, x), lambda: pycore.max_async(m), lambda: pycore.matmul_async(m, m.T),
+    lambda: pycore.convolve2d_async(m, np.ones((3, 3), np.float32), mode="same"),
+]
+await calls[0]()
+baseline = pycore.info()["memory"]
+backends = set()
+for i in range(1000):
+    await calls[i % len(calls)]()
+    backends.add(pycore.trace()[-1]["backend"])
+after = pycore.info()["memory"]
+{"baseline": baseline, "after": after, "backends": sorted(backends)}
+"""
+
+
+def test_live_gpu_bytes_return_to_baseline_after_1000_mixed_ops(gpu_page):
+    r = gpu_page.py(MIXED_OPS)
+    assert r["backends"] == ["webgpu"]
+    assert r["after"]["bytes_in_use"] == r["baseline"]["bytes_in_use"] == 0
+    assert r["after"]["buffers_in_use"] == 0
+    # Buffers are reused, not made anew per call.
+    new_buffers = r["after"]["allocations"] - r["baseline"]["allocations"]
+    assert r["after"]["reuses"] - r["baseline"]["reuses"] > 10 * new_buffers
+
+
+CHUNKED = """
+from pycore.runtime import RUNTIME
+limits = RUNTIME.device.limits
+saved = limits["maxStorageBufferBindingSize"]
+limits["maxStorageBufferBindingSize"] = 4096  # 1,024 floats per binding
+rng = np.random.default_rng(11)
+out = {}
+try:
+    x = rng.normal(size=5000).astype(np.float32)
+    out["relu"] = bool(np.array_equal(await pycore.relu_async(x), np.maximum(x, 0)))
+    out["add"] = bool(np.array_equal(await pycore.vec_add_async(x, x), x + x))
+    rows = rng.normal(size=(300, 37)).astype(np.float32)
+    ref = pycore.ops.OPS["softmax"].numpy(rows)
+    out["softmax"] = float(np.abs(await pycore.softmax_async(rows) - ref).max())
+    big = rng.normal(size=10_000).astype(np.float32)
+    out["sum"] = abs(await pycore.sum_async(big) - float(big.astype(np.float64).sum()))
+    out["max"] = (await pycore.max_async(big)) == float(big.max())
+    out["dot"] = abs(await pycore.dot_async(big, big) - float((big.astype(np.float64) ** 2).sum()))
+    a = rng.normal(size=(100, 20)).astype(np.float32)
+    b = rng.normal(size=(20, 30)).astype(np.float32)
+    out["matmul"] = float(np.abs(await pycore.matmul_async(a, b) - a.astype(np.float64) @ b).max())
+    out["backends"] = sorted({t["backend"] for t in pycore.trace()[-7:]})
+    try:
+        await pycore.matmul_async(rng.normal(size=(4, 40)), rng.normal(size=(40, 40)))
+        out["too_big"] = None
+    except ValueError as exc:
+        out["too_big"] = str(exc)
+    try:
+        await pycore.convolve2d_async(np.ones((64, 64)), np.ones((3, 3)))
+        out["conv_too_big"] = None
+    except ValueError as exc:
+        out["conv_too_big"] = str(exc)
+finally:
+    limits["maxStorageBufferBindingSize"] = saved
+out
+"""
+
+
+def test_inputs_past_the_binding_limit_are_chunked_or_refused_by_name(gpu_page):
+    r = gpu_page.py(CHUNKED)
+    assert r["backends"] == ["webgpu"]
+    assert r["relu"] and r["add"] and r["max"]
+    assert r["softmax"] < 1e-6 and r["sum"] < 1e-2 and r["dot"] < 1e-1 and r["matmul"] < 1e-4
+    assert "matmul: b (40, 40) needs 6,400 bytes" in r["too_big"]
+    assert "maxStorageBufferBindingSize of 4,096 bytes" in r["too_big"]
+    assert "convolve2d: image needs 16,384 bytes" in r["conv_too_big"]
+
+
+def test_first_call_compiles_once_and_reports_it(gpu_page):
+    r = gpu_page.py("""
+await pycore.tanh_async([1.0])
+first = dict(pycore.info()["pipelines_compiled_ms"])
+await pycore.tanh_async([2.0])
+{"first": first, "second": pycore.info()["pipelines_compiled_ms"]}
+""")
+    assert r["first"]["elementwise.tanh_"] > 0 and r["first"] == r["second"]
