@@ -20,8 +20,8 @@ from scripts.readme import replace_section
 from tests.harness import Server, boot, launch
 from tests.reference import REFERENCES, case_ids
 
-TOLERANCE_TEXT = {"exact": "exact", "onnx": "1e-3 abs or 1e-5 rel", "sum": "(log2 L + 16)·eps·Σ|x|",
-                  "seq": "L·eps·Σ|terms|"}
+TOLERANCE_TEXT = {"exact": "exact", "onnx": "1e-3 abs or 1e-5 rel", "sum": "(log2 L + 16)·eps·Σ abs(x)",
+                  "seq": "L·eps·Σ abs(terms)"}
 
 
 def measure() -> dict[str, dict[str, dict[str, float]]]:
