@@ -1,5 +1,6 @@
 """Where the WGSL lives: one file per kernel family in the repository's shaders/ folder, which the
-pycore wheel carries as pycore/shaders/."""
+pycore wheel carries as pycore/shaders/. shaders/common.wgsl holds helpers every family uses and
+is prepended to each family's source (WGSL has no #include)."""
 
 from __future__ import annotations
 
@@ -10,15 +11,20 @@ _HERE = Path(__file__).resolve().parent
 SHADER_DIRS = (_HERE / "shaders", _HERE.parent / "shaders")  # installed wheel, then a checkout
 
 
-@cache
-def wgsl_source(family: str) -> str:
-    """The WGSL text of `shaders/<family>.wgsl`.
-
-    >>> "fn relu" in wgsl_source("elementwise")
-    True
-    """
+def _read(name: str) -> str:
     for folder in SHADER_DIRS:
-        path = folder / f"{family}.wgsl"
+        path = folder / f"{name}.wgsl"
         if path.is_file():
             return path.read_text()
-    raise FileNotFoundError(f"no shader family {family!r} in {', '.join(map(str, SHADER_DIRS))}")
+    raise FileNotFoundError(f"no shader file {name}.wgsl in {', '.join(map(str, SHADER_DIRS))}")
+
+
+@cache
+def wgsl_source(family: str) -> str:
+    """The WGSL compiled for a kernel family: shaders/common.wgsl, then shaders/<family>.wgsl.
+
+    >>> src = wgsl_source("elementwise")
+    >>> "fn relu" in src and "fn is_nan" in src
+    True
+    """
+    return _read("common") + "\n" + _read(family)

@@ -5,10 +5,6 @@
 @group(0) @binding(1) var<storage, read> b: array<f32>;
 @group(0) @binding(2) var<storage, read_write> dst: array<f32>;
 
-fn flat_index(gid: vec3<u32>, groups: vec3<u32>) -> u32 {
-    return gid.x + gid.y * (groups.x * 256u);
-}
-
 @compute @workgroup_size(256)
 fn vec_add(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let i = flat_index(gid, groups);

@@ -15,14 +15,6 @@ struct Params { p0: f32, p1: f32, p2: f32, p3: f32, p4: f32, p5: f32, p6: f32, p
 @group(0) @binding(1) var<storage, read_write> dst: array<f32>;
 @group(0) @binding(2) var<uniform> params: Params;
 
-fn flat_index(gid: vec3<u32>, groups: vec3<u32>) -> u32 {
-    return gid.x + gid.y * (groups.x * 256u);
-}
-
-// An integer test: `x != x` may be folded away by a compiler that assumes no NaNs.
-fn is_nan(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
-}
 
 // 1 / (1 + e^-x) without overflow: e^-|x| is always in (0, 1].
 fn sigmoid_f(x: f32) -> f32 {

@@ -13,10 +13,6 @@ struct Params { n: u32, op: u32, identity: u32, _p3: u32, _p4: u32, _p5: u32, _p
 
 var<workgroup> scratch: array<f32, 256>;
 
-fn is_nan(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
-}
-
 fn combine(a: f32, b: f32) -> f32 {
     if (params.op == 0u) { return a + b; }
     let m = select(min(a, b), max(a, b), params.op == 1u);

@@ -13,10 +13,6 @@ struct Dims { rows: u32, cols: u32, neg_inf: u32, _p3: u32, _p4: u32, _p5: u32, 
 
 var<workgroup> scratch: array<f32, 256>;
 
-fn is_nan(x: f32) -> bool {
-    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;  // immune to fast-math folding
-}
-
 // max that returns NaN if either side is NaN, as NumPy's does
 fn max_nan(a: f32, b: f32) -> f32 {
     return select(select(max(a, b), a, is_nan(a)), b, is_nan(b));

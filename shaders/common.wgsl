@@ -1,0 +1,13 @@
+// Helpers shared by every kernel family: pycore/shaders.py prepends this file to each family's
+// source (WGSL has no #include).
+
+// The flat index of a thread of a 256-wide 1-D kernel dispatched on a 2-D grid of workgroups
+// (the host splits more than 65,535 workgroups over y): gid.x + gid.y * (groups.x * 256).
+fn flat_index(gid: vec3<u32>, groups: vec3<u32>) -> u32 {
+    return gid.x + gid.y * (groups.x * 256u);
+}
+
+// An integer test on the bits: `x != x` may be folded away by a compiler that assumes no NaNs.
+fn is_nan(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
+}
