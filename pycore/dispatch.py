@@ -31,6 +31,9 @@ async def run_async(op: Op, inputs: list[Any], params: dict[str, Any]) -> np.nda
     program = PROGRAMS[op.kind]
     arrays = [as_float32(x, name) for x, name in zip(inputs, op.inputs, strict=True)]
     program.check(op, arrays, params)
+    problem = op.check(params) if op.check else None
+    if problem:
+        raise ValueError(f"{op.name}: {problem}")
     shapes = [a.shape for a in arrays]
     await RUNTIME.init_async()
     if RUNTIME.backend == "webgpu" and program.needs_gpu(arrays):

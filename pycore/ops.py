@@ -44,10 +44,16 @@ class Op:
     example: str  # an expression whose value the docstring shows (checked by doctest)
     shows: str  # the repr of that value
     params: tuple[Param, ...] = ()
+    check: Callable[[dict[str, Any]], str | None] | None = None  # params -> error message, if any
+    variant: Callable[[dict[str, Any]], str] | None = None  # params -> another entry point
 
     @property
     def public_name(self) -> str:
         return f"{self.name}_async"
+
+    def entry_for(self, params: dict[str, Any]) -> str:
+        """The WGSL entry point that computes this op with these parameters."""
+        return self.variant(params) if self.variant else self.entry
 
     def bytes_moved(self, shapes: Shapes) -> int:
         """Bytes uploaded plus bytes read back when every input starts on the CPU."""
@@ -184,12 +190,15 @@ OPS: dict[str, Op] = {
            "GELU, tanh approximation (approximate=False: the erf form, to ~2e-7); gelu(-inf) = 0.",
            "pycore.gelu_async([-3.0, 0.0, 1.0])",
            'array([-0.00363739,  0.        ,  0.841192  ], dtype=float32)',
-           (Param("approximate", True, "True: tanh approximation; False: erf form"),)),
+           (Param("approximate", True, "True: tanh approximation; False: erf form"),),
+           variant=lambda p: "gelu" if p["approximate"] else "gelu_erf"),
         Op("clip", "unary", "elementwise", "clip", ("x",), _clip, per_element(2),
            "x limited to [min, max] (min <= max required); NaN stays NaN.",
            "pycore.clip_async([-2.0, 0.5, 3.0], 0.0, 1.0)",
            'array([0. , 0.5, 1. ], dtype=float32)',
-           (Param("min", REQUIRED, "lower bound"), Param("max", REQUIRED, "upper bound"))),
+           (Param("min", REQUIRED, "lower bound"), Param("max", REQUIRED, "upper bound")),
+           check=lambda p: f"min ({p['min']}) is greater than max ({p['max']})" if p["min"] > p["max"]
+           else None),
         Op("scale", "unary", "elementwise", "scale", ("x",), _scale, per_element(1),
            "x * s.",
            "pycore.scale_async([1.0, -2.0], 3.0)",

@@ -39,6 +39,12 @@ def _shape_text(arr: np.ndarray) -> str:
     return f"{arr.ndim}-D shape {arr.shape}"
 
 
+def _same_shapes(op: Op, arrays: list[np.ndarray]) -> None:
+    if len(arrays) == 2 and arrays[0].shape != arrays[1].shape:
+        raise ValueError(f"{op.name}: a has shape {arrays[0].shape} and b has shape {arrays[1].shape}; "
+                         "they must be the same")
+
+
 class Program:
     kind = ""
     bindings: tuple[str, ...] = ()
@@ -68,15 +74,10 @@ class Elementwise(Program):
         self.kind, self.bindings = kind, bindings
 
     def check(self, op, arrays, params):
-        if len(arrays) == 2 and arrays[0].shape != arrays[1].shape:
-            raise ValueError(f"{op.name}: a has shape {arrays[0].shape} and b has shape {arrays[1].shape}; "
-                             "they must be the same")
-        if op.name == "clip" and not params["min"] <= params["max"]:
-            raise ValueError(f"clip: min ({params['min']}) is greater than max ({params['max']})")
+        _same_shapes(op, arrays)
 
     async def gpu_async(self, gpu, op, arrays, params):
-        entry = op.entry if params.get("approximate", True) else op.entry + "_erf"
-        pipeline = await gpu.pipeline_async(op.family, entry, self.bindings)
+        pipeline = await gpu.pipeline_async(op.family, op.entry_for(params), self.bindings)
         numbers = [v for v in params.values() if isinstance(v, float)]
         out = np.empty(arrays[0].shape, np.float32)
         flat_in, flat_out = [a.reshape(-1) for a in arrays], out.reshape(-1)
@@ -131,9 +132,7 @@ class Reduce(Program):
         return ()
 
     def check(self, op, arrays, params):
-        if op.name == "dot" and arrays[0].shape != arrays[1].shape:
-            raise ValueError(f"dot: a has shape {arrays[0].shape} and b has shape {arrays[1].shape}; "
-                             "they must be the same")
+        _same_shapes(op, arrays)
         if op.name in ("max", "min") and arrays[0].size == 0:
             raise ValueError(f"{op.name}: x is empty, and the {op.name} of no elements is undefined")
 
