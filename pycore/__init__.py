@@ -16,12 +16,38 @@ __version__ = "0.1.0"
 from typing import Any
 
 from .api import PUBLIC
+from .calibrate import calibrate_async
+from .gpuarray import GpuArray, to_gpu_async
 from .ops import OPS
 from .runtime import RUNTIME
+from .selector import SELECTOR, BackendSelector, Calibration
 
 globals().update(PUBLIC)  # relu_async, softmax_async, matmul_async, ... (see ops.OPS)
 
-__all__ = ["OPS", "__version__", "info", "init_async", "trace", *PUBLIC]
+__all__ = ["OPS", "SELECTOR", "BackendSelector", "Calibration", "GpuArray", "__version__", "calibrate_async",
+           "explain", "info", "init_async", "to_gpu_async", "trace", *PUBLIC]
+
+
+def explain(op: str, *shapes: tuple[int, ...], on_gpu: tuple[bool, ...] | None = None) -> dict[str, Any]:
+    """Which backend backend="auto" would pick for `op` on inputs of these shapes, with the
+    predicted milliseconds of each (on_gpu: which inputs are already GpuArrays).
+
+    >>> import pycore
+    >>> pycore.explain("matmul", (1024, 1024), (1024, 1024))["choice"] in ("webgpu", "numpy")
+    True
+    """
+    if op not in OPS:
+        raise ValueError(f"explain: unknown op {op!r}; the ops are {', '.join(OPS)}")
+    spec = OPS[op]
+    if len(shapes) != len(spec.inputs):
+        raise ValueError(f"explain: {op} takes {len(spec.inputs)} input shape(s), got {len(shapes)}")
+    flags = list(on_gpu) if on_gpu is not None else [False] * len(shapes)
+    keep = all(flags) and spec.kind != "reduce"
+    prediction = SELECTOR.predict(spec, [tuple(s) for s in shapes], flags, result_on_gpu=keep).as_dict()
+    prediction["backend_available"] = RUNTIME.backend
+    prediction["calibration"] = SELECTOR.calibration.source
+    prediction["margin"] = SELECTOR.margin
+    return prediction
 
 
 async def init_async() -> dict[str, Any]:

@@ -43,8 +43,10 @@ def _docstring(op: Op) -> str:
     for p in op.params:
         default = "required" if p.default is REQUIRED else f"default {p.default!r}"
         lines.append(f"{p.name}: {p.doc} ({default}).")
-    kind = "a Python float" if op.kind == "reduce" else "a float32 NumPy array"
-    lines += ["", f"Returns {kind}. Runs on WebGPU when a device is available, else on NumPy.", "",
+    kind = ("a Python float" if op.kind == "reduce"
+            else "a float32 NumPy array (a GpuArray if every input is one)")
+    lines += ["backend: \"auto\" (the cost model picks), \"gpu\" or \"numpy\".", "",
+              f"Returns {kind}. Array inputs may be GpuArrays (see to_gpu_async).", "",
               ">>> import asyncio, pycore", f">>> asyncio.run({op.example})", op.shows]
     return "\n".join(lines)
 
@@ -55,7 +57,8 @@ def make_public(op: Op) -> Callable[..., Any]:
     params = [inspect.Parameter(p.name, inspect.Parameter.POSITIONAL_OR_KEYWORD,
                                 default=inspect.Parameter.empty if p.default is REQUIRED else p.default)
               for p in op.params]
-    signature = inspect.Signature(arrays + params,
+    backend = [inspect.Parameter("backend", inspect.Parameter.KEYWORD_ONLY, default="auto")]
+    signature = inspect.Signature(arrays + params + backend,
                                   return_annotation="float" if op.kind == "reduce" else "np.ndarray")
     defaults = {p.name: p.default for p in op.params}
 
@@ -67,7 +70,7 @@ def make_public(op: Op) -> Callable[..., Any]:
         bound.apply_defaults()
         values = bound.arguments
         checked = {name: _check_param(op, name, values[name], defaults[name]) for name in defaults}
-        return await run_async(op, [values[n] for n in op.inputs], checked)
+        return await run_async(op, [values[n] for n in op.inputs], checked, values["backend"])
 
     public.__name__ = public.__qualname__ = op.public_name
     public.__module__ = "pycore"

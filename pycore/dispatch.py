@@ -1,8 +1,10 @@
 """Running an op from the table: convert the inputs, check them, pick the backend, run, record.
 
-Every public `*_async` function lands in `run_async`. The GPU path runs when the runtime's backend
-is WebGPU and there is something to compute; otherwise (and if the device is lost during the call)
-the op's NumPy path gives the answer. Each call is recorded in the trace with its stage times.
+Every public `*_async` function lands in `run_async`. backend="gpu" or "numpy" forces one;
+"auto" asks the selector (selector.py), which knows which inputs already live on the GPU. When
+every array input is a GpuArray, the result is a GpuArray too (reductions return floats). If the
+device is lost during a call, the NumPy path answers it. Each call is recorded in the trace with
+its backend, the selector's reasoning and the time per stage.
 """
 
 from __future__ import annotations
@@ -14,40 +16,63 @@ import numpy as np
 
 from .arrays import as_float32
 from .gpu import GpuSession
+from .gpuarray import GpuArray, GpuView
 from .ops import Op
 from .programs import PROGRAMS
 from .runtime import RUNTIME
+from .selector import SELECTOR
+
+BACKENDS = ("auto", "gpu", "numpy")
 
 
-def _record(op: Op, shapes: list[tuple[int, ...]], backend: str, stages: dict[str, float]) -> None:
-    RUNTIME.trace.append({"op": op.name, "shapes": shapes, "backend": backend,
+def _record(op: Op, shapes: list[tuple[int, ...]], backend: str, stages: dict[str, float],
+            why: str) -> None:
+    RUNTIME.trace.append({"op": op.name, "shapes": shapes, "backend": backend, "why": why,
                           "ms": {k: round(v * 1e3, 4) for k, v in stages.items()},
                           "total_ms": round(sum(stages.values()) * 1e3, 4)})
 
 
-async def run_async(op: Op, inputs: list[Any], params: dict[str, Any]) -> np.ndarray | float:
-    """Run `op` on `inputs` (array-likes, named as in op.inputs) with checked `params`."""
+async def run_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: str = "auto") -> Any:
+    """Run `op` on `inputs` (array-likes or GpuArrays, named as in op.inputs) with checked `params`."""
     start = time.perf_counter()
+    if backend not in BACKENDS:
+        raise ValueError(f"{op.name}: backend must be one of {', '.join(map(repr, BACKENDS))}, "
+                         f"got {backend!r}")
     program = PROGRAMS[op.kind]
-    arrays = [as_float32(x, name) for x, name in zip(inputs, op.inputs, strict=True)]
+    arrays = [x.view() if isinstance(x, GpuArray) else as_float32(x, name)
+              for x, name in zip(inputs, op.inputs, strict=True)]
     program.check(op, arrays, params)
     problem = op.check(params) if op.check else None
     if problem:
         raise ValueError(f"{op.name}: {problem}")
-    shapes = [a.shape for a in arrays]
+    shapes = [tuple(a.shape) for a in arrays]
+    on_gpu = [isinstance(a, GpuView) for a in arrays]
+    keep = all(isinstance(x, GpuArray) for x in inputs) and op.kind != "reduce"
     await RUNTIME.init_async()
-    if RUNTIME.backend == "webgpu" and program.needs_gpu(arrays):
+    if backend == "gpu" and RUNTIME.backend != "webgpu":
+        raise RuntimeError(f"{op.name}: backend='gpu' asked for, but there is no WebGPU device: "
+                           f"{RUNTIME.reason}")
+    why = f"backend={backend!r}"
+    use_gpu = RUNTIME.backend == "webgpu" and program.needs_gpu(arrays) and backend != "numpy"
+    if use_gpu and backend == "auto":
+        prediction = SELECTOR.predict(op, shapes, on_gpu, result_on_gpu=keep)
+        use_gpu, why = prediction.choice == "webgpu", prediction.why
+    elif RUNTIME.backend != "webgpu":
+        why = f"no WebGPU: {RUNTIME.reason}"
+    if use_gpu:
         try:
-            async with GpuSession(op.name) as gpu:
+            async with GpuSession(op.name, keep_result=keep) as gpu:
                 result = await program.gpu_async(gpu, op, arrays, params)
             gpu.stages["python"] = time.perf_counter() - start - sum(gpu.stages.values())
-            _record(op, shapes, "webgpu", gpu.stages)
-            return result
+            _record(op, shapes, "webgpu", gpu.stages, why)
+            return GpuArray(result.shape, buffer=gpu.result) if keep else result
         except Exception:
             if RUNTIME.backend == "webgpu":
                 raise
-            # The device was lost during the call: the runtime is on NumPy now; answer from there.
+            why = f"device lost during the call: {RUNTIME.reason}"
+    host = [await x.to_numpy_async() if isinstance(x, GpuArray) and isinstance(a, GpuView) else a
+            for x, a in zip(inputs, arrays, strict=True)]
     with np.errstate(all="ignore"):  # IEEE results for inf/NaN inputs, as on the GPU, without warnings
-        result = program.numpy(op, arrays, params)
-    _record(op, shapes, "numpy", {"compute": time.perf_counter() - start})
-    return result
+        result = program.numpy(op, host, params)
+    _record(op, shapes, "numpy", {"compute": time.perf_counter() - start}, why)
+    return GpuArray(result.shape, host=result) if keep else result

@@ -18,6 +18,14 @@ from .runtime import RUNTIME
 WORKGROUP = 256  # threads per workgroup of the 1-D kernels (elementwise, binary, rowwise, reduce)
 
 
+def DATA_USAGE() -> int:  # noqa: N802 (a constant, computed late: webgpu imports only in Pyodide)
+    """Usage of every data buffer: inputs, outputs and GpuArrays share one pool class, and any of
+    them can be written, bound as storage, copied from and read back."""
+    from .webgpu import COPY_DST, COPY_SRC, STORAGE
+
+    return STORAGE | COPY_SRC | COPY_DST
+
+
 def grid(n_groups: int, max_per_dim: int) -> tuple[int, int, int]:
     """Workgroups (x, y, 1) covering `n_groups`, each dimension within the device limit; kernels
     recover the flat index as x + y * groups.x.
@@ -51,8 +59,11 @@ def pack_uniform(*values: float | int) -> np.ndarray:
 
 
 class GpuSession:
-    def __init__(self, op_name: str) -> None:
+    def __init__(self, op_name: str, keep_result: bool = False) -> None:
+        """keep_result: the op's output stays on the GPU (see finish_async) instead of being read."""
         self.op_name = op_name
+        self.keep_result = keep_result
+        self.result: Any = None  # the kept output buffer
         self.device = RUNTIME.device
         self.pool = RUNTIME.pool
         self.limits = self.device.limits
@@ -89,11 +100,18 @@ class GpuSession:
         self.stages["buffers"] += time.perf_counter() - t
         return buf
 
-    def upload(self, array: np.ndarray) -> tuple[Any, int]:
-        """A storage buffer holding `array` (C-contiguous float32): (buffer, nbytes)."""
-        from .webgpu import COPY_DST, STORAGE
+    def upload(self, array: Any) -> tuple:
+        """A binding of `array`: a host array (C-contiguous float32) is uploaded to a new buffer,
+        a GpuView already on the device is bound where it lies: (buffer, nbytes[, offset])."""
+        from .gpuarray import GpuView
 
-        buf = self.buffer(array.nbytes, STORAGE | COPY_DST)
+        if isinstance(array, GpuView):
+            align = self.limits.get("minStorageBufferOffsetAlignment", 256)
+            if array.offset % align:
+                raise ValueError(f"{self.op_name}: a part of a GpuArray at byte {array.offset} cannot be "
+                                 f"bound (offsets must be multiples of {align}); use a smaller input")
+            return array.buffer, max(array.nbytes, 4), array.offset
+        buf = self.buffer(array.nbytes, DATA_USAGE())
         t = time.perf_counter()
         if array.nbytes:
             self.device.write_buffer(buf, array)
@@ -101,10 +119,33 @@ class GpuSession:
         return buf, max(array.nbytes, 4)
 
     def output(self, nbytes: int) -> tuple[Any, int]:
-        """A storage buffer for results: readable back, and a copy destination too."""
-        from .webgpu import COPY_DST, COPY_SRC, STORAGE
+        """A storage buffer for results."""
+        return self.buffer(nbytes, DATA_USAGE()), max(nbytes, 4)
 
-        return self.buffer(nbytes, STORAGE | COPY_SRC | COPY_DST), max(nbytes, 4)
+    def keep(self, buf: Any) -> None:
+        """Let `buf` outlive this session (a GpuArray now owns it)."""
+        self._held.remove(buf)
+
+    def result_array(self, shape: tuple[int, ...]) -> Any:
+        """Where a program assembles its output: a host array, or a GpuView placeholder when the
+        result stays on the GPU (its buffer is set by finish_async)."""
+        from .gpuarray import GpuView
+
+        self._result_nbytes = 4 * int(np.prod(shape, dtype=np.int64))
+        return GpuView(None, shape) if self.keep_result else np.empty(shape, np.float32)
+
+    async def finish_async(self, dst: tuple[Any, int], out_part: Any) -> None:
+        """Submit the queued work that computed `dst`, then read it into `out_part` (a part of
+        result_array), or, when the result stays on the GPU, keep `dst` as the result."""
+        if not self.keep_result:
+            await self.run_async(read=(dst[0], out_part))
+            return
+        if out_part.nbytes != self._result_nbytes:
+            raise ValueError(f"{self.op_name}: the result is too large to stay on the GPU in one binding "
+                             f"(maxStorageBufferBindingSize is {self.max_binding:,} bytes)")
+        await self.run_async()
+        self.keep(dst[0])
+        self.result = dst[0]
 
     def uniform(self, *values: float | int) -> tuple[Any, int]:
         from .webgpu import COPY_DST, UNIFORM

@@ -79,7 +79,7 @@ class Elementwise(Program):
     async def gpu_async(self, gpu, op, arrays, params):
         pipeline = await gpu.pipeline_async(op.family, op.entry_for(params), self.bindings)
         numbers = [v for v in params.values() if isinstance(v, float)]
-        out = np.empty(arrays[0].shape, np.float32)
+        out = gpu.result_array(arrays[0].shape)
         flat_in, flat_out = [a.reshape(-1) for a in arrays], out.reshape(-1)
         step = gpu.max_binding // 4
         for lo in range(0, flat_out.size, step):
@@ -89,7 +89,7 @@ class Elementwise(Program):
             if "uniform" in self.bindings:
                 binds.append(gpu.uniform(*numbers))
             gpu.dispatch(pipeline, binds, grid(-(-parts[0].size // WORKGROUP), gpu.max_groups))
-            await gpu.run_async(read=(dst[0], flat_out[lo:lo + step]))
+            await gpu.finish_async(dst, flat_out[lo:lo + step])
         return out
 
 
@@ -114,14 +114,14 @@ class Rowwise(Program):
         if cols * 4 > gpu.max_binding:
             raise _too_big(op, "one row", cols * 4, gpu.max_binding)
         pipeline = await gpu.pipeline_async(op.family, op.entry, self.bindings)
-        out = np.empty_like(matrix)
+        out = gpu.result_array(matrix.shape)
         step = gpu.max_binding // (cols * 4)
         for lo in range(0, rows, step):
             part = matrix[lo:lo + step]
             dst = gpu.output(part.nbytes)
             gpu.dispatch(pipeline, [gpu.upload(part), dst, gpu.uniform(part.shape[0], cols, NEG_INF_BITS)],
                          grid(part.shape[0], gpu.max_groups))
-            await gpu.run_async(read=(dst[0], out[lo:lo + step]))
+            await gpu.finish_async(dst, out[lo:lo + step])
         return out.reshape(x.shape)
 
 
@@ -216,14 +216,14 @@ class Matmul(Program):
         rows = min(gpu.max_binding // (4 * k), gpu.max_binding // (4 * n), gpu.max_groups * self.TILE)
         if rows == 0:
             raise _too_big(op, "one row of a or c", 4 * max(k, n), gpu.max_binding)
-        out = np.empty((m, n), np.float32)
+        out = gpu.result_array((m, n))
         b_buf = gpu.upload(b)
         for lo in range(0, m, rows):
             part = a[lo:lo + rows]
             dst = gpu.output(part.shape[0] * n * 4)
             gpu.dispatch(pipeline, [gpu.upload(part), b_buf, dst, gpu.uniform(part.shape[0], n, k)],
                          (-(-n // self.TILE), -(-part.shape[0] // self.TILE), 1))
-            await gpu.run_async(read=(dst[0], out[lo:lo + rows]))
+            await gpu.finish_async(dst, out[lo:lo + rows])
         return out
 
 
@@ -267,11 +267,11 @@ class Conv2d(Program):
                              f"{gpu.max_groups} workgroups per dimension")
         pad = (kh // 2, kw // 2) if params["mode"] == "same" else (0, 0)
         pipeline = await gpu.pipeline_async(op.family, op.entry, self.bindings)
-        out = np.empty((oh, ow), np.float32)
+        out = gpu.result_array((oh, ow))
         dst = gpu.output(out.nbytes)
         gpu.dispatch(pipeline, [gpu.upload(image), gpu.upload(kernel), dst,
                                 gpu.uniform(h, w, kh, kw, oh, ow, *pad)], groups)
-        await gpu.run_async(read=(dst[0], out))
+        await gpu.finish_async(dst, out)
         return out
 
 

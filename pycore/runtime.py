@@ -35,6 +35,7 @@ class Runtime:
         self.compile_ms: dict[str, float] = {}
         self.trace: deque[dict[str, Any]] = deque(maxlen=TRACE_LENGTH)
         self.device_lost: str | None = None
+        self.generation = 0  # bumped when a device is lost: GpuArrays of older generations are dead
 
     async def init_async(self) -> None:
         if self.initialised:
@@ -58,6 +59,9 @@ class Runtime:
         self.backend = "webgpu"
         self.reason = "WebGPU device acquired"
         device.on_lost(self._on_device_lost)
+        from .calibrate import load_saved
+
+        load_saved()
 
     def _fallback(self, reason: str) -> None:
         self.backend, self.reason = "numpy", reason
@@ -70,6 +74,7 @@ class Runtime:
         if self.device is None:
             return
         self.device_lost = reason
+        self.generation += 1
         self._fallback(f"device lost ({reason})")
 
     async def pipeline_async(self, family: str, entry: str, bindings: tuple[str, ...]) -> Any:

@@ -104,7 +104,7 @@ class Device:
     # -- commands
     def submit(self, commands: list[tuple]) -> None:
         """Encode `commands` into one command buffer and submit it. Each command is
-        ("dispatch", pipeline, [(buffer, bound size), ...], (x, y, z)) or
+        ("dispatch", pipeline, [(buffer, bound size[, offset]), ...], (x, y, z)) or
         ("copy", src, dst, nbytes, src_offset, dst_offset). Dispatches share one compute pass;
         WebGPU orders their storage writes, so a dispatch sees what the one before it wrote."""
         encoder = self.device.createCommandEncoder()
@@ -112,8 +112,9 @@ class Device:
         for cmd in commands:
             if cmd[0] == "dispatch":
                 _, pipeline, buffers, groups = cmd
-                entries = [{"binding": i, "resource": {"buffer": buf, "offset": 0, "size": size}}
-                           for i, (buf, size) in enumerate(buffers)]
+                entries = [{"binding": i, "resource": {"buffer": b[0], "size": b[1],
+                                                       "offset": b[2] if len(b) > 2 else 0}}
+                           for i, b in enumerate(buffers)]
                 bind_group = self.device.createBindGroup(_js({
                     "layout": pipeline.getBindGroupLayout(0), "entries": entries}))
                 if compute is None:

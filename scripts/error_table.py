@@ -36,7 +36,7 @@ def measure() -> dict[str, dict[str, dict[str, float]]]:
                 page = boot(browser, server.url + "/")
                 page.load_reference()
                 for case_id in case_ids():
-                    r = page.run_case(case_id)
+                    r = page.run_case(case_id, backend="gpu" if webgpu else "auto")
                     if not r["ok"]:
                         print(f"FAIL {backend} {case_id}: {r['problems']}", file=sys.stderr)
                     op = case_id.split(":")[0]

@@ -50,8 +50,10 @@ def browser_no_webgpu(playwright_instance: Any) -> Iterator[Any]:
 
 @pytest.fixture(scope="session")
 def gpu_page(browser: Any, server: Server) -> Iterator[Booted]:
-    """The app booted on WebGPU, shared by the tests that only read from it."""
+    """The app booted on WebGPU, shared by the tests that only read from it. Its selector margin is
+    0, so backend="auto" always picks the GPU here: these tests exercise the GPU path."""
     page = boot(browser, server.url + "/")
+    page.py("pycore.SELECTOR.margin = 0.0")
     yield page
     page.close()
 

@@ -85,8 +85,9 @@ class Booted:
                               + "sys.modules.pop('pycore_reference', None); importlib.invalidate_caches()");
         }""", source)
 
-    def run_case(self, case_id: str) -> dict[str, Any]:
-        return self.py(f"from pycore_reference import run_case_async\nawait run_case_async({case_id!r})")
+    def run_case(self, case_id: str, backend: str = "auto") -> dict[str, Any]:
+        return self.py(f"from pycore_reference import run_case_async\n"
+                       f"await run_case_async({case_id!r}, backend={backend!r})")
 
     def close(self) -> None:
         self.context.close()

@@ -294,13 +294,13 @@ def case_ids(include_big: bool = True) -> list[str]:
     return [f"{c.op}: {c.label}" for c in cases() if include_big or not c.big]
 
 
-async def run_case_async(case_id: str, seed: int = 0) -> dict:
+async def run_case_async(case_id: str, seed: int = 0, backend: str = "auto") -> dict:
     """Run one case through pycore; returns the report and the backend that ran it."""
     import pycore
 
     case = next(c for c in cases() if f"{c.op}: {c.label}" == case_id)
     inputs = case.make(np.random.default_rng(seed))
-    got = await getattr(pycore, f"{case.op}_async")(*inputs, **case.params)
+    got = await getattr(pycore, f"{case.op}_async")(*inputs, **case.params, backend=backend)
     rep = compare(case.op, got, inputs, case.params)
     return {"case": case_id, "ok": rep.ok, "max_abs": rep.max_abs, "max_rel": rep.max_rel, "used": rep.used,
             "problems": rep.problems, "backend": pycore.trace()[-1]["backend"] if pycore.trace() else None}

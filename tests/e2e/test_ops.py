@@ -21,7 +21,7 @@ def pages(gpu_page, fallback_page):
 @pytest.mark.parametrize("backend", ["webgpu", "numpy"])
 @pytest.mark.parametrize("case_id", case_ids())
 def test_op_matches_float64(pages, backend, case_id):
-    result = pages[backend].run_case(case_id)
+    result = pages[backend].run_case(case_id, backend="gpu" if backend == "webgpu" else "auto")
     assert result["ok"], result["problems"]
     if "empty" not in case_id:
         assert result["backend"] == backend

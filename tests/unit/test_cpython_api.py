@@ -144,7 +144,7 @@ def test_bad_arguments_raise_clear_errors(call, error, match):
 
 
 @pytest.mark.parametrize("module", ["pycore", "pycore.pool", "pycore.arrays", "pycore.shaders",
-                                    "pycore.gpu"])
+                                    "pycore.selector", "pycore.gpuarray", "pycore.calibrate", "pycore.gpu"])
 def test_docstring_examples_run(module):
     import doctest
     import importlib

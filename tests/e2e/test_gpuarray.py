@@ -1,0 +1,102 @@
+"""GpuArray in the browser: results stay on the GPU, chains skip transfers, lifetimes are enforced."""
+
+from __future__ import annotations
+
+from tests.conftest import boot
+
+
+def test_chain_stays_on_the_gpu_and_matches_numpy(gpu_page):
+    r = gpu_page.py("""
+x = np.random.default_rng(1).normal(size=(300, 200)).astype(np.float32)
+before = pycore.info()["memory"]["bytes_in_use"]
+t = await pycore.to_gpu_async(x)
+r = await pycore.relu_async(t)
+s = await pycore.scale_async(r, 0.5)
+a = await pycore.vec_add_async(s, t)
+kinds = [type(v).__name__ for v in (t, r, s, a)]
+live = pycore.info()["memory"]["bytes_in_use"] - before
+readbacks = [e["ms"].get("readback", 0) for e in pycore.trace()[-3:]]
+got = await a.to_numpy_async()
+total = await pycore.sum_async(a)
+for v in (t, r, s, a):
+    v.release()
+{"kinds": kinds, "live": live, "nbytes": t.nbytes, "readbacks": readbacks,
+ "equal": bool(np.array_equal(got, np.maximum(x, 0) * np.float32(0.5) + x)),
+ "sum": total, "ref_sum": float(got.astype(np.float64).sum()), "shape": list(got.shape),
+ "after": pycore.info()["memory"]["bytes_in_use"] - before, "repr": repr(t)}
+""")
+    assert r["kinds"] == ["GpuArray"] * 4
+    assert r["live"] >= 4 * r["nbytes"] and r["after"] == 0
+    assert r["readbacks"] == [0, 0, 0]
+    assert r["equal"] and r["shape"] == [300, 200]
+    assert abs(r["sum"] - r["ref_sum"]) < 1e-2
+    assert "released" in r["repr"] and "device='webgpu'" in r["repr"]
+
+
+def test_mixed_inputs_give_numpy_and_released_arrays_refuse_use(gpu_page):
+    r = gpu_page.py("""
+x = np.arange(6, dtype=np.float32)
+t = await pycore.to_gpu_async(x)
+mixed = await pycore.vec_add_async(t, x)
+with await pycore.to_gpu_async(x) as u:
+    pass
+errors = []
+for call in (lambda: pycore.relu_async(u), lambda: u.to_numpy_async()):
+    try:
+        await call()
+    except RuntimeError as exc:
+        errors.append(str(exc))
+t.release(); t.release()
+{"mixed": type(mixed).__name__, "value": mixed.tolist(), "errors": errors}
+""")
+    assert r["mixed"] == "ndarray" and r["value"] == [0, 2, 4, 6, 8, 10]
+    assert len(r["errors"]) == 2 and all("was released" in e for e in r["errors"])
+
+
+def test_garbage_collected_arrays_give_their_buffers_back(gpu_page):
+    r = gpu_page.py("""
+import gc
+before = pycore.info()["memory"]["bytes_in_use"]
+for _ in range(50):
+    t = await pycore.to_gpu_async(np.ones(10_000, np.float32))
+    y = await pycore.relu_async(t)
+del t, y
+gc.collect()
+pycore.info()["memory"]["bytes_in_use"] - before
+""")
+    assert r == 0
+
+
+def test_lost_device_makes_gpu_arrays_fail_clearly(browser, server):
+    page = boot(browser, server.url + "/")
+    try:
+        r = page.py("""
+import asyncio
+t = await pycore.to_gpu_async([1.0, 2.0])
+pycore.runtime.RUNTIME.device.destroy()
+for _ in range(100):
+    if pycore.info()["backend"] != "webgpu":
+        break
+    await asyncio.sleep(0.01)
+try:
+    await pycore.relu_async(t)
+    error = None
+except RuntimeError as exc:
+    error = str(exc)
+fallback = await pycore.to_gpu_async([3.0])
+value = await (await pycore.relu_async(fallback)).to_numpy_async()
+{"error": error, "device": fallback.device, "value": value.tolist()}
+""")
+        assert "device that was lost" in r["error"]
+        assert r["device"] == "numpy" and r["value"] == [3.0]
+    finally:
+        page.close()
+
+
+def test_on_the_fallback_gpu_arrays_hold_host_data(fallback_page):
+    r = fallback_page.py("""
+t = await pycore.to_gpu_async([[1.0, -2.0]])
+y = await pycore.relu_async(t)
+{"device": t.device, "type": type(y).__name__, "value": (await y.to_numpy_async()).tolist()}
+""")
+    assert r == {"device": "numpy", "type": "GpuArray", "value": [[1.0, 0.0]]}

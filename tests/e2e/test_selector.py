@@ -1,0 +1,50 @@
+"""backend="auto" in the browser: the selector's choices, explain(), calibration and its storage."""
+
+from __future__ import annotations
+
+from tests.conftest import boot
+
+
+def test_calibration_is_measured_saved_and_reloaded(browser, server):
+    page = boot(browser, server.url + "/")
+    try:
+        cal = page.py("await pycore.calibrate_async(repeats=2)")
+        assert cal["source"].startswith("calibrated") and "WebGPU" in cal["source"]
+        for key in ("dispatch_ms", "upload_gbps", "readback_gbps"):
+            assert cal[key] > 0
+        assert cal["gpu_gflops"]["matmul"] > 0 and cal["numpy_gflops"]["stream"] > 0
+        page.page.reload()
+        page.ready()
+        again = page.py("pycore.SELECTOR.calibration.source")
+        assert again == cal["source"]  # loaded from localStorage by init
+        r = page.py("""
+small = pycore.explain("relu", (100,))
+big = pycore.explain("matmul", (512, 512), (512, 512))
+await pycore.relu_async(np.ones(100))
+{"small": small, "big": big, "traced": pycore.trace()[-1]}
+""")
+        assert r["small"]["choice"] == "numpy"  # a 100-element op never repays a GPU round trip
+        assert r["big"]["choice"] == "webgpu"  # SwiftShader's matmul beats NumPy without BLAS
+        assert r["traced"]["backend"] == "numpy" and "predicted" in r["traced"]["why"]
+        assert set(r["big"]) >= {"gpu_ms", "numpy_ms", "choice", "why", "calibration", "margin"}
+    finally:
+        page.close()
+
+
+def test_forced_backends(gpu_page, fallback_page):
+    r = gpu_page.py("""
+a = await pycore.relu_async([1.0, -1.0], backend="numpy")
+b_backend = pycore.trace()[-1]["backend"]
+c = await pycore.relu_async([1.0, -1.0], backend="gpu")
+{"a": pycore.trace()[-2]["backend"], "c": pycore.trace()[-1]["backend"], "same": a.tolist() == c.tolist()}
+""")
+    assert r == {"a": "numpy", "c": "webgpu", "same": True}
+    err = fallback_page.py("""
+try:
+    await pycore.relu_async([1.0], backend="gpu")
+    err = None
+except RuntimeError as exc:
+    err = str(exc)
+err
+""")
+    assert "backend='gpu'" in err and "no WebGPU device" in err
