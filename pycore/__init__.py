@@ -16,6 +16,7 @@ __version__ = "0.1.0"
 from typing import Any
 
 from .api import PUBLIC
+from .batch import CommandBatch
 from .calibrate import calibrate_async
 from .gpuarray import GpuArray, to_gpu_async
 from .ops import OPS
@@ -24,8 +25,8 @@ from .selector import SELECTOR, BackendSelector, Calibration
 
 globals().update(PUBLIC)  # relu_async, softmax_async, matmul_async, ... (see ops.OPS)
 
-__all__ = ["OPS", "SELECTOR", "BackendSelector", "Calibration", "GpuArray", "__version__", "calibrate_async",
-           "explain", "info", "init_async", "to_gpu_async", "trace", *PUBLIC]
+__all__ = ["OPS", "SELECTOR", "BackendSelector", "Calibration", "CommandBatch", "GpuArray", "__version__",
+           "calibrate_async", "explain", "info", "init_async", "to_gpu_async", "trace", *PUBLIC]
 
 
 def explain(op: str, *shapes: tuple[int, ...], on_gpu: tuple[bool, ...] | None = None) -> dict[str, Any]:

@@ -51,26 +51,38 @@ def _docstring(op: Op) -> str:
     return "\n".join(lines)
 
 
-def make_public(op: Op) -> Callable[..., Any]:
+def signature_of(op: Op, with_backend: bool = True) -> inspect.Signature:
+    """The op's call signature: its arrays, its parameters, then (keyword-only) backend."""
     arrays = [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation="ArrayLike")
               for n in op.inputs]
     params = [inspect.Parameter(p.name, inspect.Parameter.POSITIONAL_OR_KEYWORD,
                                 default=inspect.Parameter.empty if p.default is REQUIRED else p.default)
               for p in op.params]
     backend = [inspect.Parameter("backend", inspect.Parameter.KEYWORD_ONLY, default="auto")]
-    signature = inspect.Signature(arrays + params + backend,
-                                  return_annotation="float" if op.kind == "reduce" else "np.ndarray")
-    defaults = {p.name: p.default for p in op.params}
+    return inspect.Signature(arrays + params + (backend if with_backend else []),
+                             return_annotation="float" if op.kind == "reduce" else "np.ndarray")
+
+
+def bind(op: Op, signature: inspect.Signature, caller: str, args: tuple, kwargs: dict) -> tuple[
+        list[Any], dict[str, Any], dict[str, Any]]:
+    """Check a call's arguments: (array inputs, checked parameters, remaining arguments)."""
+    try:
+        bound = signature.bind(*args, **kwargs)
+    except TypeError as exc:
+        raise TypeError(f"{caller}(): {exc}") from None
+    bound.apply_defaults()
+    values = bound.arguments
+    checked = {p.name: _check_param(op, p.name, values[p.name], p.default) for p in op.params}
+    rest = {k: v for k, v in values.items() if k not in checked and k not in op.inputs}
+    return [values[n] for n in op.inputs], checked, rest
+
+
+def make_public(op: Op) -> Callable[..., Any]:
+    signature = signature_of(op)
 
     async def public(*args: Any, **kwargs: Any) -> Any:
-        try:
-            bound = signature.bind(*args, **kwargs)
-        except TypeError as exc:
-            raise TypeError(f"{op.public_name}(): {exc}") from None
-        bound.apply_defaults()
-        values = bound.arguments
-        checked = {name: _check_param(op, name, values[name], defaults[name]) for name in defaults}
-        return await run_async(op, [values[n] for n in op.inputs], checked, values["backend"])
+        inputs, params, rest = bind(op, signature, op.public_name, args, kwargs)
+        return await run_async(op, inputs, params, rest["backend"])
 
     public.__name__ = public.__qualname__ = op.public_name
     public.__module__ = "pycore"

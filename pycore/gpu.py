@@ -59,10 +59,12 @@ def pack_uniform(*values: float | int) -> np.ndarray:
 
 
 class GpuSession:
-    def __init__(self, op_name: str, keep_result: bool = False) -> None:
-        """keep_result: the op's output stays on the GPU (see finish_async) instead of being read."""
+    def __init__(self, op_name: str, keep_result: bool = False, deferred: bool = False) -> None:
+        """keep_result: the op's output stays on the GPU (see finish_async) instead of being read.
+        deferred: run_async only queues (a CommandBatch submits everything once, at the end)."""
         self.op_name = op_name
-        self.keep_result = keep_result
+        self.keep_result = keep_result or deferred
+        self.deferred = deferred
         self.result: Any = None  # the kept output buffer
         self.device = RUNTIME.device
         self.pool = RUNTIME.pool
@@ -75,10 +77,15 @@ class GpuSession:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
+        held = self.release_all()
         if RUNTIME.pool is self.pool:  # the device was not lost meanwhile
-            for buf in self._held:
+            for buf in held:
                 self.pool.release(buf)
-        self._held.clear()
+
+    def release_all(self) -> list[Any]:
+        """Hand over (and forget) every buffer this session still holds."""
+        held, self._held = self._held, []
+        return held
 
     # -- limits
     @property
@@ -147,6 +154,17 @@ class GpuSession:
         self.keep(dst[0])
         self.result = dst[0]
 
+    async def finish_scalar_async(self, dst: tuple[Any, int]) -> float | None:
+        """A reduction's end: element 0 of `dst` read back as a float; None when deferred (the
+        buffer is kept as the result, for a CommandBatch to read later)."""
+        if self.deferred:
+            self.keep(dst[0])
+            self.result = dst[0]
+            return None
+        value = np.empty(1, np.float32)
+        await self.run_async(read=(dst[0], value))
+        return float(value[0])
+
     def uniform(self, *values: float | int) -> tuple[Any, int]:
         from .webgpu import COPY_DST, UNIFORM
 
@@ -170,6 +188,8 @@ class GpuSession:
         `out.nbytes` bytes of `buffer` to a staging buffer and read them into `out`."""
         from .webgpu import COPY_DST, MAP_READ
 
+        if self.deferred:
+            return
         staging = None
         if read is not None:
             staging = self.buffer(read[1].nbytes, MAP_READ | COPY_DST)

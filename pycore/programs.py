@@ -49,7 +49,7 @@ class Program:
     kind = ""
     bindings: tuple[str, ...] = ()
 
-    def out_shape(self, shapes: Shapes) -> tuple[int, ...]:
+    def out_shape(self, shapes: Shapes, params: dict[str, Any] | None = None) -> tuple[int, ...]:
         return shapes[0]
 
     def check(self, op: Op, arrays: list[np.ndarray], params: dict[str, Any]) -> None:
@@ -128,7 +128,7 @@ class Rowwise(Program):
 class Reduce(Program):
     kind, bindings = "reduce", ("read", "write", "uniform")
 
-    def out_shape(self, shapes):
+    def out_shape(self, shapes, params=None):
         return ()
 
     def check(self, op, arrays, params):
@@ -159,9 +159,7 @@ class Reduce(Program):
         if n_chunks > 1:
             last = self._passes(gpu, combine, combine, [results], n_chunks, code, identity)
             gpu.copy(last, results[0], 4)
-        value = np.empty(1, np.float32)
-        await gpu.run_async(read=(results[0], value))
-        return float(value[0])
+        return await gpu.finish_scalar_async(results)
 
     @staticmethod
     def _passes(gpu, first, combine, inputs, n, code, identity):
@@ -182,7 +180,7 @@ class Matmul(Program):
     kind, bindings = "matmul", ("read", "read", "write", "uniform")
     TILE = 32  # rows and columns of C per workgroup
 
-    def out_shape(self, shapes):
+    def out_shape(self, shapes, params=None):
         return (shapes[0][0], shapes[1][1])
 
     def check(self, op, arrays, params):
@@ -231,9 +229,9 @@ class Conv2d(Program):
     kind, bindings = "conv2d", ("read", "read", "write", "uniform")
     TILE = 16
 
-    def out_shape(self, shapes, mode="valid"):
+    def out_shape(self, shapes, params=None):
         (h, w), (kh, kw) = shapes
-        return (h, w) if mode == "same" else (h - kh + 1, w - kw + 1)
+        return (h, w) if (params or {}).get("mode") == "same" else (h - kh + 1, w - kw + 1)
 
     def check(self, op, arrays, params):
         image, kernel = arrays
@@ -251,13 +249,13 @@ class Conv2d(Program):
 
     def numpy(self, op, arrays, params):
         if arrays[0].size == 0:
-            return np.zeros(self.out_shape((arrays[0].shape, arrays[1].shape), params["mode"]), np.float32)
+            return np.zeros(self.out_shape((arrays[0].shape, arrays[1].shape), params), np.float32)
         return op.numpy(*arrays, **params)
 
     async def gpu_async(self, gpu, op, arrays, params):
         image, kernel = arrays
         (h, w), (kh, kw) = image.shape, kernel.shape
-        oh, ow = self.out_shape((image.shape, kernel.shape), params["mode"])
+        oh, ow = self.out_shape((image.shape, kernel.shape), params)
         for what, nbytes in (("image", image.nbytes), ("output", oh * ow * 4), ("kernel", kernel.nbytes)):
             if nbytes > gpu.max_binding:
                 raise _too_big(op, what, nbytes, gpu.max_binding)

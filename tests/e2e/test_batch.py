@@ -1,0 +1,106 @@
+"""CommandBatch in the browser: one submit for the whole batch, right answers, buffers given back."""
+
+from __future__ import annotations
+
+import pytest
+
+CHAIN = """
+x_host = np.random.default_rng(2).normal(size=(64, 48)).astype(np.float32)
+w_host = np.random.default_rng(3).normal(size=(48, 16)).astype(np.float32)
+dev = pycore.runtime.RUNTIME.device
+submits = []
+real_submit = dev.submit
+dev.submit = lambda commands: (submits.append(len(commands)), real_submit(commands))[1]
+before = pycore.info()["memory"]["bytes_in_use"]
+try:
+    b = pycore.CommandBatch()
+    x = b.upload(x_host)
+    chain = b.vec_add(b.scale(b.relu(x), 0.5), x)
+    probs = b.softmax(b.matmul(chain, b.upload(w_host)))
+    total = b.sum(probs)
+    biggest = b.max(chain)
+    await b.execute_async()
+    during = len(submits)
+finally:
+    dev.submit = real_submit
+chain_ref = np.maximum(x_host, 0) * np.float32(0.5) + x_host
+logits = chain_ref.astype(np.float64) @ w_host
+e = np.exp(logits - logits.max(axis=1, keepdims=True))
+probs_ref = e / e.sum(axis=1, keepdims=True)
+got_chain, got_probs = await b.read_async(chain), await b.read_async(probs)
+out = {"submits": during, "commands": submits[:1],
+       "chain": bool(np.array_equal(got_chain, chain_ref)),
+       "probs": float(np.abs(got_probs - probs_ref).max()),
+       "total": await b.read_async(total), "biggest": await b.read_async(biggest),
+       "biggest_ref": float(chain_ref.max()),
+       "backend": [t for t in pycore.trace() if t["op"] == "batch"][-1]["backend"]}
+b.release()
+out["after"] = pycore.info()["memory"]["bytes_in_use"] - before
+out
+"""
+
+
+def test_a_batch_is_one_submit_and_matches_numpy(gpu_page):
+    r = gpu_page.py(CHAIN)
+    assert r["submits"] == 1 and r["commands"][0] > 6  # every dispatch in one command buffer
+    assert r["backend"] == "webgpu"
+    assert r["chain"] and r["probs"] < 1e-5
+    assert abs(r["total"] - 64) < 1e-3 and r["biggest"] == r["biggest_ref"]
+    assert r["after"] == 0
+
+
+@pytest.mark.parametrize("n", [1, 255, 256, 257, 1000, 1025, 65_537, 1_000_000])
+def test_batch_dot_is_right_at_every_size(gpu_page, n):
+    # The reference library's batch dot kept one partial per workgroup and was wrong past 256.
+    r = gpu_page.py(f"""
+rng = np.random.default_rng({n})
+a, c = rng.normal(size={n}).astype(np.float32), rng.normal(size={n}).astype(np.float32)
+async with pycore.CommandBatch() as b:
+    h = b.dot(b.upload(a), b.upload(c))
+    await b.execute_async()
+    got = await b.read_async(h)
+ref = float(a.astype(np.float64) @ c.astype(np.float64))
+bound = 1e-6 + (np.log2({n}) + 16) * np.finfo(np.float32).eps * float(np.abs(a.astype(np.float64) * c).sum())
+{{"err": abs(got - ref), "bound": bound}}
+""")
+    assert r["err"] <= r["bound"]
+
+
+def test_batch_takes_gpu_arrays_and_checks_misuse(gpu_page):
+    r = gpu_page.py("""
+t = await pycore.to_gpu_async(np.arange(4, dtype=np.float32))
+errors = []
+b = pycore.CommandBatch()
+h = b.relu(b.vec_sub(t, [2, 2, 2, 2]))
+for bad in (lambda: b.matmul(h, h), lambda: b.clip(h, 1, 0), lambda: pycore.CommandBatch().relu(h)):
+    try:
+        bad()
+    except ValueError as exc:
+        errors.append(str(exc))
+try:
+    await b.read_async(h)
+except RuntimeError as exc:
+    errors.append(str(exc))
+await b.execute_async()
+value = (await b.read_async(h)).tolist()
+b.release()
+still = (await t.to_numpy_async()).tolist()  # the GpuArray stays the caller's
+t.release()
+{"value": value, "still": still, "errors": errors}
+""")
+    assert r["value"] == [0, 0, 0, 1] and r["still"] == [0, 1, 2, 3]
+    assert "matmul: a must be 2-D" in r["errors"][0]
+    assert "min (1.0) is greater than max (0.0)" in r["errors"][1]
+    assert "another CommandBatch" in r["errors"][2]
+    assert "before execute_async" in r["errors"][3]
+
+
+def test_batch_on_the_fallback(fallback_page):
+    r = fallback_page.py("""
+b = pycore.CommandBatch()
+h = b.softmax(b.upload([[0.0, 0.0]]))
+d = b.dot([1, 2], [3, 4])
+await b.execute_async()
+{"softmax": (await b.read_async(h)).tolist(), "dot": await b.read_async(d)}
+""")
+    assert r == {"softmax": [[0.5, 0.5]], "dot": 11.0}
