@@ -17,13 +17,10 @@ import numpy as np
 from .runtime import RUNTIME
 
 
-class GpuView:
-    """A float32, C-ordered window on a GPU buffer: what programs bind instead of uploading.
-    Supports the little of ndarray's interface the programs use: shape, size, nbytes, ndim,
-    reshape, and slicing along the first axis."""
+class _Float32Shape:
+    """size, nbytes and ndim of anything with a float32 `shape`."""
 
-    def __init__(self, buffer: Any, shape: tuple[int, ...], offset: int = 0) -> None:
-        self.buffer, self.shape, self.offset = buffer, tuple(shape), offset
+    shape: tuple[int, ...]
 
     @property
     def size(self) -> int:
@@ -36,6 +33,16 @@ class GpuView:
     @property
     def ndim(self) -> int:
         return len(self.shape)
+
+
+class GpuView(_Float32Shape):
+    """A float32, C-ordered window on a GPU buffer: what programs bind instead of uploading.
+    Supports the little of ndarray's interface the programs use: shape, size, nbytes, ndim,
+    reshape, and slicing along the first axis."""
+
+    def __init__(self, buffer: Any, shape: tuple[int, ...], offset: int = 0) -> None:
+        self.buffer, self.shape, self.offset = buffer, tuple(shape), offset
+
 
     def reshape(self, *shape: Any) -> GpuView:
         new = np.empty(self.shape, dtype=np.bool_).reshape(*shape).shape  # NumPy's shape rules, no data
@@ -50,7 +57,7 @@ class GpuView:
         return GpuView(self.buffer, (hi - lo, *self.shape[1:]), self.offset + 4 * lo * row)
 
 
-class GpuArray:
+class GpuArray(_Float32Shape):
     """A float32 array in GPU memory (or in host memory on the NumPy fallback).
 
     >>> import asyncio, pycore
@@ -74,18 +81,6 @@ class GpuArray:
             self._finalizer = weakref.finalize(self, _give_back, pool, buffer, RUNTIME.generation)
 
     # -- facts
-    @property
-    def size(self) -> int:
-        return int(np.prod(self.shape, dtype=np.int64))
-
-    @property
-    def nbytes(self) -> int:
-        return 4 * self.size
-
-    @property
-    def ndim(self) -> int:
-        return len(self.shape)
-
     def __len__(self) -> int:
         if not self.shape:
             raise TypeError("len() of a 0-d GpuArray")
