@@ -61,9 +61,9 @@ class CommandBatch:
         value = x if isinstance(x, GpuArray) else as_float32(x, "x")
         return self._add(None, [value], {}, tuple(value.shape))
 
-    def _queue(self, op: Op, args: tuple, kwargs: dict) -> Handle:
+    def _queue(self, op: Op, signature: Any, args: tuple, kwargs: dict) -> Handle:
         self._check_open()
-        inputs, params, _ = bind(op, signature_of(op, with_backend=False), f"batch.{op.name}", args, kwargs)
+        inputs, params, _ = bind(op, signature, f"batch.{op.name}", args, kwargs)
         for x in inputs:
             if isinstance(x, Handle) and x.batch_id != id(self):
                 raise ValueError(f"batch.{op.name}: {x!r} belongs to another CommandBatch")
@@ -187,12 +187,14 @@ class CommandBatch:
 
 
 def _batch_method(op: Op) -> Any:
+    signature = signature_of(op, with_backend=False)  # built once, not per queued call
+
     def method(self: CommandBatch, *args: Any, **kwargs: Any) -> Handle:
-        return self._queue(op, args, kwargs)
+        return self._queue(op, signature, args, kwargs)
 
     method.__name__ = method.__qualname__ = op.name
     method.__doc__ = f"Queue {op.public_name} ({op.summary}) and return a Handle to its result."
-    method.__signature__ = signature_of(op, with_backend=False)  # type: ignore[attr-defined]
+    method.__signature__ = signature  # type: ignore[attr-defined]
     return method
 
 

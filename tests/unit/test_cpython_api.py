@@ -159,3 +159,33 @@ def test_readme_op_reference_is_current():
 
     text = README.read_text()
     assert replace_section("ops", op_reference(), text=text) == text, "run: python3 scripts/readme.py"
+
+
+def test_backend_and_explain_arguments_are_checked():
+    with pytest.raises(ValueError, match="relu: backend must be one of 'auto', 'gpu', 'numpy', got 'cuda'"):
+        run(pycore.relu_async([1.0], backend="cuda"))
+    with pytest.raises(RuntimeError, match="backend='gpu' asked for, but there is no WebGPU device"):
+        run(pycore.relu_async([1.0], backend="gpu"))
+    with pytest.raises(ValueError, match="explain: unknown op 'conv'"):
+        pycore.explain("conv", (3, 3))
+    with pytest.raises(ValueError, match=r"explain: matmul takes 2 input shape\(s\), got 1"):
+        pycore.explain("matmul", (3, 3))
+    with pytest.raises(TypeError, match="x: dtype complex128"):
+        run(pycore.to_gpu_async(np.array([1j])))
+
+
+def test_selector_decisions_with_injected_calibration():
+    from pycore.selector import BackendSelector, Calibration
+
+    slow_link = BackendSelector(Calibration(dispatch_ms=3.5, upload_gbps=0.5, readback_gbps=0.5,
+                                            gpu_gflops={"stream": 50.0, "matmul": 2000.0},
+                                            numpy_gflops={"stream": 1.0, "matmul": 0.3}))
+    relu, matmul = OPS["relu"], OPS["matmul"]
+    assert slow_link.predict(relu, [(1_000_000,)]).choice == "numpy"  # transfers never repaid
+    assert slow_link.predict(relu, [(1_000_000,)], [True], result_on_gpu=True).choice == "webgpu"
+    assert slow_link.predict(matmul, [(64, 64), (64, 64)]).choice == "numpy"
+    assert slow_link.predict(matmul, [(1000, 1000), (1000, 1000)]).choice == "webgpu"
+    pick = slow_link.predict(matmul, [(300, 300), (300, 300)])
+    assert pick.choice == "webgpu"
+    slow_link.margin = pick.numpy_ms / pick.gpu_ms * 1.01  # demand a bigger win than it offers
+    assert slow_link.predict(matmul, [(300, 300), (300, 300)]).choice == "numpy"
