@@ -8,6 +8,8 @@ What it serves (nothing else; everything else is a 404):
   /pyodide/          node_modules/pyodide/   the Pyodide runtime (npm, pinned in package.json)
   /shaders/          shaders/        the WGSL sources (also packed into the pycore wheel)
   /wheels/           vendor/wheels/  NumPy for Pyodide, micropip, packaging (see SHA256SUMS)
+  /npm/<name>/       node_modules/<package>/dist/   browser bundles of npm packages the pages use
+                     (TF.js core and its WebGPU backend: the benchmarks' peer)
   /wheels/pycore-<version>-py3-none-any.whl   built from pycore/ + shaders/ on request
   /pyodide-lock.json Pyodide's lock file, rewritten to point at /wheels/
 
@@ -43,10 +45,14 @@ PYODIDE = ROOT / "node_modules" / "pyodide"
 SHADERS = ROOT / "shaders"
 WHEELS = ROOT / "vendor" / "wheels"
 PACKAGE = ROOT / "pycore"
+NPM = ROOT / "node_modules"
 
 # URL prefix -> directory. Order matters only for readability: prefixes do not overlap.
 MOUNTS: dict[str, Path] = {
     "/pyodide/": PYODIDE,
+    # the peer the benchmarks compare with (npm devDependencies; only their browser bundles)
+    "/npm/tfjs-core/": NPM / "@tensorflow" / "tfjs-core" / "dist",
+    "/npm/tfjs-backend-webgpu/": NPM / "@tensorflow" / "tfjs-backend-webgpu" / "dist",
     "/shaders/": SHADERS,
     "/wheels/": WHEELS,
     "/": WEB,

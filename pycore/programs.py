@@ -2,11 +2,11 @@
 binds its buffers and dispatches its WGSL, and how its NumPy path is called.
 
     kind        bindings (group 0, in order)              dispatch
-    unary       x, y, params                              one thread per element, 2-D grid
-    binary      a, b, y                                   one thread per element, 2-D grid
+    unary       x, y, params                              one vec4 per thread, 2-D grid
+    binary      a, b, y                                   one vec4 per thread, 2-D grid
     rowwise     x, y, dims                                one workgroup per row, fused passes
     reduce      x, partials, params (+ b for dot)         passes of 1024 -> 1 until one value
-    matmul      a, b, c, dims                             4x4 outputs per thread, 32x32 per group
+    matmul      a, b, c, dims                             32x16 (vec4) or 4x4 outputs per thread
     conv2d      image, kernel, out, dims                  one thread per output pixel
 
 Inputs larger than one storage binding are processed in chunks that fit (element-wise, rowwise,
@@ -43,6 +43,13 @@ def _same_shapes(op: Op, arrays: list[np.ndarray]) -> None:
     if len(arrays) == 2 and arrays[0].shape != arrays[1].shape:
         raise ValueError(f"{op.name}: a has shape {arrays[0].shape} and b has shape {arrays[1].shape}; "
                          "they must be the same")
+
+
+def _whole_vec4s(binding: tuple) -> tuple:
+    """A binding widened to whole vec4s (16 bytes) for the vec4 kernels. Pooled buffers are
+    multiples of 32 bytes, and a part of a GpuArray ends where the array does, so the widened
+    range stays inside its buffer; the padding lanes are computed and never read."""
+    return (binding[0], -(-binding[1] // 16) * 16, *binding[2:])
 
 
 class Program:
@@ -85,10 +92,10 @@ class Elementwise(Program):
         for lo in range(0, flat_out.size, step):
             parts = [a[lo:lo + step] for a in flat_in]
             dst = gpu.output(parts[0].nbytes)
-            binds = [gpu.upload(p) for p in parts] + [dst]
+            binds = [_whole_vec4s(b) for b in [*(gpu.upload(p) for p in parts), dst]]
             if "uniform" in self.bindings:
                 binds.append(gpu.uniform(*numbers))
-            gpu.dispatch(pipeline, binds, grid(-(-parts[0].size // WORKGROUP), gpu.max_groups))
+            gpu.dispatch(pipeline, binds, grid(-(-parts[0].size // (4 * WORKGROUP)), gpu.max_groups))
             await gpu.finish_async(dst, flat_out[lo:lo + step])
         return out
 
@@ -177,8 +184,14 @@ class Reduce(Program):
 
 
 class Matmul(Program):
+    """Two kernels: `matmul_vec4` when N and K are multiples of 4 (vec4 loads, a 32 x 16 block of C
+    per thread, written out by scripts/matmul_wgsl.py from the constants here), else `matmul`
+    (scalar loads, 4 x 4 per thread, any shape)."""
+
     kind, bindings = "matmul", ("read", "read", "write", "uniform")
-    TILE = 32  # rows and columns of C per workgroup
+    TILE = 32  # rows and columns of C per workgroup of `matmul`
+    VEC4_ROWS, VEC4_COLS4, VEC4_GROUP = 32, 4, (8, 4)  # per thread, and threads per workgroup
+    VEC4_TILE = (VEC4_ROWS * VEC4_GROUP[1], 4 * VEC4_COLS4 * VEC4_GROUP[0])  # C rows, columns per group
 
     def out_shape(self, shapes, params=None):
         return (shapes[0][0], shapes[1][1])
@@ -207,11 +220,13 @@ class Matmul(Program):
         n = b.shape[1]
         if b.nbytes > gpu.max_binding:
             raise _too_big(op, f"b {b.shape}", b.nbytes, gpu.max_binding)
-        if -(-n // self.TILE) > gpu.max_groups:
+        vec4 = n % 4 == 0 and k % 4 == 0
+        tile_rows, tile_cols = self.VEC4_TILE if vec4 else (self.TILE, self.TILE)
+        if -(-n // tile_cols) > gpu.max_groups:
             raise ValueError(f"matmul: n = {n} columns needs more than the device's "
                              f"{gpu.max_groups} workgroups per dimension")
-        pipeline = await gpu.pipeline_async(op.family, op.entry, self.bindings)
-        rows = min(gpu.max_binding // (4 * k), gpu.max_binding // (4 * n), gpu.max_groups * self.TILE)
+        pipeline = await gpu.pipeline_async(op.family, "matmul_vec4" if vec4 else op.entry, self.bindings)
+        rows = min(gpu.max_binding // (4 * k), gpu.max_binding // (4 * n), gpu.max_groups * tile_rows)
         if rows == 0:
             raise _too_big(op, "one row of a or c", 4 * max(k, n), gpu.max_binding)
         out = gpu.result_array((m, n))
@@ -220,7 +235,7 @@ class Matmul(Program):
             part = a[lo:lo + rows]
             dst = gpu.output(part.shape[0] * n * 4)
             gpu.dispatch(pipeline, [gpu.upload(part), b_buf, dst, gpu.uniform(part.shape[0], n, k)],
-                         (-(-n // self.TILE), -(-part.shape[0] // self.TILE), 1))
+                         (-(-n // tile_cols), -(-part.shape[0] // tile_rows), 1))
             await gpu.finish_async(dst, out[lo:lo + rows])
         return out
 

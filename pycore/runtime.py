@@ -87,7 +87,13 @@ class Runtime:
             module = self.modules.get(family)
             if module is None:
                 module = self.modules[family] = self.device.create_shader_module(wgsl_source(family), family)
-            pipeline = await self.device.create_pipeline_async(module, entry, label, bindings)
+            try:
+                pipeline = await self.device.create_pipeline_async(module, entry, label, bindings)
+            except Exception as exc:
+                errors = await self.device.compilation_errors_async(module)
+                if not errors:
+                    raise
+                raise RuntimeError(f"shaders/{family}.wgsl does not compile:\n{errors}") from exc
             self.compile_ms[label] = round((time.perf_counter() - start) * 1e3, 3)
             self.pipelines[key] = pipeline
         return pipeline

@@ -89,6 +89,12 @@ class Device:
     def create_shader_module(self, wgsl: str, label: str) -> Any:
         return self.device.createShaderModule(_js({"code": wgsl, "label": label}))
 
+    async def compilation_errors_async(self, module: Any) -> str:
+        """The WGSL compiler's errors for `module`, one per line with its position ('' if none)."""
+        info = await module.getCompilationInfo()
+        return "\n".join(f"line {m.lineNum}:{m.linePos}: {m.message}" for m in info.messages
+                         if str(m.type) == "error")
+
     async def create_pipeline_async(self, module: Any, entry_point: str, label: str,
                                     bindings: tuple[str, ...]) -> Any:
         """A compute pipeline with an explicit layout: group 0 holds `bindings` in order."""

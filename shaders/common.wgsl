@@ -11,3 +11,7 @@ fn flat_index(gid: vec3<u32>, groups: vec3<u32>) -> u32 {
 fn is_nan(x: f32) -> bool {
     return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u;
 }
+
+fn is_nan4(x: vec4<f32>) -> vec4<bool> {
+    return (bitcast<vec4<u32>>(x) & vec4<u32>(0x7fffffffu)) > vec4<u32>(0x7f800000u);
+}

@@ -273,7 +273,9 @@ def cases() -> list[Case]:
         out.append(Case("dot", f"n={n}", _normal(n, n)))
     out.append(Case("dot", "edge", _const(FINITE_EDGE, np.roll(FINITE_EDGE, 3))))
     out.append(Case("dot", "empty", _const(np.zeros(0), np.zeros(0))))
-    for m, k, n in [(1, 1, 1), (3, 5, 7), (127, 129, 131), (256, 256, 256), (1, 300, 1), (70, 2, 3)]:
+    # the vec4 kernel (n and k multiples of 4) and the scalar one (any shape), edges of both tiles
+    for m, k, n in [(1, 1, 1), (3, 5, 7), (127, 129, 131), (256, 256, 256), (1, 300, 1), (70, 2, 3),
+                    (1, 4, 4), (5, 8, 12), (129, 132, 260), (300, 64, 136)]:
         out.append(Case("matmul", f"{m}x{k}x{n}", _normal((m, k), (k, n), scale=1.0)))
     out.append(Case("matmul", "empty m", _const(np.zeros((0, 3)), np.zeros((3, 4)))))
     out.append(Case("matmul", "empty k", _const(np.zeros((3, 0)), np.zeros((0, 4)))))

@@ -1,0 +1,24 @@
+"""The WGSL sources: generated sections are current, every op's entry point exists."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+from pycore.ops import OPS
+from pycore.shaders import wgsl_source
+from tests.harness import ROOT
+
+
+def test_generated_matmul_kernel_is_current():
+    done = subprocess.run([sys.executable, "scripts/matmul_wgsl.py", "--check"], cwd=ROOT,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_every_entry_point_is_defined():
+    for op in OPS.values():
+        source = wgsl_source(op.family)
+        assert re.search(rf"\bfn {op.entry}\s*\(", source), f"{op.name}: no fn {op.entry} in {op.family}.wgsl"
+    assert re.search(r"@compute[^\n]*\nfn matmul_vec4\(", wgsl_source("matmul"))
