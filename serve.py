@@ -9,7 +9,7 @@ What it serves (nothing else; everything else is a 404):
   /shaders/          shaders/        the WGSL sources (also packed into the pycore wheel)
   /wheels/           vendor/wheels/  NumPy for Pyodide, micropip, packaging (see SHA256SUMS)
   /npm/<name>/       node_modules/<package>/dist/   browser bundles of npm packages the pages use
-                     (TF.js core and its WebGPU backend: the benchmarks' peer)
+                     (Chart.js for /viz.html; TF.js and its WebGPU backend, the benchmarks' peer)
   /wheels/pycore-<version>-py3-none-any.whl   built from pycore/ + shaders/ on request
   /pyodide-lock.json Pyodide's lock file, rewritten to point at /wheels/
 
@@ -53,6 +53,7 @@ MOUNTS: dict[str, Path] = {
     # the peer the benchmarks compare with (npm devDependencies; only their browser bundles)
     "/npm/tfjs-core/": NPM / "@tensorflow" / "tfjs-core" / "dist",
     "/npm/tfjs-backend-webgpu/": NPM / "@tensorflow" / "tfjs-backend-webgpu" / "dist",
+    "/npm/chart.js/": NPM / "chart.js" / "dist",  # the visualization page's charts
     "/shaders/": SHADERS,
     "/wheels/": WHEELS,
     "/": WEB,

@@ -15,6 +15,7 @@ __version__ = "0.1.0"
 
 from typing import Any
 
+from . import bench
 from .api import PUBLIC
 from .batch import CommandBatch
 from .calibrate import calibrate_async
@@ -26,7 +27,7 @@ from .selector import SELECTOR, BackendSelector, Calibration
 globals().update(PUBLIC)  # relu_async, softmax_async, matmul_async, ... (see ops.OPS)
 
 __all__ = ["OPS", "SELECTOR", "BackendSelector", "Calibration", "CommandBatch", "GpuArray", "__version__",
-           "calibrate_async", "explain", "info", "init_async", "to_gpu_async", "trace", *PUBLIC]
+           "bench", "calibrate_async", "explain", "info", "init_async", "to_gpu_async", "trace", *PUBLIC]
 
 
 def explain(op: str, *shapes: tuple[int, ...], on_gpu: tuple[bool, ...] | None = None) -> dict[str, Any]:
@@ -65,11 +66,12 @@ async def init_async() -> dict[str, Any]:
 
 def info() -> dict[str, Any]:
     """The backend in use ("webgpu" or "numpy") and why, adapter info, device limits and
-    features, versions, GPU memory counters and pipeline compile times.
+    features, versions, GPU memory counters, pipeline compile times, and counters of the ops run
+    (ops_run, elements, busy_ms) since the page loaded.
 
     >>> import pycore
     >>> sorted(pycore.info())[:3]
-    ['adapter', 'backend', 'device_lost']
+    ['adapter', 'backend', 'counters']
     """
     return RUNTIME.info()
 

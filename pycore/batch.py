@@ -101,7 +101,7 @@ class CommandBatch:
         else:
             self._execute_numpy()
         self.executed = True
-        RUNTIME.trace.append({"op": "batch", "shapes": list(self._shapes),
+        RUNTIME.record({"op": "batch", "shapes": list(self._shapes),
                               "backend": "webgpu" if self._on_gpu else "numpy",
                               "why": f"CommandBatch of {len(self._steps)} steps",
                               "ms": {"total": round((time.perf_counter() - start) * 1e3, 4)},

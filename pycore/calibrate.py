@@ -1,8 +1,8 @@
 """Measuring this browser and device for the backend selector, and remembering the result.
 
-`await pycore.calibrate_async()` times, in this page: the fixed cost of one GPU call, upload and
-readback bandwidth, the GPU's rate on streaming ops (relu) and on matmul, and NumPy's rates on the
-same work. Each figure is the median of a few runs. The result replaces the selector's defaults and,
+`await pycore.calibrate_async()` times, in this page: the fixed cost of one GPU call and of one
+NumPy call, upload and readback bandwidth, and the GPU's and NumPy's rates on each kind of kernel.
+Each figure is the median of a few runs. The result replaces the selector's defaults and,
 in a browser, is saved in localStorage and loaded again by the next init_async().
 """
 
@@ -40,30 +40,48 @@ def _median_sync_ms(fn: Callable[[], Any], repeats: int) -> float:
     return statistics.median(times)
 
 
-async def calibrate_async(repeats: int = 5, save: bool = True) -> dict[str, Any]:
+SAMPLE_SIZE = {"vector": 1 << 18, "matrix": 256}  # elements, or n of n x n: big enough that the
+# fixed cost does not hide the rate, small enough that all ops are measured in seconds
+
+
+async def calibrate_async(repeats: int = 3, save: bool = True) -> dict[str, Any]:
     """Measure this browser and device; the selector uses the figures from now on. Returns them.
 
+    Measured: the fixed cost of a GPU call (a 256-element relu round trip) and of a NumPy call,
+    upload and readback bandwidth, and for every op its GPU and NumPy rate at one sample size (the
+    GPU's from a full round trip, less the modelled fixed and transfer costs, so that the model adds
+    back up to what was measured). Rates are per op: ops of one kind differ more than their FLOP
+    counts say (on SwiftShader a gelu costs what a relu costs; in NumPy it costs 10 times more).
+
     >>> import asyncio, pycore
-    >>> asyncio.run(pycore.calibrate_async(repeats=1, save=False))["numpy_gflops"]["stream"] > 0
+    >>> asyncio.run(pycore.calibrate_async(repeats=1, save=False))["numpy_gflops"]["matmul"] > 0
     True
     """
-    from . import matmul_async, relu_async
+    from . import api
+    from .bench import MATRIX_KINDS, shapes_for
     from .gpuarray import to_gpu_async
+    from .ops import OPS
+    from .programs import PROGRAMS
 
     await RUNTIME.init_async()
     rng = np.random.default_rng(0)
-    stream = rng.normal(size=1 << 20).astype(np.float32)
-    a = rng.normal(size=(128, 128)).astype(np.float32)
     cal = Calibration()
-    relu_flops, mm_flops = float(stream.size), 2.0 * 128**3
-    from .ops import OPS
-
-    np_relu = _median_sync_ms(lambda: OPS["relu"].numpy(stream), repeats)
-    np_mm = _median_sync_ms(lambda: np.matmul(a, a), repeats)
-    cal.numpy_gflops = {"stream": relu_flops / (np_relu * 1e6), "matmul": mm_flops / (np_mm * 1e6)}
+    relu = api.PUBLIC["relu_async"]
+    tiny = np.ones(256, np.float32)
+    cal.numpy_call_ms = await _median_ms(lambda: relu(tiny, backend="numpy"), repeats)
+    samples = {}
+    for op in OPS.values():
+        n = SAMPLE_SIZE["matrix" if op.kind in MATRIX_KINDS else "vector"]
+        inputs = [rng.standard_normal(s, dtype=np.float32) for s in shapes_for(op, n)]
+        params = op.typical_params()
+        flops = op.flops(tuple(i.shape for i in inputs))
+        samples[op.name] = (op, inputs, params, flops)
+        np_ms = _median_sync_ms(lambda op=op, inputs=inputs, params=params: PROGRAMS[op.kind].numpy(
+            op, inputs, params), repeats)
+        cal.numpy_gflops[op.name] = flops / (max(np_ms, 1e-3) * 1e6)
     if RUNTIME.backend == "webgpu":
-        tiny = np.ones(256, np.float32)
-        cal.dispatch_ms = await _median_ms(lambda: relu_async(tiny, backend="gpu"), repeats)
+        cal.dispatch_ms = await _median_ms(lambda: relu(tiny, backend="gpu"), repeats)
+        stream = rng.standard_normal(1 << 20, dtype=np.float32)
         queue = RUNTIME.device.queue
 
         async def upload() -> None:
@@ -75,23 +93,16 @@ async def calibrate_async(repeats: int = 5, save: bool = True) -> dict[str, Any]
         cal.upload_gbps = stream.nbytes / (max(up_ms, 1e-3) * 1e6)
         resident = await to_gpu_async(stream)
         down_ms = await _median_ms(resident.to_numpy_async, repeats)
-        cal.readback_gbps = stream.nbytes / (max(down_ms - cal.dispatch_ms, 1e-3) * 1e6)
-
-        async def gpu_relu() -> None:
-            (await relu_async(resident, backend="gpu")).release()
-
-        relu_ms = await _median_ms(gpu_relu, repeats)
-        big = 256
-        m = await to_gpu_async(rng.normal(size=(big, big)).astype(np.float32))
-
-        async def gpu_mm() -> None:
-            (await matmul_async(m, m, backend="gpu")).release()
-
-        mm_ms = await _median_ms(gpu_mm, repeats)
         resident.release()
-        m.release()
-        cal.gpu_gflops = {"stream": relu_flops / (max(relu_ms - cal.dispatch_ms, 1e-3) * 1e6),
-                          "matmul": 2.0 * big**3 / (max(mm_ms - cal.dispatch_ms, 1e-3) * 1e6)}
+        cal.readback_gbps = stream.nbytes / (max(down_ms - cal.dispatch_ms, 1e-3) * 1e6)
+        for name, (op, inputs, params, flops) in samples.items():
+            fn = api.PUBLIC[op.public_name]
+            ms = await _median_ms(lambda fn=fn, inputs=inputs, params=params: fn(
+                *inputs, **params, backend="gpu"), repeats)
+            out_bytes = 4 * int(np.prod(PROGRAMS[op.kind].out_shape(tuple(i.shape for i in inputs), params)))
+            moved = (sum(i.nbytes for i in inputs) / (cal.upload_gbps * 1e6)
+                     + out_bytes / (cal.readback_gbps * 1e6))
+            cal.gpu_gflops[name] = flops / (max(ms - cal.dispatch_ms - moved, 0.05 * ms) * 1e6)
     when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     cal.source = f"calibrated {when} on {RUNTIME.tier()}"
     SELECTOR.calibration = cal

@@ -1,9 +1,11 @@
 """One op's work on the GPU: pooled buffers, uploads, uniforms, commands, and the readback.
 
 A `GpuSession` is opened per call (`async with GpuSession(op) as gpu:`); every buffer it hands
-out goes back to the pool when the call ends, whatever happens. Commands queued with `dispatch`
-and `copy` are encoded into one command buffer by `run_async`, inside validation and
-out-of-memory error scopes, so a rejected command raises instead of leaving zeros behind.
+out goes back to the pool when the call ends, whatever happens (WebGPU orders queue work, so a
+buffer reused by the next call is written only after this call's commands have read it). Commands
+queued with `dispatch` and `copy` are encoded into one command buffer by `run_async`, inside
+validation and out-of-memory error scopes, so a rejected command raises (at the latest, at the
+next read) instead of leaving zeros behind. Uniform blocks are cached by content.
 """
 
 from __future__ import annotations
@@ -166,12 +168,10 @@ class GpuSession:
         return float(value[0])
 
     def uniform(self, *values: float | int) -> tuple[Any, int]:
-        from .webgpu import COPY_DST, UNIFORM
-
+        """A uniform buffer holding `values` (see pack_uniform), shared by every call that passes
+        the same values: most calls find theirs already on the GPU and upload nothing."""
         words = pack_uniform(*values)
-        buf = self.buffer(words.nbytes, UNIFORM | COPY_DST)
-        self.device.write_buffer(buf, words)
-        return buf, words.nbytes
+        return RUNTIME.uniform(words), words.nbytes
 
     # -- commands
     async def pipeline_async(self, family: str, entry: str, bindings: tuple[str, ...]) -> Any:
@@ -185,7 +185,13 @@ class GpuSession:
 
     async def run_async(self, read: tuple[Any, np.ndarray] | None = None) -> None:
         """Submit the queued commands as one command buffer; with `read=(buffer, out)`, also copy
-        `out.nbytes` bytes of `buffer` to a staging buffer and read them into `out`."""
+        `out.nbytes` bytes of `buffer` to a staging buffer and read them into `out`.
+
+        Without a read nothing is awaited: the submit's error check is left with the runtime and
+        settled at the next read (so ops whose results stay on the GPU queue back to back). With a
+        read, the error checks and the mapping are awaited together, in one await.
+        Stages: "dispatch" is encoding and submitting; "readback" is waiting for the GPU (its
+        compute time included) and copying the result into NumPy memory."""
         from .webgpu import COPY_DST, MAP_READ
 
         if self.deferred:
@@ -195,14 +201,18 @@ class GpuSession:
             staging = self.buffer(read[1].nbytes, MAP_READ | COPY_DST)
             self.copy(read[0], staging, read[1].nbytes)
         t = time.perf_counter()
-        self.device.push_error_scopes()
-        self.device.submit(self._commands)
-        self._commands = []
-        error = await self.device.pop_error_scopes_async()
+        commands, self._commands = self._commands, []
+        if read is None:
+            RUNTIME.defer_check(self.op_name, self.device.submit(commands))
+            self.stages["dispatch"] += time.perf_counter() - t
+            if RUNTIME.unchecked() > 64:  # bound the backlog of a long chain with no reads
+                await RUNTIME.settle_checks_async()
+            return
+        earlier = RUNTIME.take_checks()
+        earlier_errors, error, encode_ms = await self.device.submit_and_read_async(
+            commands, staging, read[1], [c for _, c in earlier])
+        self.stages["dispatch"] += encode_ms / 1e3
+        self.stages["readback"] += time.perf_counter() - t - encode_ms / 1e3
+        RUNTIME.raise_first(list(zip([op for op, _ in earlier], earlier_errors, strict=True)))
         if error:
             raise RuntimeError(f"{self.op_name}: the GPU rejected the work: {error}")
-        t2 = time.perf_counter()
-        self.stages["dispatch"] += t2 - t
-        if read is not None:
-            await self.device.read_buffer_async(staging, read[1])
-            self.stages["readback"] += time.perf_counter() - t2

@@ -37,18 +37,22 @@ class BufferPool:
         self._free: OrderedDict[int, tuple[Any, int, int]] = OrderedDict()  # id -> (buf, size, usage)
         self._in_use: dict[int, int] = {}  # id(buffer) -> size
         self._size: dict[int, tuple[int, int]] = {}  # id(buffer) -> (size, usage), every live buffer
+        self._classes: dict[tuple[int, int], list[int]] = {}  # (size, usage) -> ids of free buffers
+        self._free_bytes = 0
         self.allocations = 0
         self.reuses = 0
 
     def acquire(self, nbytes: int, usage: int) -> Any:
         """A buffer of at least `nbytes` with exactly `usage` flags, reused when one is free."""
         size = size_class(nbytes)
-        for key, (buf, bsize, busage) in self._free.items():
-            if bsize == size and busage == usage:
-                del self._free[key]
-                self._in_use[key] = size
-                self.reuses += 1
-                return buf
+        keys = self._classes.get((size, usage))
+        if keys:
+            key = keys.pop()
+            buf, _, _ = self._free.pop(key)
+            self._free_bytes -= size
+            self._in_use[key] = size
+            self.reuses += 1
+            return buf
         buf = self._create(size, usage)
         self.allocations += 1
         self._size[id(buf)] = (size, usage)
@@ -60,24 +64,30 @@ class BufferPool:
         if key not in self._in_use:
             raise ValueError("buffer released twice or not from this pool")
         size = self._in_use.pop(key)
-        self._free[key] = (buf, size, self._size[key][1])
+        usage = self._size[key][1]
+        self._free[key] = (buf, size, usage)
+        self._classes.setdefault((size, usage), []).append(key)
+        self._free_bytes += size
         self._trim()
 
+    def _drop_oldest(self) -> None:
+        key, (buf, size, usage) = self._free.popitem(last=False)
+        self._classes[(size, usage)].remove(key)
+        self._free_bytes -= size
+        del self._size[key]
+        self._destroy(buf)
+
     def _trim(self) -> None:
-        while self._free and self.free_bytes() > self.max_free_bytes:
-            key, (buf, _, _) = self._free.popitem(last=False)
-            del self._size[key]
-            self._destroy(buf)
+        while self._free and self._free_bytes > self.max_free_bytes:
+            self._drop_oldest()
 
     def free_bytes(self) -> int:
-        return sum(size for _, size, _ in self._free.values())
+        return self._free_bytes
 
     def clear(self) -> None:
         """Destroy the free buffers (buffers in use stay theirs to release)."""
-        for key, (buf, _, _) in list(self._free.items()):
-            del self._size[key]
-            self._destroy(buf)
-        self._free.clear()
+        while self._free:
+            self._drop_oldest()
 
     def stats(self) -> dict[str, int]:
         """bytes_in_use: held by running ops or live arrays; bytes_pooled: free for reuse."""

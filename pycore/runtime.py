@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from typing import Any
 
 import numpy as np
@@ -21,6 +21,7 @@ from .shaders import wgsl_source
 IN_PYODIDE = sys.platform == "emscripten"
 DEVICE_TIMEOUT_S = 15.0
 TRACE_LENGTH = 256
+UNIFORM_CACHE = 512  # distinct uniform blocks kept on the GPU (32 bytes each)
 
 
 class Runtime:
@@ -36,6 +37,9 @@ class Runtime:
         self.trace: deque[dict[str, Any]] = deque(maxlen=TRACE_LENGTH)
         self.device_lost: str | None = None
         self.generation = 0  # bumped when a device is lost: GpuArrays of older generations are dead
+        self.uniforms: OrderedDict[bytes, Any] = OrderedDict()  # packed words -> uniform buffer
+        self._checks: list[tuple[str, Any]] = []  # (op, promise of error text) not yet awaited
+        self.counters = {"ops_run": 0, "elements": 0, "busy_ms": 0.0}  # since the page loaded
 
     async def init_async(self) -> None:
         if self.initialised:
@@ -69,6 +73,62 @@ class Runtime:
         self.pool = None
         self.pipelines.clear()
         self.modules.clear()
+        self.uniforms.clear()
+        self._checks.clear()
+
+    def record(self, entry: dict[str, Any]) -> None:
+        """Add a finished call to the trace and the counters (see info())."""
+        self.trace.append(entry)
+        c = self.counters
+        c["ops_run"] += 1
+        c["elements"] += sum(int(np.prod(s)) for s in entry["shapes"])
+        c["busy_ms"] = round(c["busy_ms"] + entry["total_ms"], 4)
+
+    def uniform(self, words: np.ndarray) -> Any:
+        """The uniform buffer holding `words` (made and written once, then reused)."""
+        key = words.tobytes()
+        buf = self.uniforms.get(key)
+        if buf is not None:
+            self.uniforms.move_to_end(key)
+            return buf
+        from .webgpu import COPY_DST, UNIFORM
+
+        buf = self.device.create_buffer(words.nbytes, UNIFORM | COPY_DST, "uniform")
+        self.device.write_buffer(buf, words)
+        self.uniforms[key] = buf
+        if len(self.uniforms) > UNIFORM_CACHE:  # work already submitted may still use it: destroy
+            _, old = self.uniforms.popitem(last=False)  # lets that work finish first
+            old.destroy()
+        return buf
+
+    def defer_check(self, op: str, checked: Any) -> None:
+        """Remember a submit's error check, to be settled at the next read."""
+        self._checks.append((op, checked))
+
+    def unchecked(self) -> int:
+        return len(self._checks)
+
+    def take_checks(self) -> list[tuple[str, Any]]:
+        """The deferred error checks (op, promise), handed over for settling."""
+        checks, self._checks = self._checks, []
+        return checks
+
+    async def settle_checks_async(self) -> None:
+        """Await the deferred error checks (in one await); raise for the first that found one."""
+        checks = self.take_checks()
+        if checks and self.device is not None:
+            import js  # type: ignore[import-not-found]
+            from pyodide.ffi import to_js  # type: ignore[import-not-found]
+
+            errors = (await js.Promise.all(to_js([c for _, c in checks]))).to_py()
+            self.raise_first([(op, e) for (op, _), e in zip(checks, errors, strict=True)])
+
+    @staticmethod
+    def raise_first(results: list[tuple[str, Any]]) -> None:
+        for op, error in results:
+            if error:
+                raise RuntimeError(f"{op} (an earlier call whose result stayed on the GPU): "
+                                   f"the GPU rejected the work: {error}")
 
     def _on_device_lost(self, reason: str) -> None:
         if self.device is None:
@@ -124,6 +184,7 @@ class Runtime:
             "memory": self.pool.stats() if self.pool else None,
             "pipelines_compiled_ms": dict(self.compile_ms),
             "device_lost": self.device_lost,
+            "counters": dict(self.counters),
         }
 
 

@@ -2,13 +2,17 @@
 
 Predicted GPU time  = fixed cost per call + bytes uploaded / upload bandwidth
                       + bytes read back / readback bandwidth + FLOPs / GPU rate
-Predicted NumPy time = FLOPs / NumPy rate (+ reading back inputs that live on the GPU)
+Predicted NumPy time = fixed cost of a NumPy call + FLOPs / NumPy rate
+                      (+ reading back inputs that live on the GPU)
 
 FLOP counts come from the op table; bytes from the shapes, minus inputs already on the GPU (and the
 result, when it stays there). The GPU is chosen when predicted_gpu * margin <= predicted_numpy:
 margin 1.0 picks the faster prediction, 2.0 demands a 2x win (the reference library's rule,
 compute > 5 x transfer, is a margin-like ratio; here every term is a time, so one margin suffices).
-Rates are per kind of work: "matmul" (matmul, convolve2d) and "stream" (everything else).
+Rates are per op once calibrated (ops differ more than FLOP counts say: on SwiftShader a gelu costs
+what a relu costs, in NumPy ten times more), with defaults per kind of kernel (the op table's
+`kind`: unary, binary, rowwise, reduce, matmul, conv2d) until then.
+Predictions are cached per (op, shapes, placement) until the calibration or the margin changes.
 """
 
 from __future__ import annotations
@@ -19,21 +23,25 @@ from typing import Any
 
 from .ops import Op
 
-STORAGE_KEY = "pycore.calibration.v1"
-COMPUTE_KINDS = {"matmul", "conv2d"}
+STORAGE_KEY = "pycore.calibration.v2"
+KINDS = ("unary", "binary", "rowwise", "reduce", "matmul", "conv2d")
 
 
 @dataclass
 class Calibration:
-    """Measured (or default) speeds of this browser and device. Times in ms, rates in GFLOP/s,
-    bandwidths in GB/s. The defaults are deliberately modest: without calibration, the GPU is used
-    only where it wins by a wide margin on ordinary hardware."""
+    """Measured (or default) speeds of this browser and device. Times in ms, rates in GFLOP/s
+    (keyed by op name once measured, by kind for the defaults), bandwidths in GB/s. The defaults
+    are deliberately modest: without calibration, the GPU is used only where it wins by a wide
+    margin on ordinary hardware."""
 
     dispatch_ms: float = 1.0
     upload_gbps: float = 2.0
     readback_gbps: float = 1.0
-    gpu_gflops: dict[str, float] = field(default_factory=lambda: {"stream": 10.0, "matmul": 100.0})
-    numpy_gflops: dict[str, float] = field(default_factory=lambda: {"stream": 0.5, "matmul": 0.3})
+    numpy_call_ms: float = 0.05
+    gpu_gflops: dict[str, float] = field(default_factory=lambda: {
+        "unary": 10.0, "binary": 10.0, "rowwise": 5.0, "reduce": 5.0, "matmul": 100.0, "conv2d": 50.0})
+    numpy_gflops: dict[str, float] = field(default_factory=lambda: {
+        "unary": 0.5, "binary": 0.5, "rowwise": 0.3, "reduce": 1.0, "matmul": 0.3, "conv2d": 0.3})
     source: str = "defaults (run pycore.calibrate_async() to measure this browser)"
 
     def to_json(self) -> str:
@@ -41,11 +49,11 @@ class Calibration:
 
     @classmethod
     def from_json(cls, text: str) -> Calibration:
-        return cls(**json.loads(text))
-
-
-def rate_kind(op: Op) -> str:
-    return "matmul" if op.kind in COMPUTE_KINDS else "stream"
+        cal = cls(**json.loads(text))
+        for rates in (cal.gpu_gflops, cal.numpy_gflops):
+            if not set(KINDS) <= set(rates):
+                raise ValueError(f"calibration rates lack kinds {sorted(set(KINDS) - set(rates))}")
+        return cal
 
 
 @dataclass
@@ -75,23 +83,38 @@ class BackendSelector:
     def __init__(self, calibration: Calibration | None = None, margin: float = 1.0) -> None:
         self.calibration = calibration or Calibration()
         self.margin = margin
+        self._cache: dict[tuple, Prediction] = {}
+        self._cache_for: tuple = ()
 
     def predict(self, op: Op, shapes: list[tuple[int, ...]], on_gpu: list[bool] | None = None,
                 result_on_gpu: bool = False) -> Prediction:
+        on_gpu = on_gpu or [False] * len(shapes)
+        key = (op.name, tuple(map(tuple, shapes)), tuple(on_gpu), result_on_gpu)
+        state = (id(self.calibration), self.margin)
+        if state != self._cache_for or len(self._cache) > 4096:
+            self._cache.clear()
+            self._cache_for = state
+        found = self._cache.get(key)
+        if found is None:
+            found = self._cache[key] = self._predict(op, shapes, on_gpu, result_on_gpu)
+        return found
+
+    def _predict(self, op: Op, shapes: list[tuple[int, ...]], on_gpu: list[bool],
+                 result_on_gpu: bool) -> Prediction:
         from .programs import PROGRAMS
 
         c = self.calibration
-        on_gpu = on_gpu or [False] * len(shapes)
         sizes = [4 * _count(s) for s in shapes]
         out_bytes = 4 * _count(PROGRAMS[op.kind].out_shape(tuple(shapes)))
         flops = op.flops(tuple(shapes))
-        kind = rate_kind(op)
         upload = sum(b for b, g in zip(sizes, on_gpu, strict=True) if not g)
         readback = 0 if result_on_gpu else out_bytes
+        gpu_rate = c.gpu_gflops.get(op.name) or c.gpu_gflops[op.kind]
+        numpy_rate = c.numpy_gflops.get(op.name) or c.numpy_gflops[op.kind]
         gpu_ms = (c.dispatch_ms + upload / (c.upload_gbps * 1e6) + readback / (c.readback_gbps * 1e6)
-                  + flops / (c.gpu_gflops[kind] * 1e6))
+                  + flops / (gpu_rate * 1e6))
         fetch = sum(b for b, g in zip(sizes, on_gpu, strict=True) if g)
-        numpy_ms = flops / (c.numpy_gflops[kind] * 1e6)
+        numpy_ms = c.numpy_call_ms + flops / (numpy_rate * 1e6)
         if fetch:
             numpy_ms += c.dispatch_ms + fetch / (c.readback_gbps * 1e6)
         choice = "webgpu" if gpu_ms * self.margin <= numpy_ms else "numpy"

@@ -34,6 +34,93 @@ LIMIT_NAMES = (
 )
 
 
+# The JavaScript half of the bridge: a few functions that do in one FFI call what would otherwise
+# take dozens (encoding a command buffer, copying between the WebAssembly heap and GPU buffers).
+# `m` is Pyodide's Emscripten module, whose HEAPU8 is the heap (looked up on each use: it is
+# replaced when the heap grows). No op logic lives here.
+_BRIDGE_JS = """
+(m) => {
+  const heap = () => m.HEAPU8;
+  function encode(device, commands) {
+    device.pushErrorScope("out-of-memory");
+    device.pushErrorScope("validation");
+    const encoder = device.createCommandEncoder();
+    let pass = null;
+    for (const c of commands) {
+      if (c[0] === "dispatch") {
+        const [, pipeline, binds, x, y, z] = c;
+        const entries = binds.map((b, i) =>
+          ({ binding: i, resource: { buffer: b[0], size: b[1], offset: b[2] ?? 0 } }));
+        const group = device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries });
+        pass ??= encoder.beginComputePass();
+        pass.setPipeline(pipeline);
+        pass.setBindGroup(0, group);
+        pass.dispatchWorkgroups(x, y, z);
+      } else {
+        if (pass) { pass.end(); pass = null; }
+        const [, src, dst, nbytes, srcOffset, dstOffset] = c;
+        encoder.copyBufferToBuffer(src, srcOffset, dst, dstOffset, nbytes);
+      }
+    }
+    if (pass) pass.end();
+    device.queue.submit([encoder.finish()]);
+    return Promise.all([device.popErrorScope(), device.popErrorScope()]).then(([validation, oom]) => {
+      const found = [];
+      if (validation) found.push("validation error: " + validation.message);
+      if (oom) found.push("out-of-memory error: " + oom.message);
+      return found.length ? found.join("; ") : null;
+    });
+  }
+  return {
+    write(queue, buffer, ptr, nbytes) { queue.writeBuffer(buffer, 0, heap(), ptr, nbytes); },
+    submit: encode,
+    submitAndRead(device, commands, staging, nbytes, ptr, earlier) {
+      const start = performance.now();
+      const errors = encode(device, commands);
+      const encodeMs = performance.now() - start;
+      const mapped = staging.mapAsync(GPUMapMode.READ, 0, nbytes)
+        .then(() => null, (e) => "mapAsync failed: " + (e?.message ?? e));
+      return Promise.all([Promise.all(earlier), errors, mapped]).then(([before, error, mapError]) => {
+        if (!mapError) {
+          if (!error) heap().set(new Uint8Array(staging.getMappedRange(0, nbytes)), ptr);
+          staging.unmap();
+        }
+        return [before, error, mapError, encodeMs];
+      });
+    },
+  };
+}
+"""
+_bridge_obj: Any = None
+_heap: list[Any] = []  # [Pyodide's Emscripten module or None], looked up once
+
+
+def _heap_module() -> Any:
+    """Pyodide's Emscripten module if it exposes the heap (the pinned Pyodide does), else None."""
+    if not _heap:
+        import pyodide_js  # type: ignore[import-not-found]
+
+        module = getattr(pyodide_js, "_module", None)
+        _heap.append(module if _present(module) and _present(getattr(module, "HEAPU8", None)) else None)
+    return _heap[0]
+
+
+def _bridge() -> Any:
+    """The _BRIDGE_JS functions, made once."""
+    global _bridge_obj
+    if _bridge_obj is None:
+        from pyodide.code import run_js  # type: ignore[import-not-found]
+
+        _bridge_obj = run_js(_BRIDGE_JS)(_heap_module())
+    return _bridge_obj
+
+
+def _flat(commands: list[tuple]) -> Any:
+    """Commands as nested JavaScript arrays (buffers and pipelines pass through as themselves)."""
+    return to_js([(c[0], c[1], [list(b) for b in c[2]], *c[3]) if c[0] == "dispatch" else c
+                  for c in commands])
+
+
 class GpuUnavailableError(RuntimeError):
     """No usable WebGPU device; the message is the reason shown to the user."""
 
@@ -65,25 +152,17 @@ class Device:
         return self.device.createBuffer(_js({"size": size, "usage": usage, "label": label}))
 
     def write_buffer(self, buffer: Any, array: np.ndarray) -> None:
-        """Upload a C-contiguous array with no intermediate copy on the Python side."""
-        proxy = create_proxy(array)
+        """Upload a C-contiguous array straight from the WebAssembly heap (no copy in Python)."""
+        if _heap_module() is not None:
+            _bridge().write(self.queue, buffer, array.ctypes.data, array.nbytes)
+            return
+        proxy = create_proxy(array)  # public API, four FFI calls: used if the heap is not exposed
         view = proxy.getBuffer("u8")
         try:
             self.queue.writeBuffer(buffer, 0, view.data, 0, array.nbytes)
         finally:
             view.release()
             proxy.destroy()
-
-    async def read_buffer_async(self, staging: Any, out: np.ndarray) -> None:
-        """Map a MAP_READ buffer and copy its first `out.nbytes` bytes into `out` (one copy)."""
-        if not out.flags.c_contiguous:
-            raise ValueError("read_buffer_async needs a C-contiguous destination")
-        await staging.mapAsync(MAP_MODE_READ, 0, out.nbytes)
-        try:
-            mapped = js.Uint8Array.new(staging.getMappedRange(0, out.nbytes))
-            mapped.assign_to(out.reshape(-1).view(np.uint8))
-        finally:
-            staging.unmap()
 
     # -- pipelines
     def create_shader_module(self, wgsl: str, label: str) -> Any:
@@ -108,49 +187,34 @@ class Device:
         }))
 
     # -- commands
-    def submit(self, commands: list[tuple]) -> None:
-        """Encode `commands` into one command buffer and submit it. Each command is
-        ("dispatch", pipeline, [(buffer, bound size[, offset]), ...], (x, y, z)) or
-        ("copy", src, dst, nbytes, src_offset, dst_offset). Dispatches share one compute pass;
-        WebGPU orders their storage writes, so a dispatch sees what the one before it wrote."""
-        encoder = self.device.createCommandEncoder()
-        compute = None
-        for cmd in commands:
-            if cmd[0] == "dispatch":
-                _, pipeline, buffers, groups = cmd
-                entries = [{"binding": i, "resource": {"buffer": b[0], "size": b[1],
-                                                       "offset": b[2] if len(b) > 2 else 0}}
-                           for i, b in enumerate(buffers)]
-                bind_group = self.device.createBindGroup(_js({
-                    "layout": pipeline.getBindGroupLayout(0), "entries": entries}))
-                if compute is None:
-                    compute = encoder.beginComputePass()
-                compute.setPipeline(pipeline)
-                compute.setBindGroup(0, bind_group)
-                compute.dispatchWorkgroups(*groups)
-            else:
-                if compute is not None:
-                    compute.end()
-                    compute = None
-                _, src, dst, nbytes, src_offset, dst_offset = cmd
-                encoder.copyBufferToBuffer(src, src_offset, dst, dst_offset, nbytes)
-        if compute is not None:
-            compute.end()
-        self.queue.submit(_js([encoder.finish()]))
+    # Each command is ("dispatch", pipeline, [(buffer, bound size[, offset]), ...], (x, y, z)) or
+    # ("copy", src, dst, nbytes, src_offset, dst_offset). Dispatches share one compute pass; WebGPU
+    # orders their storage writes, so a dispatch sees what the one before it wrote. Encoding runs in
+    # _BRIDGE_JS: one FFI call per submit instead of a dozen per dispatch.
+    def submit(self, commands: list[tuple]) -> Any:
+        """Encode `commands` into one command buffer and submit it inside validation and
+        out-of-memory error scopes. Returns (without waiting) a promise of the scopes' error text
+        or null, for submit_and_read_async to settle later."""
+        return _bridge().submit(self.device, _flat(commands))
 
-    # -- errors
-    def push_error_scopes(self) -> None:
-        self.device.pushErrorScope("out-of-memory")
-        self.device.pushErrorScope("validation")
-
-    async def pop_error_scopes_async(self) -> str | None:
-        """The first validation or out-of-memory error since push_error_scopes, as text."""
-        messages = []
-        for kind in ("validation", "out-of-memory"):
-            err = await self.device.popErrorScope()
-            if _present(err):
-                messages.append(f"{kind} error: {err.message}")
-        return "; ".join(messages) or None
+    async def submit_and_read_async(self, commands: list[tuple], staging: Any, out: np.ndarray,
+                                    earlier: list[Any]) -> tuple[list[str | None], str | None, float]:
+        """Submit `commands` (the last of which copies into the MAP_READ buffer `staging`), then map
+        `staging` and copy its first out.nbytes bytes into `out`, which must be C-contiguous.
+        `earlier`: promises from submit() to settle on the way. One await in all: every Python
+        await of a JavaScript promise costs a trip through the event loop (~0.3 ms measured here).
+        Returns (the earlier promises' error texts, this submit's error text or None, the ms
+        spent encoding and submitting)."""
+        if not out.flags.c_contiguous:
+            raise ValueError("submit_and_read_async needs a C-contiguous destination")
+        if _heap_module() is None:
+            raise RuntimeError("pycore needs Pyodide's WebAssembly heap (pyodide._module.HEAPU8)")
+        got = (await _bridge().submitAndRead(self.device, _flat(commands), staging, out.nbytes,
+                                             out.ctypes.data, to_js(earlier))).to_py()
+        earlier_errors, error, map_error, encode_ms = got
+        return ([str(e) if _present(e) else None for e in earlier_errors],
+                str(error) if _present(error) else (str(map_error) if _present(map_error) else None),
+                float(encode_ms))
 
     def on_lost(self, callback: Callable[[str], None]) -> None:
         """Call `callback(reason)` once if the device is lost (destroyed, driver reset ...)."""

@@ -14,6 +14,7 @@ import pycore
 from pycore.arrays import as_float32
 from pycore.gpu import grid, pack_uniform
 from pycore.ops import OPS
+from pycore.selector import KINDS
 from pycore.shaders import wgsl_source
 
 
@@ -144,7 +145,8 @@ def test_bad_arguments_raise_clear_errors(call, error, match):
 
 
 @pytest.mark.parametrize("module", ["pycore", "pycore.pool", "pycore.arrays", "pycore.shaders",
-                                    "pycore.selector", "pycore.gpuarray", "pycore.calibrate", "pycore.gpu"])
+                                    "pycore.selector", "pycore.gpuarray", "pycore.calibrate", "pycore.gpu",
+                                    "pycore.bench"])
 def test_docstring_examples_run(module):
     import doctest
     import importlib
@@ -178,8 +180,8 @@ def test_selector_decisions_with_injected_calibration():
     from pycore.selector import BackendSelector, Calibration
 
     slow_link = BackendSelector(Calibration(dispatch_ms=3.5, upload_gbps=0.5, readback_gbps=0.5,
-                                            gpu_gflops={"stream": 50.0, "matmul": 2000.0},
-                                            numpy_gflops={"stream": 1.0, "matmul": 0.3}))
+                                            gpu_gflops={k: 2000.0 if k == "matmul" else 50.0 for k in KINDS},
+                                            numpy_gflops={k: 0.3 if k == "matmul" else 1.0 for k in KINDS}))
     relu, matmul = OPS["relu"], OPS["matmul"]
     assert slow_link.predict(relu, [(1_000_000,)]).choice == "numpy"  # transfers never repaid
     assert slow_link.predict(relu, [(1_000_000,)], [True], result_on_gpu=True).choice == "webgpu"

@@ -1,0 +1,440 @@
+"""The benchmark harness: what each backend costs here, where the GPU starts to win, and how pycore
+compares with raw JavaScript and TF.js in the same page.
+
+    result = await pycore.bench.run_async()         # the full sweep (minutes on SwiftShader)
+    print(pycore.bench.format_report(result))       # the readable table
+    result = await pycore.bench.run_async(quick=True)   # a small sweep (seconds)
+
+The command line (`python3 scripts/bench.py`) runs the same function in headless Chromium and
+writes the JSON and the table. The result is plain JSON-able data:
+
+  sweep      one row per op and size: median ms of backend "gpu", "numpy" and "auto", which
+             backend auto took, auto's regret (auto / the faster of the two), and the median ms per
+             stage of the GPU call (buffers, upload, dispatch, readback, python)
+  crossover  per op: the smallest size from which the GPU was faster at every larger size
+             (measured), and the same according to the selector's cost model (predicted)
+  chain      relu -> scale -> vec_add on `chain_size` elements: three round-trip calls, GpuArray,
+             CommandBatch
+  bridge     a small GPU op through pycore vs. the same in raw JavaScript, and the raw floor
+  peers      raw JavaScript and TF.js WebGPU running relu, softmax and matmul at the sweep's sizes
+  targets    the ratios the project aims for, each with its goal and whether it was met
+
+Each cell interleaves the backends (gpu, numpy, auto, gpu, ...) after one warm-up call each, so
+slow drift of a shared machine affects them alike. Times are wall-clock medians in milliseconds.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+import numpy as np
+
+from .ops import OPS, Op
+from .runtime import IN_PYODIDE, RUNTIME
+from .selector import SELECTOR
+
+SIZES = (1_000, 10_000, 100_000, 1_000_000, 4_000_000)
+MATRIX_SIZES = (64, 128, 256, 512, 1024)
+QUICK = {"ops": ("relu", "vec_add", "softmax", "sum", "matmul"), "sizes": (1_000, 100_000),
+         "matrix_sizes": (64, 256), "repeats": 3, "chain_size": 100_000}
+PEER_OPS = ("relu", "softmax", "matmul")
+ROW = 1000  # rowwise ops run on (size // ROW, ROW)
+BRIDGE_SIZE = 1024  # elements of the small op in the bridge comparison
+MIN_CELL_S = 0.05  # small cells repeat until they have run about this long (up to 4 x repeats)
+
+# How a benchmark of size n shapes each kind's inputs (matrix kinds use the matrix sizes); an op
+# with more inputs than listed (dot) gets the first shape for each.
+SHAPES: dict[str, Callable[[int], list[tuple[int, ...]]]] = {
+    "unary": lambda n: [(n,)],
+    "binary": lambda n: [(n,), (n,)],
+    "reduce": lambda n: [(n,)],
+    "rowwise": lambda n: [(max(n // ROW, 1), min(n, ROW))],
+    "matmul": lambda n: [(n, n), (n, n)],
+    "conv2d": lambda n: [(n, n), (3, 3)],
+}
+MATRIX_KINDS = {"matmul", "conv2d"}
+
+TARGETS = {
+    "regret": "auto <= 1.10 x the faster of gpu and numpy, at every size",
+    "chain": "3-op chain via CommandBatch or GpuArray >= 2.5 x faster than three round trips",
+    "bridge": "pycore small-op round trip <= 1.5 x the raw JavaScript round trip",
+    "matmul_vs_tfjs": "matmul >= 2 x faster than TF.js WebGPU at 512 and 1024",
+    "matmul_vs_numpy": "matmul on the GPU >= 10 x faster than NumPy at 1024",
+}
+
+
+def _median(xs: list[float]) -> float:
+    return round(statistics.median(xs), 4)
+
+
+async def _timed(fn: Callable[[], Any]) -> float:
+    t = time.perf_counter()
+    await fn()
+    return (time.perf_counter() - t) * 1e3
+
+
+def shapes_for(op: Op, n: int) -> list[tuple[int, ...]]:
+    """The input shapes of `op` at benchmark size n."""
+    shapes = SHAPES[op.kind](n)
+    return shapes if len(shapes) == len(op.inputs) else [shapes[0]] * len(op.inputs)
+
+
+def _inputs(op: Op, n: int, rng: np.random.Generator) -> list[np.ndarray]:
+    return [rng.standard_normal(s, dtype=np.float32) for s in shapes_for(op, n)]
+
+
+async def _cell(op: Op, n: int, backends: tuple[str, ...], repeats: int,
+                rng: np.random.Generator) -> dict[str, Any]:
+    """One op at one size on each backend, interleaved; medians, auto's choice, GPU stages."""
+    from . import api
+
+    fn = api.PUBLIC[op.public_name]
+    inputs, params = _inputs(op, n, rng), op.typical_params()
+    times: dict[str, list[float]] = {b: [] for b in backends}
+    stages: list[dict[str, float]] = []
+    chose: list[str] = []
+    warm = 0.0
+    for b in backends:  # warm-up: compile pipelines, fill the buffer pool
+        warm += await _timed(lambda b=b: fn(*inputs, **params, backend=b))
+    runs = repeats if warm > MIN_CELL_S * 1e3 / repeats else min(4 * repeats, max(
+        repeats, int(MIN_CELL_S * 1e3 / max(warm, 1e-3))))
+    for _ in range(runs):
+        for b in backends:
+            times[b].append(await _timed(lambda b=b: fn(*inputs, **params, backend=b)))
+            last = RUNTIME.trace[-1]
+            if b == "gpu":
+                stages.append(last["ms"])
+            elif b == "auto":
+                chose.append(last["backend"])
+    row: dict[str, Any] = {"op": op.name, "size": n, "shapes": [list(s.shape) for s in inputs],
+                           "runs": runs}
+    for b in backends:
+        row[f"{b}_ms"] = _median(times[b])
+    if stages:
+        row["stages_ms"] = {k: _median([s.get(k, 0.0) for s in stages]) for k in stages[0]}
+    if chose:
+        row["auto_backend"] = max(set(chose), key=chose.count)
+    if {"gpu", "numpy", "auto"} <= set(backends):
+        row["regret"] = round(row["auto_ms"] / min(row["gpu_ms"], row["numpy_ms"]), 3)
+    return row
+
+
+def _crossovers(rows: list[dict[str, Any]]) -> dict[str, dict[str, int | None]]:
+    """Per op: the smallest size from which the GPU wins at every larger size, measured and as
+    the selector predicts it (None: numpy wins at the largest size)."""
+    out: dict[str, dict[str, int | None]] = {}
+    for name in dict.fromkeys(r["op"] for r in rows):
+        mine = sorted((r for r in rows if r["op"] == name and "gpu_ms" in r), key=lambda r: r["size"])
+        if not mine:
+            continue
+        op = OPS[name]
+        measured = predicted = None
+        for r in reversed(mine):
+            if r["gpu_ms"] >= r["numpy_ms"]:
+                break
+            measured = r["size"]
+        for r in reversed(mine):
+            shapes = [tuple(s) for s in r["shapes"]]
+            if SELECTOR.predict(op, shapes).choice != "webgpu":
+                break
+            predicted = r["size"]
+        out[name] = {"measured": measured, "predicted": predicted}
+    return out
+
+
+async def _chain(n: int, repeats: int, rng: np.random.Generator) -> dict[str, Any]:
+    """relu -> scale -> vec_add on n elements, from NumPy input to NumPy result, three ways."""
+    from . import relu_async, scale_async, to_gpu_async, vec_add_async
+    from .batch import CommandBatch
+
+    x, y = rng.standard_normal(n, dtype=np.float32), rng.standard_normal(n, dtype=np.float32)
+    expect = np.maximum(x, 0) * np.float32(2) + y
+
+    async def round_trips() -> np.ndarray:
+        r = await relu_async(x, backend="gpu")
+        s = await scale_async(r, 2.0, backend="gpu")
+        return await vec_add_async(s, y, backend="gpu")
+
+    async def gpu_arrays() -> np.ndarray:
+        tx, ty = await to_gpu_async(x), await to_gpu_async(y)
+        r = await relu_async(tx, backend="gpu")
+        s = await scale_async(r, 2.0, backend="gpu")
+        out = await vec_add_async(s, ty, backend="gpu")
+        host = await out.to_numpy_async()
+        for t in (tx, ty, r, s, out):
+            t.release()
+        return host
+
+    async def batch() -> np.ndarray:
+        async with CommandBatch() as b:
+            hx, hy = b.upload(x), b.upload(y)
+            out = b.vec_add(b.scale(b.relu(hx), 2.0), hy)
+            await b.execute_async()
+            return await b.read_async(out)
+
+    ways = {"round_trips": round_trips, "gpu_array": gpu_arrays, "command_batch": batch}
+    times: dict[str, list[float]] = {k: [] for k in ways}
+    for name, fn in ways.items():
+        got = await fn()
+        if not np.allclose(got, expect, rtol=1e-6, atol=1e-6):
+            raise AssertionError(f"bench: the {name} chain computed a wrong result")
+    for _ in range(repeats):
+        for name, fn in ways.items():
+            times[name].append(await _timed(fn))
+    row: dict[str, Any] = {"size": n, "ops": ["relu", "scale", "vec_add"]}
+    row.update({f"{k}_ms": _median(v) for k, v in times.items()})
+    row["speedup_gpu_array"] = round(row["round_trips_ms"] / row["gpu_array_ms"], 3)
+    row["speedup_command_batch"] = round(row["round_trips_ms"] / row["command_batch_ms"], 3)
+    return row
+
+
+async def _baselines_module() -> Any:
+    """web/bench/baselines.js, imported into this page (None outside a page served by serve.py)."""
+    if not IN_PYODIDE or RUNTIME.backend != "webgpu":
+        return None
+    from pyodide.code import run_js  # type: ignore[import-not-found]
+
+    return await run_js("import('/bench/baselines.js')")
+
+
+def _peer_shape(op: str, n: int) -> list[int]:
+    return list(SHAPES[OPS[op].kind](n)[0])
+
+
+async def _peers(module: Any, sizes: tuple[int, ...], matrix_sizes: tuple[int, ...], repeats: int,
+                 note: Callable[[str], None]) -> list[dict[str, Any]]:
+    from pyodide.ffi import to_js  # type: ignore[import-not-found]
+
+    rows = []
+    try:
+        tf = (await module.tfjs()).to_py()
+    except Exception as exc:  # no TF.js (npm ci not run?): the raw-JS rows still count
+        tf = None
+        note(f"TF.js unavailable: {exc}")
+    device = RUNTIME.device.device
+    for op in PEER_OPS:
+        for n in matrix_sizes if op == "matmul" else sizes:
+            shape = _peer_shape(op, n)
+            reps = max(1, min(repeats, 3)) if op == "matmul" and n >= 512 else repeats
+            raw = (await module.rawOp(device, op, to_js(shape), reps)).to_py()
+            rows.append({"impl": "raw-js", "op": op, "size": n, "shape": shape, "ms": round(raw["ms"], 4)})
+            if tf:
+                got = (await module.tfjsOp(op, to_js(shape), reps)).to_py()
+                rows.append({"impl": f"tfjs {tf['version']}", "op": op, "size": n, "shape": shape,
+                             "ms": round(got["ms"], 4)})
+    return rows
+
+
+async def _bridge(module: Any, repeats: int) -> dict[str, Any]:
+    """relu on BRIDGE_SIZE elements through pycore and in raw JavaScript (same kernel, same device),
+    alternating in rounds so that a shared machine's drift hits both alike; and the raw floor."""
+    from . import relu_async
+
+    x = np.random.default_rng(1).standard_normal(BRIDGE_SIZE, dtype=np.float32)
+    await relu_async(x, backend="gpu")
+    per_round = max(repeats, 5)
+    ours: list[float] = []
+    raw: list[float] = []
+    floor: list[float] = []
+    for _ in range(4):
+        ours += [await _timed(lambda: relu_async(x, backend="gpu")) for _ in range(per_round)]
+        if module is not None:
+            from pyodide.ffi import to_js  # type: ignore[import-not-found]
+
+            device = RUNTIME.device.device
+            raw += (await module.rawOp(device, "relu", to_js([BRIDGE_SIZE]), per_round)).to_py()["runs"]
+            floor += (await module.rawFloor(device, per_round)).to_py()["runs"]
+    row: dict[str, Any] = {"op": "relu", "size": BRIDGE_SIZE, "runs": len(ours), "pycore_ms": _median(ours)}
+    if raw:
+        row["raw_js_ms"] = _median(raw)
+        row["raw_floor_ms"] = _median(floor)
+        row["ratio"] = round(row["pycore_ms"] / row["raw_js_ms"], 3)
+    return row
+
+
+def _targets(result: dict[str, Any]) -> list[dict[str, Any]]:
+    out = []
+
+    def target(key: str, value: float | None, goal: float, higher_is_better: bool, detail: str) -> None:
+        met = None if value is None else (value >= goal if higher_is_better else value <= goal)
+        out.append({"name": key, "goal": TARGETS[key], "value": value, "met": met, "detail": detail})
+
+    regrets = [r for r in result["sweep"] if "regret" in r]
+    if regrets:
+        worst = max(regrets, key=lambda r: r["regret"])
+        target("regret", worst["regret"], 1.10, False,
+               f"worst: {worst['op']} at {worst['size']:,}; "
+               f"{sum(r['regret'] > 1.10 for r in regrets)} of {len(regrets)} cells over 1.10")
+    chain = result.get("chain")
+    if chain:
+        best = max(chain["speedup_gpu_array"], chain["speedup_command_batch"])
+        target("chain", best, 2.5, True, f"GpuArray {chain['speedup_gpu_array']}x, "
+               f"CommandBatch {chain['speedup_command_batch']}x at {chain['size']:,} elements")
+    bridge = result.get("bridge", {})
+    if "ratio" in bridge:
+        target("bridge", bridge["ratio"], 1.5, False,
+               f"pycore {bridge['pycore_ms']} ms vs raw JS {bridge['raw_js_ms']} ms "
+               f"(floor {bridge['raw_floor_ms']} ms)")
+    mm = {r["size"]: r for r in result["sweep"] if r["op"] == "matmul"}
+    tf = {r["size"]: r["ms"] for r in result.get("peers", []) if r["op"] == "matmul"
+          and r["impl"].startswith("tfjs")}
+    sizes = [n for n in (512, 1024) if n in mm and n in tf]
+    if sizes:
+        ratios = {n: round(tf[n] / mm[n]["gpu_ms"], 3) for n in sizes}
+        target("matmul_vs_tfjs", min(ratios.values()), 2.0, True,
+               ", ".join(f"{n}²: TF.js {tf[n]:.1f} ms / pycore {mm[n]['gpu_ms']:.1f} ms = {v}x"
+                         for n, v in ratios.items()))
+    if 1024 in mm and "numpy_ms" in mm[1024]:
+        r = mm[1024]
+        target("matmul_vs_numpy", round(r["numpy_ms"] / r["gpu_ms"], 3), 10.0, True,
+               f"NumPy {r['numpy_ms']:.0f} ms / GPU {r['gpu_ms']:.1f} ms at 1024²")
+    return out
+
+
+async def run_async(ops: tuple[str, ...] | None = None, sizes: tuple[int, ...] = SIZES,
+                    matrix_sizes: tuple[int, ...] = MATRIX_SIZES, repeats: int = 5,
+                    chain_size: int = 1 << 20, peers: bool = True, quick: bool = False,
+                    progress: Callable[[dict[str, Any]], Any] | None = None) -> dict[str, Any]:
+    """Run the benchmarks in this page (or process) and return the results (see the module doc).
+
+    quick=True: a few ops at two sizes each, for a first look. `progress(event)` is called after
+    every measured row with {"section", "row", "done", "total"}, so a page can stream results.
+
+    >>> import asyncio, pycore
+    >>> r = asyncio.run(pycore.bench.run_async(ops=("relu",), sizes=(1000,), matrix_sizes=(), repeats=1))
+    >>> r["sweep"][0]["op"], "numpy_ms" in r["sweep"][0]
+    ('relu', True)
+    """
+    if quick:
+        ops, sizes, matrix_sizes = QUICK["ops"], QUICK["sizes"], QUICK["matrix_sizes"]
+        repeats, chain_size = QUICK["repeats"], QUICK["chain_size"]
+    names = tuple(ops) if ops is not None else tuple(OPS)
+    unknown = [n for n in names if n not in OPS]
+    if unknown:
+        raise ValueError(f"bench: unknown op(s) {', '.join(map(repr, unknown))}; "
+                         f"the ops are {', '.join(OPS)}")
+    if repeats < 1:
+        raise ValueError(f"bench: repeats must be at least 1, got {repeats}")
+    await RUNTIME.init_async()
+    started = time.perf_counter()
+    notes: list[str] = []
+    gpu = RUNTIME.backend == "webgpu"
+    if gpu and SELECTOR.calibration.source.startswith("defaults"):
+        from .calibrate import calibrate_async
+
+        await calibrate_async(save=False)
+        notes.append("the selector was calibrated first (pycore.calibrate_async)")
+    backends = ("gpu", "numpy", "auto") if gpu else ("numpy", "auto")
+    cells = [(OPS[n], s) for n in names
+             for s in (matrix_sizes if OPS[n].kind in MATRIX_KINDS else sizes)]
+    total = len(cells) + (3 if gpu else 0)
+    done = 0
+
+    def report(section: str, row: Any) -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress({"section": section, "row": row, "done": done, "total": total})
+
+    rng = np.random.default_rng(0)
+    result: dict[str, Any] = {
+        "when": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "tier": RUNTIME.tier(),
+        "environment": {k: v for k, v in RUNTIME.info().items() if k in ("backend", "adapter", "versions")},
+        "calibration": dict(SELECTOR.calibration.__dict__),
+        "margin": SELECTOR.margin,
+        "repeats": repeats,
+        "sweep": [],
+        "notes": notes,
+    }
+    for op, n in cells:
+        row = await _cell(op, n, backends, repeats, rng)
+        result["sweep"].append(row)
+        report("sweep", row)
+    if gpu:
+        result["crossover"] = _crossovers(result["sweep"])
+        result["chain"] = await _chain(chain_size, repeats, rng)
+        report("chain", result["chain"])
+        module = await _baselines_module() if peers else None
+        result["bridge"] = await _bridge(module, repeats)
+        report("bridge", result["bridge"])
+        if module is not None:
+            peer_sizes = tuple(s for s in sizes if s <= 1_000_000)  # TF.js at 4M adds minutes, not insight
+            result["peers"] = await _peers(module, peer_sizes, matrix_sizes, repeats, notes.append)
+        report("peers", result.get("peers", []))
+    else:
+        notes.append(f"no WebGPU ({RUNTIME.reason}): NumPy only")
+    result["targets"] = _targets(result)
+    result["seconds"] = round(time.perf_counter() - started, 1)
+    return result
+
+
+def _fmt(ms: float | None) -> str:
+    if ms is None:
+        return "-"
+    return f"{ms:.3g}" if ms < 10 else f"{ms:,.0f}"
+
+
+def _size(n: int, kind: str) -> str:
+    if kind in MATRIX_KINDS:
+        return f"{n}²"
+    return f"{n // 1_000_000}M" if n >= 1_000_000 and n % 1_000_000 == 0 else (
+        f"{n // 1000}K" if n % 1000 == 0 else str(n))
+
+
+def format_report(result: dict[str, Any]) -> str:
+    """The result of run_async as text tables (what scripts/bench.py prints)."""
+    lines = [f"pycore benchmark, {result['when']}, on {result['tier']}",
+             f"median ms over {result['repeats']}+ runs; auto = the selector's choice "
+             f"(margin {result['margin']})", ""]
+    head = f"{'op':<12}{'size':>7}{'gpu':>9}{'numpy':>9}{'auto':>9}  {'auto ran':<8}{'regret':>7}"
+    head += "   gpu stages: buffers/upload/dispatch/readback/python"
+    lines += [head, "-" * len(head)]
+    for r in result["sweep"]:
+        kind = OPS[r["op"]].kind
+        st = r.get("stages_ms")
+        stages = "/".join(_fmt(st.get(k)) for k in ("buffers", "upload", "dispatch", "readback", "python")) \
+            if st else ""
+        lines.append(f"{r['op']:<12}{_size(r['size'], kind):>7}{_fmt(r.get('gpu_ms')):>9}"
+                     f"{_fmt(r.get('numpy_ms')):>9}{_fmt(r.get('auto_ms')):>9}  "
+                     f"{r.get('auto_backend', ''):<8}{r.get('regret', ''):>7}   {stages}")
+    if result.get("crossover"):
+        lines += ["", "crossover (the GPU is faster from this size on): measured / predicted by the selector"]
+        for name, c in result["crossover"].items():
+            kind = OPS[name].kind
+            shown = [_size(c[k], kind) if c[k] else "never" for k in ("measured", "predicted")]
+            lines.append(f"  {name:<12}{shown[0]:>8} / {shown[1]}")
+    chain = result.get("chain")
+    if chain:
+        lines += ["", f"chain relu -> scale -> vec_add on {chain['size']:,} elements: "
+                      f"round trips {_fmt(chain['round_trips_ms'])} ms, "
+                      f"GpuArray {_fmt(chain['gpu_array_ms'])} ms ({chain['speedup_gpu_array']}x), "
+                      f"CommandBatch {_fmt(chain['command_batch_ms'])} ms "
+                      f"({chain['speedup_command_batch']}x)"]
+    bridge = result.get("bridge")
+    if bridge and "raw_js_ms" in bridge:
+        lines.append(f"bridge: relu on {bridge['size']} elements, pycore {_fmt(bridge['pycore_ms'])} ms, "
+                     f"raw JS {_fmt(bridge['raw_js_ms'])} ms ({bridge['ratio']}x); raw floor (empty "
+                     f"dispatch + 4-byte readback) {_fmt(bridge['raw_floor_ms'])} ms")
+    if result.get("peers"):
+        ours = {(r["op"], r["size"]): r.get("gpu_ms") for r in result["sweep"]}
+        impls = list(dict.fromkeys(r["impl"] for r in result["peers"]))
+        lines += ["", f"{'peer':<10}{'size':>7}{'pycore':>9}" + "".join(f"{i:>14}" for i in impls)]
+        keys = list(dict.fromkeys((r["op"], r["size"]) for r in result["peers"]))
+        for op, n in keys:
+            cells = {r["impl"]: r["ms"] for r in result["peers"] if (r["op"], r["size"]) == (op, n)}
+            lines.append(f"{op:<10}{_size(n, OPS[op].kind):>7}{_fmt(ours.get((op, n))):>9}"
+                         + "".join(f"{_fmt(cells.get(i)):>14}" for i in impls))
+    if result.get("targets"):
+        lines += ["", "targets"]
+        for t in result["targets"]:
+            mark = {True: "met", False: "NOT met", None: "n/a"}[t["met"]]
+            lines.append(f"  [{mark:>7}] {t['goal']}: {t['value']}  ({t['detail']})")
+    for note in result.get("notes", []):
+        lines.append(f"note: {note}")
+    lines.append(f"({result['seconds']} s)")
+    return "\n".join(lines)

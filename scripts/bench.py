@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Run pycore's benchmarks headlessly: serve.py, Chromium with WebGPU, the app booted, then
+`pycore.bench.run_async(...)` in the page. Writes the JSON and prints the table.
+
+    python3 scripts/bench.py                       # full sweep -> bench-results.json
+    python3 scripts/bench.py --quick               # a small sweep, for a first look
+    python3 scripts/bench.py --ops relu,matmul --sizes 1000,1000000 --matrix-sizes 256,512
+    python3 scripts/bench.py --write-readme        # also put the table into README.md
+
+The machine this runs on matters: on a CPU-only machine Chromium's WebGPU is SwiftShader (a CPU
+rasteriser), and its numbers say nothing about a real GPU. Compare ratios from one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from scripts.readme import replace_section
+from tests.harness import ROOT, Server, boot, launch
+
+
+def _ints(text: str) -> tuple[int, ...]:
+    return tuple(int(x.replace("_", "")) for x in text.split(",") if x.strip())
+
+
+def run(args: argparse.Namespace) -> dict:
+    from playwright.sync_api import sync_playwright
+
+    call = {"repeats": args.repeats, "quick": args.quick, "peers": not args.no_peers}
+    if args.ops:
+        call["ops"] = tuple(args.ops.split(","))
+    if args.sizes:
+        call["sizes"] = _ints(args.sizes)
+    if args.matrix_sizes is not None:
+        call["matrix_sizes"] = _ints(args.matrix_sizes)
+    kwargs = ", ".join(f"{k}={v!r}" for k, v in call.items())
+    server = Server()
+    try:
+        with sync_playwright() as pw:
+            browser = launch(pw, webgpu=not args.no_webgpu)
+            page = boot(browser, server.url + "/")
+            page.page.set_default_timeout(args.timeout * 1000)
+            page.page.on("console", lambda m: print(f"[page] {m.text}", file=sys.stderr)
+                         if m.type == "error" else None)
+            started = time.time()
+            print(f"running pycore.bench.run_async({kwargs}) ...", file=sys.stderr, flush=True)
+            result = page.py(f"await pycore.bench.run_async({kwargs})")
+            print(f"done in {time.time() - started:.0f} s", file=sys.stderr)
+            browser.close()
+    finally:
+        server.stop()
+    return result
+
+
+def readme_table(result: dict, json_path: str) -> str:
+    from pycore.bench import format_report
+
+    return (f"Measured with `python3 scripts/bench.py --write-readme` on {result['when']}: a 2-core VM "
+            f"with no GPU, so WebGPU here is **SwiftShader** ({result['tier']}), a CPU implementation. "
+            f"The numbers show pycore's overheads and the ratios between implementations in one page "
+            f"and one run, not what a real GPU does. Raw data: `{json_path}`.\n\n"
+            f"```text\n{format_report(result)}\n```\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", default="bench-results.json", help="where to write the JSON")
+    ap.add_argument("--quick", action="store_true", help="a few ops at two sizes")
+    ap.add_argument("--ops", help="comma-separated op names (default: all)")
+    ap.add_argument("--sizes", help="comma-separated element counts (default 1K,10K,100K,1M,4M)")
+    ap.add_argument("--matrix-sizes", help="comma-separated matrix sizes (default 64..1024)")
+    ap.add_argument("--repeats", type=int, default=5, help="timed runs per cell (median; default 5)")
+    ap.add_argument("--no-peers", action="store_true", help="skip raw JavaScript and TF.js")
+    ap.add_argument("--no-webgpu", action="store_true", help="Chromium without WebGPU: the NumPy fallback")
+    ap.add_argument("--timeout", type=int, default=3600, help="seconds the whole run may take")
+    ap.add_argument("--write-readme", action="store_true", help="put the table into README.md")
+    args = ap.parse_args(argv)
+
+    from pycore.bench import format_report
+
+    result = run(args)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=1) + "\n")
+    print(format_report(result))
+    print(f"\nwrote {out}", file=sys.stderr)
+    if args.write_readme:
+        rel = out.resolve().relative_to(ROOT).as_posix() if out.resolve().is_relative_to(ROOT) else str(out)
+        replace_section("bench", readme_table(result, rel))
+    return 0 if all(t["met"] is not False for t in result.get("targets", [])) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,145 @@
+"""The visualization page (/viz.html): every card draws real data from pycore, the benchmark
+streams into the charts, the code on each card pastes into the console, and the page still works
+on the NumPy fallback. Saves the whole page as tests/artifacts/viz.png (the README's docs/viz.png
+is a copy of it)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.conftest import ARTIFACTS, boot
+
+READY_MS = 300_000
+
+
+def open_viz(browser, server):
+    page = boot(browser, server.url + "/viz.html")
+    page.page.evaluate("() => vizState.ready")
+    return page
+
+
+@pytest.fixture(scope="module")
+def viz(browser, server):
+    page = open_viz(browser, server)
+    yield page
+    page.close()
+
+
+def data(page, key):
+    return page.page.evaluate(f"() => vizState.data[{key!r}]")
+
+
+def chart_data(page, chart_id):
+    return page.page.evaluate(f"""() => vizState.charts[{chart_id!r}].data.datasets.map(
+        d => ({{label: d.label, data: d.data}}))""")
+
+
+def canvas_colors(page, canvas_id):
+    """How many distinct colours the canvas shows (1 for a blank one)."""
+    return page.page.evaluate(f"""() => {{
+        const c = document.getElementById({canvas_id!r});
+        const px = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+        const seen = new Set();
+        for (let i = 0; i < px.length; i += 4) seen.add(px[i] << 16 | px[i + 1] << 8 | px[i + 2]);
+        return seen.size;
+    }}""")
+
+
+def test_badge_and_stats_bar(viz):
+    assert "WebGPU" in viz.page.inner_text("#tier")
+    assert int(viz.page.inner_text("#stat-ops").replace(",", "")) > 0
+    assert "swiftshader" in viz.page.inner_text("#stat-adapter")
+    assert "MiB" in viz.page.inner_text("#stat-memory")
+    assert " ms · " in viz.page.inner_text("#stat-last")
+
+
+def test_activation_gallery_is_computed_on_the_gpu(viz):
+    gallery = data(viz, "gallery")
+    assert gallery["backend"] == "gpu"
+    from pycore.ops import OPS
+
+    unary = [name for name, op in OPS.items() if op.kind == "unary"]
+    assert sorted(gallery["curves"]) == sorted(unary)
+    x = np.array(gallery["x"])
+    assert x.min() == -8 and x.max() == 8 and len(x) == 321
+    for name, c in gallery["curves"].items():
+        got, ref = np.array(c["gpu"]), np.array(c["numpy"])
+        assert np.abs(got - ref).max() <= 2e-3, name  # both within 1e-3 of float64 (tests/reference.py)
+        assert np.array_equal(np.array(c["error"]), np.abs(got - ref).astype(np.float32))
+        drawn = chart_data(viz, f"g-{name}")
+        assert [p["y"] for p in drawn[1]["data"]] == pytest.approx(list(got), abs=1e-6)
+
+
+def test_heatmaps_and_softmax(viz):
+    m = data(viz, "matmul")
+    a, b, c = (np.array(m[k], dtype=np.float32) for k in "abc")
+    assert c.shape == (64, 64) and m["backend"] == "webgpu"
+    assert np.allclose(c, a @ b, atol=1e-3)
+    for canvas in ("heat-a", "heat-b", "heat-c", "conv-in", "conv-out"):
+        assert canvas_colors(viz, canvas) > 16, canvas
+    conv = data(viz, "conv")
+    assert np.array(conv["out"]).shape == (128, 128)
+    s = data(viz, "softmax")
+    assert sum(s["probs"]) == pytest.approx(1, abs=1e-5)
+    assert chart_data(viz, "chart-softmax")[0]["data"] == s["probs"]
+
+
+def test_controls_rerun_their_cards(viz):
+    viz.page.select_option("#matmul-size", "32")
+    viz.page.wait_for_function("() => vizState.data.matmul.a.length === 32", timeout=READY_MS)
+    viz.page.select_option("#conv-kernel", "blur")
+    viz.page.wait_for_function("() => document.getElementById('conv-time').textContent.startsWith('blur')",
+                               timeout=READY_MS)
+    assert "\"blur\"" in viz.page.inner_text("#card-conv .code pre")
+
+
+def test_benchmark_streams_into_the_charts(viz):
+    viz.page.click("#bench-run")
+    viz.page.wait_for_function("() => vizState.data.bench && !document.getElementById('bench-run').disabled",
+                               timeout=READY_MS)
+    result = data(viz, "bench")
+    op = viz.page.eval_on_selector("#bench-op", "s => s.value")
+    rows = sorted((r for r in result["sweep"] if r["op"] == op), key=lambda r: r["size"])
+    assert rows, op
+    series = {d["label"]: d["data"] for d in chart_data(viz, "chart-time")}
+    for backend in ("gpu", "numpy", "auto"):
+        assert series[backend] == [{"x": r["size"], "y": r[f"{backend}_ms"]} for r in rows]
+    stages = {d["label"]: d["data"] for d in chart_data(viz, "chart-stages")}
+    assert stages["readback"] == [r["stages_ms"]["readback"] for r in rows]
+    chain = chart_data(viz, "chart-chain")[0]["data"]
+    assert chain == [result["chain"][k] for k in ("round_trips_ms", "gpu_array_ms", "command_batch_ms")]
+    assert viz.page.eval_on_selector("#bench-progress", "p => p.value === p.max")
+    assert len(viz.page.query_selector_all("#bench-targets > div")) == len(result["targets"])
+    trace = data(viz, "trace")
+    assert trace and chart_data(viz, "chart-trace")
+
+
+def test_code_pastes_into_the_console(viz):
+    code = viz.page.inner_text("#card-softmax .code pre")
+    assert "pycore.softmax_async(logits)" in code
+    viz.page.click("#card-softmax .code .paste")
+    assert viz.page.eval_on_selector("#console-input", "i => i.value") == code
+    viz.page.keyboard.press("Escape")
+
+
+def test_whole_page_screenshot(viz):
+    viz.page.set_viewport_size({"width": 1400, "height": 900})
+    viz.page.evaluate("() => document.getElementById('drawer').open = false")
+    viz.page.evaluate("() => window.scrollTo(0, 0)")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    viz.page.screenshot(path=str(ARTIFACTS / "viz.png"), full_page=True)
+    assert (ARTIFACTS / "viz.png").stat().st_size > 50_000
+
+
+def test_fallback_page_keeps_working(browser_no_webgpu, server):
+    page = open_viz(browser_no_webgpu, server)
+    try:
+        assert "NumPy fallback" in page.page.inner_text("#tier")
+        assert data(page, "gallery")["backend"] == "numpy"
+        assert data(page, "matmul")["backend"] == "numpy"
+        assert canvas_colors(page, "heat-c") > 16
+        assert page.page.inner_text("#stat-memory") == "none (NumPy)"
+        assert not page.page.query_selector_all(".card-error")
+    finally:
+        page.close()

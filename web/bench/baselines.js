@@ -1,0 +1,204 @@
+// The benchmark's yardsticks, measured in the same page as pycore (pycore/bench.py calls them):
+//
+//   raw JavaScript on WebGPU: what the same work costs with no Python in between. It runs pycore's
+//   own WGSL (fetched from /shaders/) on pycore's own GPUDevice, with buffers and bind groups made
+//   once per size, so each call is only: writeBuffer, encode, submit, mapAsync, copy out.
+//   rawFloor is the least a GPU round trip can cost: an empty dispatch and a 4-byte readback.
+//
+//   TF.js with its WebGPU backend (npm @tensorflow/tfjs-core + @tensorflow/tfjs-backend-webgpu,
+//   served by serve.py under /npm/): what a JavaScript user would pick. Each call uploads a tensor,
+//   runs the op and awaits data(), the same round trip as a pycore call on NumPy input.
+//
+// Benchmark glue only: no op logic of pycore lives here. Times are medians in milliseconds.
+
+const STORAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+const UNIFORM = GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST;
+const READ = GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST;
+const TYPES = { read: "read-only-storage", write: "storage", uniform: "uniform" };
+
+// op -> how pycore binds and dispatches it (see pycore/programs.py; checked by tests/e2e/test_bench.py,
+// which compares these results with pycore's).
+const KERNELS = {
+  relu: {
+    family: "elementwise", entry: "relu", bindings: ["read", "write", "uniform"],
+    inputs: ([n]) => [n], out: ([n]) => n, words: () => [],
+    groups: ([n]) => grid(Math.ceil(n / 4 / 256)), pad: 16,
+  },
+  softmax: {
+    family: "rowwise", entry: "softmax", bindings: ["read", "write", "uniform"],
+    inputs: ([r, c]) => [r * c], out: ([r, c]) => r * c,
+    words: ([r, c]) => [r, c, 0xff800000], groups: ([r]) => grid(r), pad: 4,
+  },
+  matmul: {
+    family: "matmul", entry: "matmul_vec4", bindings: ["read", "read", "write", "uniform"],
+    inputs: ([n]) => [n * n, n * n], out: ([n]) => n * n,
+    words: ([n]) => [n, n, n], groups: ([n]) => [Math.ceil(n / 128), Math.ceil(n / 128), 1], pad: 16,
+  },
+};
+
+function grid(groups) {
+  if (groups <= 65535) return [Math.max(groups, 1), 1, 1];
+  const y = Math.ceil(groups / 65535);
+  return [Math.ceil(groups / y), y, 1];
+}
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+async function timeRuns(run, repeats) {
+  await run(); // warm: pipelines compiled, first-use costs paid
+  const runs = [];
+  for (let i = 0; i < repeats; i++) {
+    const t = performance.now();
+    await run();
+    runs.push(performance.now() - t);
+  }
+  return { ms: median(runs), runs };
+}
+
+function randomData(n) {
+  const a = new Float32Array(n);
+  for (let i = 0; i < n; i++) a[i] = Math.sin(i * 12.9898) * 2;
+  return a;
+}
+
+const sources = new Map();
+async function wgsl(family) {
+  if (!sources.has(family)) {
+    const [common, own] = await Promise.all(
+      ["common", family].map((f) => fetch(`/shaders/${f}.wgsl`).then((r) => r.text())));
+    sources.set(family, common + "\n" + own);
+  }
+  return sources.get(family);
+}
+
+const pipelines = new WeakMap(); // device -> Map(key -> pipeline)
+async function pipeline(device, family, entry, bindings) {
+  if (!pipelines.has(device)) pipelines.set(device, new Map());
+  const cache = pipelines.get(device);
+  const key = `${family}.${entry}`;
+  if (!cache.has(key)) {
+    const layout = device.createBindGroupLayout({
+      entries: bindings.map((kind, i) => ({ binding: i, visibility: GPUShaderStage.COMPUTE,
+                                            buffer: { type: TYPES[kind] } })),
+    });
+    const module = device.createShaderModule({ code: await wgsl(family) });
+    cache.set(key, await device.createComputePipelineAsync({
+      layout: device.createPipelineLayout({ bindGroupLayouts: [layout] }),
+      compute: { module, entryPoint: entry },
+    }));
+  }
+  return cache.get(key);
+}
+
+const roundUp = (n, m) => Math.ceil(n / m) * m;
+
+/** An empty dispatch and a 4-byte readback: the floor of any GPU round trip in this page. */
+export async function rawFloor(device, repeats) {
+  const code = "@group(0) @binding(0) var<storage, read_write> out: array<u32>;\n" +
+               "@compute @workgroup_size(1) fn main() { }";
+  const module = device.createShaderModule({ code });
+  const pipe = await device.createComputePipelineAsync({ layout: "auto", compute: { module, entryPoint: "main" } });
+  const buf = device.createBuffer({ size: 4, usage: STORAGE });
+  const staging = device.createBuffer({ size: 4, usage: READ });
+  const out = new Uint32Array(1);
+  try {
+    return await timeRuns(async () => {
+      const enc = device.createCommandEncoder();
+      const pass = enc.beginComputePass();
+      pass.setPipeline(pipe);
+      pass.dispatchWorkgroups(1);
+      pass.end();
+      enc.copyBufferToBuffer(buf, 0, staging, 0, 4);
+      device.queue.submit([enc.finish()]);
+      await staging.mapAsync(GPUMapMode.READ);
+      out.set(new Uint32Array(staging.getMappedRange()));
+      staging.unmap();
+    }, repeats);
+  } finally {
+    buf.destroy();
+    staging.destroy();
+  }
+}
+
+/** `op` (relu | softmax | matmul) on `shape` written directly against WebGPU, pycore's WGSL. */
+export async function rawOp(device, op, shape, repeats) {
+  const k = KERNELS[op];
+  const pipe = await pipeline(device, k.family, k.entry, k.bindings);
+  const inputs = k.inputs(shape).map(randomData);
+  const outBytes = k.out(shape) * 4;
+  const ins = inputs.map((a) => device.createBuffer({ size: roundUp(a.byteLength, 16), usage: STORAGE }));
+  const dst = device.createBuffer({ size: roundUp(outBytes, 16), usage: STORAGE });
+  const params = device.createBuffer({ size: 32, usage: UNIFORM });
+  const staging = device.createBuffer({ size: outBytes, usage: READ });
+  const bind = device.createBindGroup({
+    layout: pipe.getBindGroupLayout(0),
+    entries: [...ins, dst, params].map((buffer, i) => ({
+      binding: i,
+      resource: { buffer, size: buffer === params ? 32 : roundUp(buffer.size, k.pad) } })),
+  });
+  const result = new Float32Array(outBytes / 4);
+  const groups = k.groups(shape);
+  try {
+    return await timeRuns(async () => {
+      inputs.forEach((a, i) => device.queue.writeBuffer(ins[i], 0, a));
+      device.queue.writeBuffer(params, 0, new Uint32Array([...k.words(shape), 0, 0, 0, 0, 0, 0, 0, 0].slice(0, 8)));
+      const enc = device.createCommandEncoder();
+      const pass = enc.beginComputePass();
+      pass.setPipeline(pipe);
+      pass.setBindGroup(0, bind);
+      pass.dispatchWorkgroups(...groups);
+      pass.end();
+      enc.copyBufferToBuffer(dst, 0, staging, 0, outBytes);
+      device.queue.submit([enc.finish()]);
+      await staging.mapAsync(GPUMapMode.READ);
+      result.set(new Float32Array(staging.getMappedRange()));
+      staging.unmap();
+    }, repeats);
+  } finally {
+    [...ins, dst, params, staging].forEach((b) => b.destroy());
+  }
+}
+
+function loadScript(src) {
+  return new Promise((resolve, reject) => {
+    const s = document.createElement("script");
+    s.src = src;
+    s.onload = resolve;
+    s.onerror = () => reject(new Error(`could not load ${src}`));
+    document.head.appendChild(s);
+  });
+}
+
+let tfReady = null;
+/** TF.js on its WebGPU backend (loaded on first use); its version and adapter. */
+export function tfjs() {
+  tfReady ??= (async () => {
+    if (!globalThis.tf) await loadScript("/npm/tfjs-core/tf-core.min.js");
+    if (!globalThis.tf.findBackend("webgpu")) await loadScript("/npm/tfjs-backend-webgpu/tf-backend-webgpu.min.js");
+    if (!(await globalThis.tf.setBackend("webgpu"))) throw new Error("TF.js could not start its WebGPU backend");
+    await globalThis.tf.ready();
+    return { version: globalThis.tf.version_core, backend: globalThis.tf.getBackend() };
+  })();
+  return tfReady;
+}
+
+/** `op` (relu | softmax | matmul) on `shape` through TF.js: upload, run, await data(). */
+export async function tfjsOp(op, shape, repeats) {
+  await tfjs();
+  const tf = globalThis.tf;
+  const n = op === "matmul" ? shape[0] : 0;
+  const data = randomData(op === "matmul" ? n * n : shape.reduce((a, b) => a * b, 1));
+  const run = {
+    relu: () => tf.relu(tf.tensor1d(data)),
+    softmax: () => tf.softmax(tf.tensor2d(data, shape)),
+    matmul: () => { const a = tf.tensor2d(data, [n, n]); return tf.matMul(a, a); },
+  }[op];
+  return await timeRuns(async () => {
+    const out = tf.tidy(run);
+    await out.data();
+    out.dispose();
+  }, repeats);
+}

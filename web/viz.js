@@ -1,0 +1,407 @@
+// The visualization page: cards that run a few lines of Python through pycore and draw the result.
+// Glue and drawing only: every number comes from the Python shown on its card (CARDS below),
+// which is exactly what runs, and which "console ▸" pastes into the Python console at the bottom.
+//
+// For tests: globalThis.vizState holds each card's last data, the charts, and `ready` (a promise
+// that resolves once every card has drawn once).
+/* global Chart */
+
+const COLORS = { gpu: "#6fcf97", numpy: "#f2c94c", auto: "#56ccf2", error: "#eb5757", grid: "#242b38",
+                 fg: "#d8dee9", dim: "#7b8494" };
+const STAGE_COLORS = { buffers: "#9b51e0", upload: "#2d9cdb", dispatch: "#27ae60", readback: "#f2994a",
+                       python: "#bdbdbd" };
+const STAGES = Object.keys(STAGE_COLORS);
+const BENCH_SCOPES = {
+  quick: { ops: ["relu", "vec_add", "softmax", "sum", "matmul"], sizes: [1000, 100000], matrix: [64, 256], repeats: 3 },
+  standard: { ops: ["relu", "sigmoid", "gelu", "vec_add", "softmax", "sum", "dot", "matmul", "convolve2d"],
+              sizes: [1000, 10000, 100000, 1000000], matrix: [64, 128, 256, 512], repeats: 3 },
+};
+
+// ---- the Python each card runs (its last expression is the data the card draws)
+const CODE = {
+  bench: (scope) => `import js, json
+
+def report(event):  # after each measured row: stream it to the page
+    js.vizBenchEvent(json.dumps(event))
+
+await pycore.bench.run_async(
+    ops=${pyTuple(scope.ops.map((o) => JSON.stringify(o)))},
+    sizes=${pyTuple(scope.sizes.map(pyInt))}, matrix_sizes=${pyTuple(scope.matrix.map(String))},
+    repeats=${scope.repeats}, progress=report)`,
+  gallery: () => `x = np.linspace(-8, 8, 321, dtype=np.float32)
+backend = "gpu" if pycore.info()["backend"] == "webgpu" else "numpy"
+curves = {}
+for name, op in pycore.OPS.items():
+    if op.kind == "unary":
+        fn, params = getattr(pycore, name + "_async"), op.typical_params()
+        got = await fn(x, **params, backend=backend)
+        ref = await fn(x, **params, backend="numpy")
+        curves[name] = {"params": params, "gpu": got, "numpy": ref, "error": np.abs(got - ref)}
+{"x": x, "backend": backend, "curves": curves}`,
+  matmul: (n) => `rng = np.random.default_rng(${n})
+a = rng.standard_normal((${n}, ${n}), dtype=np.float32)
+b = rng.standard_normal((${n}, ${n}), dtype=np.float32)
+c = await pycore.matmul_async(a, b)
+last = pycore.trace()[-1]
+{"a": a, "b": b, "c": c, "ms": last["total_ms"], "backend": last["backend"]}`,
+  conv: (kernel) => `n = 128
+yy, xx = np.mgrid[0:n, 0:n] / n
+image = (0.3 * xx + ((xx - 0.5) ** 2 + (yy - 0.45) ** 2 < 0.08)
+         + 0.6 * ((xx > 0.15) & (xx < 0.35) & (yy > 0.7))).astype(np.float32)
+kernels = {"edge": [[-1, -1, -1], [-1, 8, -1], [-1, -1, -1]], "blur": np.ones((5, 5)) / 25,
+           "sharpen": [[0, -1, 0], [-1, 5, -1], [0, -1, 0]], "emboss": [[-2, -1, 0], [-1, 1, 1], [0, 1, 2]]}
+out = await pycore.convolve2d_async(image, kernels[${JSON.stringify(kernel)}], mode="same")
+last = pycore.trace()[-1]
+{"image": image, "out": out, "ms": last["total_ms"], "backend": last["backend"]}`,
+  softmax: () => `logits = np.random.default_rng().normal(0, 2, 12).astype(np.float32)
+probs = await pycore.softmax_async(logits)
+last = pycore.trace()[-1]
+{"logits": logits, "probs": probs, "ms": last["total_ms"], "backend": last["backend"]}`,
+  trace: () => `pycore.trace()[-24:]`,
+  stats: () => `info = pycore.info()
+{"counters": info["counters"], "memory": info["memory"], "adapter": info["adapter"],
+ "tier": info["tier"], "backend": info["backend"], "last": (pycore.trace() or [None])[-1]}`,
+};
+
+function pyInt(n) { return n >= 10000 ? n.toLocaleString("en").replaceAll(",", "_") : String(n); }
+function pyTuple(items) { return `(${items.join(", ")}${items.length === 1 ? "," : ""})`; }
+
+// ---- running Python: one snippet at a time, in a namespace like the console's
+let queue = Promise.resolve();
+function runPython(code) {
+  const job = queue.then(async () => {
+    pyodide.globals.set("__viz_code", code);
+    const json = await pyodide.runPythonAsync(
+      "import json\nfrom pyodide.code import eval_code_async\n" +
+      "json.dumps(await eval_code_async(__viz_code, __viz_ns), default=lambda o: o.tolist())");
+    document.dispatchEvent(new Event("pycore:ran"));
+    return JSON.parse(json);
+  });
+  queue = job.catch(() => {});
+  return job;
+}
+
+// Run a snippet without waiting for the queue (only for quick, read-only snippets: the stats).
+function peekPython(code) {
+  pyodide.globals.set("__viz_peek", code);
+  return JSON.parse(pyodide.runPython(
+    "import json\nfrom pyodide.code import eval_code\n" +
+    "json.dumps(eval_code(__viz_peek, __viz_ns), default=lambda o: o.tolist())"));
+}
+
+// ---- each card shows its code, with a button that pastes it into the console
+function showCode(cardId, code) {
+  const card = document.getElementById(cardId);
+  let box = card.querySelector(".code");
+  if (!box) {
+    box = document.createElement("div");
+    box.className = "code";
+    box.innerHTML = '<pre></pre><button class="paste" title="paste into the Python console">console ▸</button>';
+    box.querySelector("button").addEventListener("click", () => pasteIntoConsole(box.dataset.code));
+    card.append(box);
+  }
+  box.dataset.code = code;
+  box.querySelector("pre").textContent = code;
+}
+
+function pasteIntoConsole(code) {
+  const drawer = document.getElementById("drawer");
+  drawer.open = true;
+  const input = document.getElementById("console-input");
+  input.value = code;
+  input.dispatchEvent(new Event("input"));
+  input.focus();
+}
+
+function cardError(cardId, err) {
+  const card = document.getElementById(cardId);
+  let box = card.querySelector(".card-error");
+  if (!box) {
+    box = document.createElement("pre");
+    box.className = "card-error";
+    card.querySelector("h2").after(box);
+  }
+  box.textContent = String(err?.message ?? err).split("\n").slice(-4).join("\n");
+}
+
+// ---- charts
+Chart.defaults.color = COLORS.fg;
+Chart.defaults.borderColor = COLORS.grid;
+Chart.defaults.animation = false;
+Chart.defaults.maintainAspectRatio = false;
+Chart.defaults.font.size = 11;
+
+const charts = {};
+function chart(id, config) {
+  charts[id]?.destroy();
+  charts[id] = new Chart(document.getElementById(id), config);
+  return charts[id];
+}
+
+const logAxis = (title) => ({ type: "logarithmic", title: { display: true, text: title } });
+
+// ---- benchmark explorer
+const bench = { result: null, rows: [], chain: null };
+
+function benchOps() {
+  return [...new Set(bench.rows.map((r) => r.op))];
+}
+
+function drawBench() {
+  const select = document.getElementById("bench-op");
+  const ops = benchOps();
+  if (ops.join() !== [...select.options].map((o) => o.value).join()) {
+    const keep = select.value;
+    select.replaceChildren(...ops.map((o) => new Option(o, o)));
+    if (ops.includes(keep)) select.value = keep;
+  }
+  const op = select.value || ops[0];
+  const rows = bench.rows.filter((r) => r.op === op).sort((a, b) => a.size - b.size);
+  const series = (key) => rows.filter((r) => r[key] !== undefined).map((r) => ({ x: r.size, y: r[key] }));
+  const datasets = ["gpu", "numpy", "auto"].map((b) => ({
+    label: b, data: series(`${b}_ms`), borderColor: COLORS[b], backgroundColor: COLORS[b], showLine: true,
+    borderDash: b === "auto" ? [4, 3] : [],
+  })).filter((d) => d.data.length);
+  const crossover = bench.result?.crossover?.[op]?.measured ?? measuredCrossover(rows);
+  if (crossover) {
+    const ys = rows.flatMap((r) => [r.gpu_ms, r.numpy_ms]).filter((y) => y > 0);
+    datasets.push({ label: `crossover ${crossover.toLocaleString("en")}`, data: [
+      { x: crossover, y: Math.min(...ys) }, { x: crossover, y: Math.max(...ys) }],
+      borderColor: COLORS.dim, borderDash: [2, 2], showLine: true, pointRadius: 0 });
+  }
+  chart("chart-time", { type: "scatter", data: { datasets },
+    options: { scales: { x: logAxis("size (elements, or n for n × n)"), y: logAxis("ms") } } });
+  chart("chart-speedup", { type: "scatter", data: { datasets: [
+    { label: "numpy / gpu", data: rows.filter((r) => r.gpu_ms).map((r) => ({ x: r.size, y: r.numpy_ms / r.gpu_ms })),
+      borderColor: COLORS.gpu, backgroundColor: COLORS.gpu, showLine: true },
+    { label: "break-even", data: rows.length ? [{ x: rows[0].size, y: 1 }, { x: rows.at(-1).size, y: 1 }] : [],
+      borderColor: COLORS.dim, borderDash: [2, 2], showLine: true, pointRadius: 0 }] },
+    options: { scales: { x: logAxis("size"), y: logAxis("speedup") } } });
+  const staged = rows.filter((r) => r.stages_ms);
+  chart("chart-stages", { type: "bar", data: {
+    labels: staged.map((r) => r.size.toLocaleString("en")),
+    datasets: STAGES.map((s) => ({ label: s, data: staged.map((r) => r.stages_ms[s] ?? 0),
+                                   backgroundColor: STAGE_COLORS[s] })) },
+    options: { scales: { x: { stacked: true }, y: { stacked: true, title: { display: true, text: "ms" } } } } });
+  const chain = bench.chain;
+  chart("chart-chain", { type: "bar", data: {
+    labels: ["3 round trips", "GpuArray", "CommandBatch"],
+    datasets: [{ label: chain ? `${chain.size.toLocaleString("en")} elements` : "not run yet",
+                 data: chain ? [chain.round_trips_ms, chain.gpu_array_ms, chain.command_batch_ms] : [],
+                 backgroundColor: [COLORS.numpy, COLORS.auto, COLORS.gpu] }] },
+    options: { scales: { y: { title: { display: true, text: "ms" } } } } });
+  const targets = document.getElementById("bench-targets");
+  targets.replaceChildren(...(bench.result?.targets ?? []).map((t) => {
+    const div = document.createElement("div");
+    div.className = t.met === true ? "met" : t.met === false ? "missed" : "";
+    div.textContent = `${t.met === true ? "✓" : t.met === false ? "✗" : "·"} ${t.goal}: ${t.value} (${t.detail})`;
+    return div;
+  }));
+}
+
+function measuredCrossover(rows) {
+  let found = null;
+  for (const r of [...rows].reverse()) {
+    if (!(r.gpu_ms < r.numpy_ms)) break;
+    found = r.size;
+  }
+  return found;
+}
+
+function showBenchResult(result, status) {
+  bench.result = result;
+  bench.rows = result.sweep ?? [];
+  bench.chain = result.chain ?? null;
+  vizState.data.bench = result;
+  document.getElementById("bench-status").textContent = status;
+  drawBench();
+}
+
+globalThis.vizBenchEvent = (text) => {
+  const event = JSON.parse(text);
+  if (event.section === "sweep") bench.rows.push(event.row);
+  if (event.section === "chain") bench.chain = event.row;
+  const bar = document.getElementById("bench-progress");
+  bar.max = event.total;
+  bar.value = event.done;
+  document.getElementById("bench-status").textContent =
+    `${event.done} / ${event.total}: ${event.section}${event.row?.op ? " " + event.row.op + " " + event.row.size : ""}`;
+  drawBench();
+  refreshStats();
+};
+
+async function runBench() {
+  const scope = BENCH_SCOPES[document.getElementById("bench-run").dataset.scope ?? "quick"];
+  const code = CODE.bench(scope);
+  showCode("card-bench", code);
+  bench.rows = [];
+  bench.chain = null;
+  bench.result = null;
+  const button = document.getElementById("bench-run");
+  button.disabled = true;
+  try {
+    const result = await runPython(code);
+    showBenchResult(result, `done in ${result.seconds} s on ${result.tier}`);
+  } catch (err) {
+    cardError("card-bench", err);
+  } finally {
+    button.disabled = false;
+    refreshTrace();
+  }
+}
+
+// ---- activation gallery
+async function drawGallery() {
+  const code = CODE.gallery();
+  showCode("card-gallery", code);
+  const data = await runPython(code);
+  vizState.data.gallery = data;
+  const box = document.getElementById("gallery");
+  box.replaceChildren();
+  for (const [name, c] of Object.entries(data.curves)) {
+    const fig = document.createElement("figure");
+    const params = Object.entries(c.params).map(([k, v]) => `${k}=${v}`).join(", ");
+    fig.innerHTML = `<figcaption>${name}${params ? ` (${params})` : ""} · max |Δ| ${Math.max(...c.error).toExponential(1)}</figcaption>` +
+      `<div class="plot small"><canvas id="g-${name}"></canvas></div><div class="plot tiny"><canvas id="e-${name}"></canvas></div>`;
+    box.append(fig);
+    const xy = (ys) => data.x.map((x, i) => ({ x, y: ys[i] }));
+    chart(`g-${name}`, { type: "scatter", data: { datasets: [
+      { label: "numpy", data: xy(c.numpy), borderColor: COLORS.numpy, borderWidth: 4, showLine: true, pointRadius: 0 },
+      { label: data.backend === "gpu" ? "webgpu" : "numpy (no GPU)", data: xy(c.gpu), borderColor: COLORS.gpu,
+        borderWidth: 1.5, showLine: true, pointRadius: 0 }] },
+      options: { plugins: { legend: { display: false } }, scales: { x: { min: -8, max: 8 } } } });
+    chart(`e-${name}`, { type: "scatter", data: { datasets: [
+      { label: "|gpu - numpy|", data: xy(c.error.map((e) => Math.max(e, 1e-12))), borderColor: COLORS.error,
+        showLine: true, pointRadius: 0, borderWidth: 1 }] },
+      options: { plugins: { legend: { display: false } },
+                 scales: { x: { min: -8, max: 8, ticks: { display: false } },
+                           y: { type: "logarithmic", min: 1e-12, max: 1e-2 } } } });
+  }
+}
+
+// ---- heatmaps
+function heatmap(canvasId, matrix) {
+  const rows = matrix.length;
+  const cols = matrix[0].length;
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const row of matrix) for (const v of row) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+  const span = Math.max(Math.abs(lo), Math.abs(hi)) || 1;
+  const img = new ImageData(cols, rows);
+  matrix.forEach((row, i) => row.forEach((v, j) => {
+    const t = v / span; // -1 .. 1: blue .. dark .. red
+    const k = 4 * (i * cols + j);
+    img.data[k] = t > 0 ? 40 + 215 * t : 40;
+    img.data[k + 1] = 40 + 60 * (1 - Math.abs(t));
+    img.data[k + 2] = t < 0 ? 40 - 215 * t : 40;
+    img.data[k + 3] = 255;
+  }));
+  const off = new OffscreenCanvas(cols, rows);
+  off.getContext("2d").putImageData(img, 0, 0);
+  const canvas = document.getElementById(canvasId);
+  const ctx = canvas.getContext("2d");
+  ctx.imageSmoothingEnabled = false;
+  ctx.clearRect(0, 0, canvas.width, canvas.height);
+  ctx.drawImage(off, 0, 0, canvas.width, canvas.height);
+}
+
+async function drawMatmul() {
+  const n = Number(document.getElementById("matmul-size").value);
+  const code = CODE.matmul(n);
+  showCode("card-matmul", code);
+  const data = await runPython(code);
+  vizState.data.matmul = data;
+  heatmap("heat-a", data.a);
+  heatmap("heat-b", data.b);
+  heatmap("heat-c", data.c);
+  document.getElementById("matmul-time").textContent = `${n} × ${n}: ${data.ms.toFixed(2)} ms on ${data.backend}`;
+}
+
+async function drawConv() {
+  const kernel = document.getElementById("conv-kernel").value;
+  const code = CODE.conv(kernel);
+  showCode("card-conv", code);
+  const data = await runPython(code);
+  vizState.data.conv = data;
+  heatmap("conv-in", data.image);
+  heatmap("conv-out", data.out);
+  document.getElementById("conv-time").textContent = `${kernel}: ${data.ms.toFixed(2)} ms on ${data.backend}`;
+}
+
+async function drawSoftmax() {
+  const code = CODE.softmax();
+  showCode("card-softmax", code);
+  const data = await runPython(code);
+  vizState.data.softmax = data;
+  chart("chart-softmax", { type: "bar", data: {
+    labels: data.logits.map((v) => v.toFixed(2)),
+    datasets: [{ label: "softmax(logits)", data: data.probs, backgroundColor: COLORS.auto }] },
+    options: { scales: { x: { title: { display: true, text: "logit" } }, y: { min: 0, max: 1 } } } });
+  document.getElementById("softmax-time").textContent = `${data.ms.toFixed(2)} ms on ${data.backend}`;
+}
+
+// ---- trace timeline and stats bar
+async function refreshTrace() {
+  const code = CODE.trace();
+  showCode("card-trace", code);
+  const entries = peekPython(code);
+  vizState.data.trace = entries;
+  const labels = entries.map((e, i) => `${i + 1}. ${e.op} · ${e.backend}`);
+  const stages = [...new Set(entries.flatMap((e) => Object.keys(e.ms)))];
+  chart("chart-trace", { type: "bar", data: { labels,
+    datasets: stages.map((s) => ({ label: s, data: entries.map((e) => e.ms[s] ?? 0),
+                                   backgroundColor: STAGE_COLORS[s] ?? COLORS.numpy })) },
+    options: { indexAxis: "y", scales: { x: { stacked: true, type: "linear", title: { display: true, text: "ms" } },
+                                         y: { stacked: true, ticks: { autoSkip: false } } } } });
+}
+
+function formatRate(n) {
+  for (const [unit, scale] of [["G", 1e9], ["M", 1e6], ["K", 1e3]]) if (n >= scale) return `${(n / scale).toFixed(1)} ${unit}`;
+  return n.toFixed(0);
+}
+
+function refreshStats() {
+  const s = peekPython(CODE.stats());
+  vizState.data.stats = s;
+  const c = s.counters;
+  document.getElementById("stat-ops").textContent = c.ops_run.toLocaleString("en");
+  document.getElementById("stat-rate").textContent = c.busy_ms > 0 ? formatRate(c.elements / (c.busy_ms / 1000)) : "–";
+  document.getElementById("stat-last").textContent = s.last
+    ? `${s.last.op} · ${s.last.total_ms.toFixed(2)} ms · ${s.last.backend}` : "–";
+  document.getElementById("stat-memory").textContent = s.memory
+    ? `${(s.memory.bytes_in_use / 1048576).toFixed(2)} MiB` : "none (NumPy)";
+  const a = s.adapter;
+  document.getElementById("stat-adapter").textContent = a
+    ? [a.vendor, a.architecture, a.description].filter(Boolean).join(" / ") + (a.isFallbackAdapter ? " (fallback adapter)" : "")
+    : s.tier;
+}
+
+// ---- start
+const vizState = globalThis.vizState = { data: {}, charts, runBench, ready: null };
+
+async function start() {
+  await globalThis.pycoreReady;
+  pyodide.runPython("import numpy as np, pycore\n__viz_ns = {'np': np, 'pycore': pycore}");
+  document.getElementById("cards").classList.add("live");
+  const button = document.getElementById("bench-run");
+  button.dataset.scope = new URLSearchParams(location.search).get("bench") === "standard" ? "standard" : "quick";
+  button.addEventListener("click", runBench);
+  document.getElementById("bench-op").addEventListener("change", drawBench);
+  document.getElementById("bench-file").addEventListener("change", async (e) => {
+    const file = e.target.files[0];
+    if (file) showBenchResult(JSON.parse(await file.text()), `loaded ${file.name}`);
+  });
+  document.getElementById("matmul-size").addEventListener("change", () => drawMatmul().catch((x) => cardError("card-matmul", x)));
+  document.getElementById("conv-kernel").addEventListener("change", () => drawConv().catch((x) => cardError("card-conv", x)));
+  document.getElementById("softmax-again").addEventListener("click", () => drawSoftmax().catch((x) => cardError("card-softmax", x)));
+  document.addEventListener("pycore:ran", () => { refreshStats(); });
+  showCode("card-bench", CODE.bench(BENCH_SCOPES[button.dataset.scope]));
+  drawBench();
+  refreshStats();
+  const cards = [["card-gallery", drawGallery], ["card-matmul", drawMatmul], ["card-conv", drawConv],
+                 ["card-softmax", drawSoftmax]];
+  for (const [id, draw] of cards) await draw().catch((err) => cardError(id, err));
+  await refreshTrace();
+}
+
+vizState.ready = start();
