@@ -9,8 +9,8 @@
 const COLORS = { gpu: "#6fcf97", numpy: "#f2c94c", auto: "#56ccf2", error: "#eb5757", grid: "#242b38",
                  fg: "#d8dee9", dim: "#7b8494" };
 const STAGE_COLORS = { buffers: "#9b51e0", upload: "#2d9cdb", dispatch: "#27ae60", readback: "#f2994a",
-                       python: "#bdbdbd" };
-const STAGES = Object.keys(STAGE_COLORS);
+                       python: "#bdbdbd", compile: "#eb5757", compute: "#f2c94c" };
+const STAGES = ["buffers", "upload", "dispatch", "readback", "python"]; // of a GPU call
 const BENCH_SCOPES = {
   quick: { ops: ["relu", "vec_add", "softmax", "sum", "matmul"], sizes: [1000, 100000], matrix: [64, 256], repeats: 3 },
   standard: { ops: ["relu", "sigmoid", "gelu", "vec_add", "softmax", "sum", "dot", "matmul", "convolve2d"],
@@ -275,7 +275,8 @@ async function drawGallery() {
         showLine: true, pointRadius: 0, borderWidth: 1 }] },
       options: { plugins: { legend: { display: false } },
                  scales: { x: { min: -8, max: 8, ticks: { display: false } },
-                           y: { type: "logarithmic", min: 1e-12, max: 1e-2 } } } });
+                           y: { type: "logarithmic", min: 1e-12, max: 1e-2,
+                                ticks: { callback: (v) => [1e-12, 1e-7, 1e-2].includes(v) ? v.toExponential(0) : "" } } } } });
   }
 }
 
@@ -368,8 +369,9 @@ function refreshStats() {
   document.getElementById("stat-rate").textContent = c.busy_ms > 0 ? formatRate(c.elements / (c.busy_ms / 1000)) : "–";
   document.getElementById("stat-last").textContent = s.last
     ? `${s.last.op} · ${s.last.total_ms.toFixed(2)} ms · ${s.last.backend}` : "–";
+  const mib = (n) => (n / 1048576).toFixed(2);
   document.getElementById("stat-memory").textContent = s.memory
-    ? `${(s.memory.bytes_in_use / 1048576).toFixed(2)} MiB` : "none (NumPy)";
+    ? `${mib(s.memory.bytes_in_use)} MiB (${mib(s.memory.bytes_pooled)} MiB pooled)` : "none (NumPy)";
   const a = s.adapter;
   document.getElementById("stat-adapter").textContent = a
     ? [a.vendor, a.architecture, a.description].filter(Boolean).join(" / ") + (a.isFallbackAdapter ? " (fallback adapter)" : "")

@@ -125,10 +125,11 @@ def test_code_pastes_into_the_console(viz):
 
 def test_whole_page_screenshot(viz):
     viz.page.set_viewport_size({"width": 1400, "height": 900})
-    viz.page.evaluate("() => document.getElementById('drawer').open = false")
+    viz.page.evaluate("() => { document.getElementById('drawer').hidden = true; }")  # sticky: hide it
     viz.page.evaluate("() => window.scrollTo(0, 0)")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     viz.page.screenshot(path=str(ARTIFACTS / "viz.png"), full_page=True)
+    viz.page.evaluate("() => { document.getElementById('drawer').hidden = false; }")
     assert (ARTIFACTS / "viz.png").stat().st_size > 50_000
 
 
