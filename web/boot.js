@@ -15,6 +15,36 @@ let settle;
 globalThis.pycoreReady = new Promise((resolve, reject) => { settle = { resolve, reject }; });
 globalThis.pycoreReady.catch(() => {}); // failures are shown in the error panel
 
+// The boot progress, the error panel and the console are the same on every page: made here, in
+// the page's #boot-panels and #console-host.
+const BOOT_PANELS = `
+<section id="boot" class="boot" aria-label="boot progress">
+  <ol id="stages">
+    <li data-stage="runtime"><span class="state">·</span> Python runtime (Pyodide)<span class="ms"></span></li>
+    <li data-stage="numpy"><span class="state">·</span> NumPy<span class="ms"></span></li>
+    <li data-stage="pycore"><span class="state">·</span> pycore<span class="ms"></span></li>
+    <li data-stage="gpu"><span class="state">·</span> GPU device<span class="ms"></span></li>
+  </ol>
+  <progress id="boot-progress" max="4" value="0"></progress>
+</section>
+
+<section id="error-panel" class="error-panel" role="alert" hidden>
+  <h2>Start-up failed at stage <span id="error-stage"></span></h2>
+  <pre id="error-message"></pre>
+  <p>Reload to try again. If it persists, check that <code>python serve.py</code> is still running.</p>
+</section>`;
+const CONSOLE = `
+<main id="console" class="console" hidden>
+  <pre id="console-output" class="output" aria-live="polite"></pre>
+  <div class="input-line">
+    <span id="console-prompt" class="prompt">&gt;&gt;&gt; </span>
+    <textarea id="console-input" rows="1" spellcheck="false" autocomplete="off"
+              aria-label="Python input" disabled></textarea>
+  </div>
+</main>`;
+document.getElementById("boot-panels").outerHTML = BOOT_PANELS;
+document.getElementById("console-host").outerHTML = CONSOLE;
+
 class StageError extends Error {
   constructor(stage, message) { super(message); this.stage = stage; }
 }

@@ -89,17 +89,25 @@ function peekPython(code) {
     "json.dumps(eval_code(__viz_peek, __viz_ns), default=lambda o: o.tolist())"));
 }
 
+// The element of class `cls` in a card, made by `make` (which places it) the first time.
+function part(cardId, cls, tag, make) {
+  const card = document.getElementById(cardId);
+  let el = card.querySelector(`.${cls}`);
+  if (!el) {
+    el = document.createElement(tag);
+    el.className = cls;
+    make(el, card);
+  }
+  return el;
+}
+
 // ---- each card shows its code, with a button that pastes it into the console
 function showCode(cardId, code) {
-  const card = document.getElementById(cardId);
-  let box = card.querySelector(".code");
-  if (!box) {
-    box = document.createElement("div");
-    box.className = "code";
-    box.innerHTML = '<pre></pre><button class="paste" title="paste into the Python console">console ▸</button>';
-    box.querySelector("button").addEventListener("click", () => pasteIntoConsole(box.dataset.code));
-    card.append(box);
-  }
+  const box = part(cardId, "code", "div", (el, card) => {
+    el.innerHTML = '<pre></pre><button class="paste" title="paste into the Python console">console ▸</button>';
+    el.querySelector("button").addEventListener("click", () => pasteIntoConsole(el.dataset.code));
+    card.append(el);
+  });
   box.dataset.code = code;
   box.querySelector("pre").textContent = code;
 }
@@ -114,13 +122,7 @@ function pasteIntoConsole(code) {
 }
 
 function cardError(cardId, err) {
-  const card = document.getElementById(cardId);
-  let box = card.querySelector(".card-error");
-  if (!box) {
-    box = document.createElement("pre");
-    box.className = "card-error";
-    card.querySelector("h2").after(box);
-  }
+  const box = part(cardId, "card-error", "pre", (el, card) => card.querySelector("h2").after(el));
   box.textContent = String(err?.message ?? err).split("\n").slice(-4).join("\n");
 }
 

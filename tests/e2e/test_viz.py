@@ -115,6 +115,13 @@ def test_benchmark_streams_into_the_charts(viz):
     assert trace and chart_data(viz, "chart-trace")
 
 
+def test_fits_a_laptop_screen_and_stays_offline(viz, server):
+    viz.page.set_viewport_size({"width": 1280, "height": 800})
+    assert viz.page.evaluate("() => document.documentElement.scrollWidth") <= 1280
+    assert viz.requests and all(url.startswith(server.url + "/") for url in viz.requests), \
+        [u for u in viz.requests if not u.startswith(server.url)]
+
+
 def test_code_pastes_into_the_console(viz):
     code = viz.page.inner_text("#card-softmax .code pre")
     assert "pycore.softmax_async(logits)" in code
@@ -131,6 +138,28 @@ def test_whole_page_screenshot(viz):
     viz.page.screenshot(path=str(ARTIFACTS / "viz.png"), full_page=True)
     viz.page.evaluate("() => { document.getElementById('drawer').hidden = false; }")
     assert (ARTIFACTS / "viz.png").stat().st_size > 50_000
+
+
+def test_loads_the_json_the_command_line_wrote(viz, tmp_path):
+    import json
+
+    sample = {"when": "2026-01-01 00:00 UTC", "tier": "a sample", "repeats": 1, "seconds": 1.0,
+              "sweep": [{"op": "sum", "size": n, "shapes": [[n]], "runs": 1, "gpu_ms": g, "numpy_ms": c,
+                         "auto_ms": c, "auto_backend": "numpy", "regret": 1.0,
+                         "stages_ms": {"buffers": 0.1, "upload": 0.2, "dispatch": 0.1, "readback": g - 0.5,
+                                       "python": 0.1}} for n, g, c in ((1000, 5.0, 0.3), (10**6, 9.0, 12.0))],
+              "chain": {"size": 1000, "round_trips_ms": 9.0, "gpu_array_ms": 5.0, "command_batch_ms": 4.0},
+              "crossover": {"sum": {"measured": 10**6, "predicted": 10**6}}, "targets": []}
+    path = tmp_path / "bench.json"
+    path.write_text(json.dumps(sample))
+    viz.page.set_input_files("#bench-file", str(path))
+    viz.page.wait_for_function("() => vizState.data.bench && vizState.data.bench.tier === 'a sample'")
+    assert viz.page.eval_on_selector("#bench-op", "s => s.value") == "sum"
+    series = {d["label"]: d["data"] for d in chart_data(viz, "chart-time")}
+    assert series["gpu"] == [{"x": 1000, "y": 5.0}, {"x": 10**6, "y": 9.0}]
+    assert [p["x"] for p in series["crossover 1,000,000"]] == [10**6, 10**6]
+    assert chart_data(viz, "chart-chain")[0]["data"] == [9.0, 5.0, 4.0]
+    assert "loaded bench.json" in viz.page.inner_text("#bench-status")
 
 
 def test_fallback_page_keeps_working(browser_no_webgpu, server):
