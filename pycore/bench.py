@@ -332,6 +332,10 @@ async def run_async(ops: tuple[str, ...] | None = None, sizes: tuple[int, ...] =
                          f"the ops are {', '.join(OPS)}")
     if repeats < 1:
         raise ValueError(f"bench: repeats must be at least 1, got {repeats}")
+    for what, values in (("sizes", sizes), ("matrix_sizes", matrix_sizes), ("chain_size", (chain_size,))):
+        bad = [v for v in values if not isinstance(v, int) or v < 1]
+        if bad:
+            raise ValueError(f"bench: {what} must be positive integers, got {bad}")
     await RUNTIME.init_async()
     started = time.perf_counter()
     notes: list[str] = []

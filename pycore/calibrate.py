@@ -40,8 +40,10 @@ def _median_sync_ms(fn: Callable[[], Any], repeats: int) -> float:
     return statistics.median(times)
 
 
-SAMPLE_SIZE = {"vector": 1 << 18, "matrix": 256}  # elements, or n of n x n: big enough that the
-# fixed cost does not hide the rate, small enough that all ops are measured in seconds
+# Sample size per kind (elements, or n of n x n): big enough that the fixed cost does not hide the
+# rate (element-wise ops cross over near 1M elements), small enough to measure every op in seconds.
+SAMPLE_SIZE = {"unary": 1 << 20, "binary": 1 << 20, "rowwise": 1 << 18, "reduce": 1 << 18,
+               "matmul": 256, "conv2d": 256}
 
 
 async def calibrate_async(repeats: int = 3, save: bool = True) -> dict[str, Any]:
@@ -58,7 +60,7 @@ async def calibrate_async(repeats: int = 3, save: bool = True) -> dict[str, Any]
     True
     """
     from . import api
-    from .bench import MATRIX_KINDS, shapes_for
+    from .bench import shapes_for
     from .gpuarray import to_gpu_async
     from .ops import OPS
     from .programs import PROGRAMS
@@ -71,7 +73,7 @@ async def calibrate_async(repeats: int = 3, save: bool = True) -> dict[str, Any]
     cal.numpy_call_ms = await _median_ms(lambda: relu(tiny, backend="numpy"), repeats)
     samples = {}
     for op in OPS.values():
-        n = SAMPLE_SIZE["matrix" if op.kind in MATRIX_KINDS else "vector"]
+        n = SAMPLE_SIZE[op.kind]
         inputs = [rng.standard_normal(s, dtype=np.float32) for s in shapes_for(op, n)]
         params = op.typical_params()
         samples[op.name] = (op, inputs, params, op.flops(tuple(i.shape for i in inputs)))

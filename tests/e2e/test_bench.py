@@ -68,7 +68,7 @@ def test_targets_and_table(small_run):
 def test_bad_arguments(gpu_page):
     err = gpu_page.py("""
 out = []
-for kwargs in ({"ops": ("conv",)}, {"repeats": 0}):
+for kwargs in ({"ops": ("conv",)}, {"repeats": 0}, {"sizes": (1000, -5)}, {"matrix_sizes": (2.5,)}):
     try:
         await pycore.bench.run_async(**kwargs)
     except ValueError as exc:
@@ -76,3 +76,5 @@ for kwargs in ({"ops": ("conv",)}, {"repeats": 0}):
 out
 """)
     assert "unknown op(s) 'conv'" in err[0] and "repeats must be at least 1" in err[1]
+    assert "sizes must be positive integers, got [-5]" in err[2]
+    assert "matrix_sizes must be positive integers, got [2.5]" in err[3]
