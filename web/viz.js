@@ -126,6 +126,14 @@ function cardError(cardId, err) {
   box.textContent = String(err?.message ?? err).split("\n").slice(-4).join("\n");
 }
 
+// Show a card's code, run it, keep its data for tests: what every drawing card does first.
+async function runCard(cardId, key, code) {
+  showCode(cardId, code);
+  const data = await runPython(code);
+  vizState.data[key] = data;
+  return data;
+}
+
 // ---- charts
 Chart.defaults.color = COLORS.fg;
 Chart.defaults.borderColor = COLORS.grid;
@@ -254,10 +262,7 @@ async function runBench() {
 
 // ---- activation gallery
 async function drawGallery() {
-  const code = CODE.gallery();
-  showCode("card-gallery", code);
-  const data = await runPython(code);
-  vizState.data.gallery = data;
+  const data = await runCard("card-gallery", "gallery", CODE.gallery());
   const box = document.getElementById("gallery");
   box.replaceChildren();
   for (const [name, c] of Object.entries(data.curves)) {
@@ -310,10 +315,7 @@ function heatmap(canvasId, matrix) {
 
 async function drawMatmul() {
   const n = Number(document.getElementById("matmul-size").value);
-  const code = CODE.matmul(n);
-  showCode("card-matmul", code);
-  const data = await runPython(code);
-  vizState.data.matmul = data;
+  const data = await runCard("card-matmul", "matmul", CODE.matmul(n));
   heatmap("heat-a", data.a);
   heatmap("heat-b", data.b);
   heatmap("heat-c", data.c);
@@ -322,20 +324,14 @@ async function drawMatmul() {
 
 async function drawConv() {
   const kernel = document.getElementById("conv-kernel").value;
-  const code = CODE.conv(kernel);
-  showCode("card-conv", code);
-  const data = await runPython(code);
-  vizState.data.conv = data;
+  const data = await runCard("card-conv", "conv", CODE.conv(kernel));
   heatmap("conv-in", data.image);
   heatmap("conv-out", data.out);
   document.getElementById("conv-time").textContent = `${kernel}: ${data.ms.toFixed(2)} ms on ${data.backend}`;
 }
 
 async function drawSoftmax() {
-  const code = CODE.softmax();
-  showCode("card-softmax", code);
-  const data = await runPython(code);
-  vizState.data.softmax = data;
+  const data = await runCard("card-softmax", "softmax", CODE.softmax());
   chart("chart-softmax", { type: "bar", data: {
     labels: data.logits.map((v) => v.toFixed(2)),
     datasets: [{ label: "softmax(logits)", data: data.probs, backgroundColor: COLORS.auto }] },
