@@ -1,6 +1,6 @@
 // Element-wise unary kernels: y[i] = f(x[i]; params), four elements (one vec4) per thread, 256
 // threads per workgroup. Each op is a function on vec4<f32> (`<name>_f`) and a kernel that applies
-// it; the functions compose, so a chain of element-wise ops can run as one kernel (fusion.py).
+// it. The functions compose: a fused kernel could apply a chain of them in one pass (not built yet).
 //
 // Dispatch is 2-D so that more than 65,535 workgroups still work: the host dispatches (x, y)
 // workgroups with x <= maxComputeWorkgroupsPerDimension, and the flat index is
