@@ -52,20 +52,24 @@ def explain(op: str, *shapes: tuple[int, ...], on_gpu: tuple[bool, ...] | None =
     return prediction
 
 
-async def init_async() -> dict[str, Any]:
-    """Acquire the WebGPU adapter and device (with the adapter's full limits), or settle on the
+async def init_async(transport: str | None = None) -> dict[str, Any]:
+    """Acquire a WebGPU adapter and device (with the adapter's full limits), or settle on the
     NumPy fallback and record why. Idempotent; ops call it themselves. Returns `info()`.
+
+    transport: "auto" (the default, or $PYCORE_TRANSPORT): the browser's WebGPU in Pyodide, wgpu-py
+    under CPython; or "browser", "native" or "numpy".
 
     >>> import asyncio, pycore
     >>> asyncio.run(pycore.init_async())["backend"] in ("webgpu", "numpy")
     True
     """
-    await RUNTIME.init_async()
+    await RUNTIME.init_async(transport)
     return RUNTIME.info()
 
 
 def info() -> dict[str, Any]:
-    """The backend in use ("webgpu" or "numpy") and why, adapter info, device limits and
+    """The backend in use ("webgpu" or "numpy"), the transport ("browser", "native" or "none") and
+    why, adapter info, device limits and
     features, versions, GPU memory counters, pipeline compile times, and counters of the ops run
     (ops_run, elements, busy_ms) since the page loaded.
 

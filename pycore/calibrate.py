@@ -1,9 +1,10 @@
 """Measuring this browser and device for the backend selector, and remembering the result.
 
-`await pycore.calibrate_async()` times, in this page: the fixed cost of one GPU call and of one
+`await pycore.calibrate_async()` times, in this process: the fixed cost of one GPU call and of one
 NumPy call, upload and readback bandwidth, and the GPU's and NumPy's rates on each kind of kernel.
-Each figure is the median of a few runs. The result replaces the selector's defaults and,
-in a browser, is saved in localStorage and loaded again by the next init_async().
+Each figure is the median of a few runs. The result replaces the selector's defaults and is saved
+by the transport (a browser's localStorage, or a file under ~/.cache/pycore natively) for the
+next init_async() to load.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from .runtime import IN_PYODIDE, RUNTIME
+from .runtime import RUNTIME
 from .selector import SELECTOR, STORAGE_KEY, Calibration
 
 
@@ -85,11 +86,11 @@ async def calibrate_async(repeats: int = 3, save: bool = True) -> dict[str, Any]
     if RUNTIME.backend == "webgpu":
         cal.dispatch_ms = await _median_ms(lambda: relu(tiny, backend="gpu"), repeats)
         stream = rng.standard_normal(1 << 20, dtype=np.float32)
-        queue = RUNTIME.device.queue
+        device = RUNTIME.device
 
         async def upload() -> None:
             t = await to_gpu_async(stream)
-            await queue.onSubmittedWorkDone()
+            await device.work_done_async()
             t.release()
 
         up_ms = await _median_ms(upload, repeats)
@@ -109,10 +110,8 @@ async def calibrate_async(repeats: int = 3, save: bool = True) -> dict[str, Any]
     when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     cal.source = f"calibrated {when} on {RUNTIME.tier()}"
     SELECTOR.calibration = cal
-    if save and IN_PYODIDE:
-        import js  # type: ignore[import-not-found]
-
-        js.localStorage.setItem(STORAGE_KEY, cal.to_json())
+    if save and RUNTIME.device is not None:
+        RUNTIME.device.save_setting(STORAGE_KEY, cal.to_json())
     return _rounded(cal)
 
 
@@ -129,17 +128,15 @@ def _rounded(cal: Calibration) -> dict[str, Any]:
 
 
 def load_saved() -> bool:
-    """Use the calibration saved by an earlier calibrate_async() in this browser, if any."""
-    if not IN_PYODIDE:
-        return False
-    import js  # type: ignore[import-not-found]
-
-    text = js.localStorage.getItem(STORAGE_KEY)
+    """Use the calibration saved by an earlier calibrate_async() on this device (the browser's
+    localStorage; natively, a file under $PYCORE_CACHE_DIR or ~/.cache/pycore), if any."""
+    device = RUNTIME.device
+    text = device.load_setting(STORAGE_KEY) if device is not None else None
     if not text:
         return False
     try:
-        SELECTOR.calibration = Calibration.from_json(str(text))
+        SELECTOR.calibration = Calibration.from_json(text)
     except (TypeError, ValueError):
-        js.localStorage.removeItem(STORAGE_KEY)  # from an older pycore: measure again
+        device.save_setting(STORAGE_KEY, None)  # from an older pycore: measure again
         return False
     return True

@@ -16,16 +16,14 @@ from typing import Any
 import numpy as np
 
 from .runtime import RUNTIME
+from .transport import COPY_DST, COPY_SRC, MAP_READ, STORAGE
 
 WORKGROUP = 256  # threads per workgroup of the 1-D kernels (elementwise, binary, rowwise, reduce)
 
 
-def DATA_USAGE() -> int:  # noqa: N802 (a constant, computed late: webgpu imports only in Pyodide)
-    """Usage of every data buffer: inputs, outputs and GpuArrays share one pool class, and any of
-    them can be written, bound as storage, copied from and read back."""
-    from .webgpu import COPY_DST, COPY_SRC, STORAGE
-
-    return STORAGE | COPY_SRC | COPY_DST
+# Usage of every data buffer: inputs, outputs and GpuArrays share one pool class, and any of them
+# can be written, bound as storage, copied from and read back.
+DATA_USAGE = STORAGE | COPY_SRC | COPY_DST
 
 
 def grid(n_groups: int, max_per_dim: int) -> tuple[int, int, int]:
@@ -120,7 +118,7 @@ class GpuSession:
                 raise ValueError(f"{self.op_name}: a part of a GpuArray at byte {array.offset} cannot be "
                                  f"bound (offsets must be multiples of {align}); use a smaller input")
             return array.buffer, max(array.nbytes, 4), array.offset
-        buf = self.buffer(array.nbytes, DATA_USAGE())
+        buf = self.buffer(array.nbytes, DATA_USAGE)
         t = time.perf_counter()
         if array.nbytes:
             self.device.write_buffer(buf, array)
@@ -129,7 +127,7 @@ class GpuSession:
 
     def output(self, nbytes: int) -> tuple[Any, int]:
         """A storage buffer for results."""
-        return self.buffer(nbytes, DATA_USAGE()), max(nbytes, 4)
+        return self.buffer(nbytes, DATA_USAGE), max(nbytes, 4)
 
     def keep(self, buf: Any) -> None:
         """Let `buf` outlive this session (a GpuArray now owns it)."""
@@ -198,8 +196,6 @@ class GpuSession:
         read, the error checks and the mapping are awaited together, in one await.
         Stages: "dispatch" is encoding and submitting; "readback" is waiting for the GPU (its
         compute time included) and copying the result into NumPy memory."""
-        from .webgpu import COPY_DST, MAP_READ
-
         if self.deferred:
             return
         staging = None

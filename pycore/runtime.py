@@ -1,7 +1,9 @@
-"""The compute backend in use: acquiring the WebGPU device, falling back to NumPy, and reporting.
+"""The compute backend in use: acquiring a WebGPU device, falling back to NumPy, and reporting.
 
 There is one Runtime per Python process (`RUNTIME`). `init_async()` picks the backend once:
-"webgpu" when running in Pyodide with a usable adapter and device, else "numpy" with the reason.
+"webgpu" when a transport (transport.py) has a usable adapter and device, through the browser in
+Pyodide or through wgpu-py under CPython, else "numpy" with the reason. $PYCORE_TRANSPORT (or
+init_async's `transport`) asks for one: "auto", "browser", "native" or "numpy".
 A lost device switches the runtime to "numpy" (the reason says so); later ops keep working.
 """
 
@@ -17,6 +19,15 @@ import numpy as np
 from . import __version__
 from .pool import BufferPool
 from .shaders import wgsl_source
+from .transport import (
+    COPY_DST,
+    UNIFORM,
+    GpuUnavailableError,
+    ShaderCompileError,
+    Transport,
+    request_async,
+    wanted_transport,
+)
 
 IN_PYODIDE = sys.platform == "emscripten"
 DEVICE_TIMEOUT_S = 15.0
@@ -29,7 +40,8 @@ class Runtime:
         self.backend = "numpy"
         self.reason = "not initialised yet: await pycore.init_async()"
         self.initialised = False
-        self.device: Any = None  # webgpu.Device when backend == "webgpu"
+        self.device: Transport | None = None  # set when backend == "webgpu"
+        self.transport = "none"  # "browser", "native" or "none"
         self.pool: BufferPool | None = None
         self.pipelines: dict[tuple[str, str], Any] = {}
         self.modules: dict[str, Any] = {}  # family -> GPUShaderModule
@@ -41,35 +53,49 @@ class Runtime:
         self._checks: list[tuple[str, Any]] = []  # (op, promise of error text) not yet awaited
         self.counters = {"ops_run": 0, "elements": 0, "busy_ms": 0.0}  # since the page loaded
 
-    async def init_async(self) -> None:
+    async def init_async(self, transport: str | None = None) -> None:
+        """Acquire a device through `transport` (default: $PYCORE_TRANSPORT, else "auto")."""
         if self.initialised:
             return
+        wanted = transport or wanted_transport()
         self.initialised = True
-        if not IN_PYODIDE:
-            self._fallback("not running in a browser: pycore's WebGPU transport needs Pyodide")
+        if wanted == "numpy":
+            self._fallback("the NumPy backend was asked for (transport='numpy')")
             return
-        from . import webgpu
-
         try:
-            device = await webgpu.request_device_async(DEVICE_TIMEOUT_S)
-        except webgpu.GpuUnavailableError as exc:
+            device = await request_async(wanted, DEVICE_TIMEOUT_S)
+        except GpuUnavailableError as exc:
             self._fallback(str(exc))
             return
-        except Exception as exc:  # an unexpected browser answer must not leave pycore unusable
+        except Exception as exc:  # an unexpected answer must not leave pycore unusable
             self._fallback(f"WebGPU initialisation failed: {type(exc).__name__}: {exc}")
             return
         self.device = device
-        self.pool = BufferPool(device.create_buffer, lambda buf: buf.destroy())
+        self.transport = device.name
+        self.pool = BufferPool(device.create_buffer, device.destroy_buffer)
         self.backend = "webgpu"
-        self.reason = "WebGPU device acquired"
+        self.reason = ("WebGPU device acquired from the browser" if device.name == "browser" else
+                       "WebGPU device acquired through wgpu-py (wgpu-native)")
         device.on_lost(self._on_device_lost)
         from .calibrate import load_saved
 
         load_saved()
 
+    def shutdown(self) -> None:
+        """Give the device back and forget everything on it: GpuArrays made so far stop working,
+        and the next init_async() chooses a transport again."""
+        device = self.device
+        self.generation += 1
+        self._fallback("shut down: await pycore.init_async() to start again")
+        self.initialised = False
+        if device is not None:
+            device.destroy()  # its loss report finds no device left to drop
+        self.device_lost = None
+
     def _fallback(self, reason: str) -> None:
         self.backend, self.reason = "numpy", reason
         self.device = None
+        self.transport = "none"
         self.pool = None
         self.pipelines.clear()
         self.modules.clear()
@@ -91,14 +117,12 @@ class Runtime:
         if buf is not None:
             self.uniforms.move_to_end(key)
             return buf
-        from .webgpu import COPY_DST, UNIFORM
-
         buf = self.device.create_buffer(words.nbytes, UNIFORM | COPY_DST, "uniform")
         self.device.write_buffer(buf, words)
         self.uniforms[key] = buf
         if len(self.uniforms) > UNIFORM_CACHE:  # work already submitted may still use it: destroy
             _, old = self.uniforms.popitem(last=False)  # lets that work finish first
-            old.destroy()
+            self.device.destroy_buffer(old)
         return buf
 
     def defer_check(self, op: str, checked: Any) -> None:
@@ -117,10 +141,7 @@ class Runtime:
         """Await the deferred error checks (in one await); raise for the first that found one."""
         checks = self.take_checks()
         if checks and self.device is not None:
-            import js  # type: ignore[import-not-found]
-            from pyodide.ffi import to_js  # type: ignore[import-not-found]
-
-            errors = (await js.Promise.all(to_js([c for _, c in checks]))).to_py()
+            errors = await self.device.settle_async([c for _, c in checks])
             self.raise_first([(op, e) for (op, _), e in zip(checks, errors, strict=True)])
 
     @staticmethod
@@ -145,24 +166,24 @@ class Runtime:
         if pipeline is None:
             label, start = f"{family}.{entry}", time.perf_counter()
             module = self.modules.get(family)
-            if module is None:
-                module = self.modules[family] = self.device.create_shader_module(wgsl_source(family), family)
             try:
+                if module is None:
+                    module = self.device.create_shader_module(wgsl_source(family), family)
+                    self.modules[family] = module
                 pipeline = await self.device.create_pipeline_async(module, entry, label, bindings)
-            except Exception as exc:
-                errors = await self.device.compilation_errors_async(module)
-                if not errors:
-                    raise
-                raise RuntimeError(f"shaders/{family}.wgsl does not compile:\n{errors}") from exc
+            except ShaderCompileError as exc:
+                raise RuntimeError(f"shaders/{family}.wgsl does not compile:\n{exc}") from None
             self.compile_ms[label] = round((time.perf_counter() - start) * 1e3, 3)
             self.pipelines[key] = pipeline
         return pipeline
 
     def tier(self) -> str:
-        """One line for a status bar: 'WebGPU — google / swiftshader' or 'NumPy fallback — <reason>'."""
+        """One line for a status bar: 'WebGPU — google / swiftshader' (in a browser), 'WebGPU
+        (wgpu-native) — llvmpipe / ...' (native), or 'NumPy fallback — <reason>'."""
         if self.backend == "webgpu":
             names = (self.device.adapter_info.get(k) for k in ("vendor", "architecture", "description"))
-            return "WebGPU — " + (" / ".join(n for n in names if n) or "unnamed adapter")
+            where = "WebGPU" if self.transport == "browser" else "WebGPU (wgpu-native)"
+            return f"{where} — " + (" / ".join(n for n in names if n) or "unnamed adapter")
         return f"NumPy fallback — {self.reason}"
 
     def info(self) -> dict[str, Any]:
@@ -173,8 +194,13 @@ class Runtime:
             import pyodide  # type: ignore[import-not-found]
 
             versions["pyodide"] = pyodide.__version__
+        elif self.transport == "native":
+            import wgpu
+
+            versions["wgpu"] = wgpu.__version__
         return {
             "backend": self.backend,
+            "transport": self.transport,
             "reason": self.reason,
             "tier": self.tier(),
             "adapter": dict(dev.adapter_info) if dev else None,

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set up everything the tests need on a fresh Debian machine, then run every test:
-# Chromium (apt), Node.js/npm (apt, if missing), Python deps (pip), Pyodide (npm ci), then
-# ruff and pytest (CPython unit tests + headless-Chromium end-to-end tests). Extra args go to pytest.
+# Chromium and Mesa's Vulkan drivers (lavapipe, for the native transport) from apt, Node.js/npm
+# (apt, if missing), Python deps with wgpu (pip), Pyodide (npm ci), then ruff and pytest (CPython
+# unit tests, the native-WebGPU suite, headless-Chromium end-to-end tests). Extra args go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,8 +12,11 @@ apt_install() {
   $sudo apt-get update -q
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@"
 }
-[ -x /usr/bin/chromium ] || apt_install chromium
-command -v npm >/dev/null || apt_install nodejs npm
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+ls /usr/share/vulkan/icd.d/lvp_icd.*.json >/dev/null 2>&1 || missing+=(mesa-vulkan-drivers)
+command -v npm >/dev/null || missing+=(nodejs npm)
+[ ${#missing[@]} = 0 ] || apt_install "${missing[@]}"
 
 python3 -m pip install -q --disable-pip-version-check -e ".[test]"
 npm ci --no-audit --no-fund --loglevel=error

@@ -1,18 +1,27 @@
 """Fixtures shared by the suites: serve.py in a subprocess and headless Chromium through Playwright,
-each started once per test session; pages booted once and shared where a test does not need its own.
+each started once per test session; pages booted once and shared where a test does not need its own;
+and pycore on the native transport (wgpu-py) in a worker process.
+
+The test process itself runs pycore on NumPy ($PYCORE_TRANSPORT=numpy), whatever is installed, so
+the CPython unit tests test the NumPy path; `gpu` runs a test on both WebGPU transports.
 """
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.harness import ARTIFACTS, CHROMIUM, ROOT, Booted, Server, boot, launch
+from tests.harness import ARTIFACTS, CHROMIUM, ROOT, Booted, Native, Server, boot, launch
 
 __all__ = ["ARTIFACTS", "ROOT", "Booted", "boot"]
+
+os.environ["PYCORE_TRANSPORT"] = "numpy"
+os.environ["PYCORE_CACHE_DIR"] = tempfile.mkdtemp(prefix="pycore-test-cache-")  # calibrations go here
 
 
 @pytest.fixture(scope="session")
@@ -64,3 +73,22 @@ def fallback_page(browser_no_webgpu: Any, server: Server) -> Iterator[Booted]:
     page = boot(browser_no_webgpu, server.url + "/")
     yield page
     page.close()
+
+
+@pytest.fixture(scope="session")
+def native() -> Iterator[Native]:
+    """pycore on wgpu-py's native WebGPU (lavapipe on a machine without a GPU), margin 0 like gpu_page."""
+    worker = Native()
+    info = worker.ready()
+    if info["transport"] != "native":
+        worker.close()
+        pytest.fail(f"the native transport is not available: {info['reason']}")
+    worker.py("pycore.SELECTOR.margin = 0.0")
+    yield worker
+    worker.close()
+
+
+@pytest.fixture(scope="session", params=["browser", "native"])
+def gpu(request: pytest.FixtureRequest) -> Any:
+    """pycore on WebGPU: in the browser (gpu_page), then natively (native). Both answer `py`."""
+    return request.getfixturevalue("gpu_page" if request.param == "browser" else "native")

@@ -1,5 +1,7 @@
-"""Starting serve.py and booting the app in headless Chromium: shared by the test fixtures and
-the scripts that measure in the browser (scripts/error_table.py)."""
+"""Starting serve.py and booting the app in headless Chromium, or pycore on the native transport in a
+worker process: shared by the test fixtures and the scripts that measure (scripts/error_table.py).
+A booted page and a native worker answer the same calls (py, load_reference, run_case), so a test
+of pycore's GPU path runs on either."""
 
 from __future__ import annotations
 
@@ -45,7 +47,19 @@ def launch(pw: Any, webgpu: bool) -> Any:
     return pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=args)
 
 
-class Booted:
+class Snippets:
+    """What a test runs through `py` on either target."""
+
+    def py(self, code: str) -> Any:
+        raise NotImplementedError
+
+    def run_case(self, case_id: str, backend: str = "auto") -> dict[str, Any]:
+        """One case of tests/reference.py, checked where it ran (see load_reference)."""
+        return self.py(f"from pycore_reference import run_case_async\n"
+                       f"await run_case_async({case_id!r}, backend={backend!r})")
+
+
+class Booted(Snippets):
     """A page that has loaded the app, with every request URL it made recorded."""
 
     def __init__(self, browser: Any, url: str, init_script: str | None = None) -> None:
@@ -85,10 +99,6 @@ class Booted:
                               + "sys.modules.pop('pycore_reference', None); importlib.invalidate_caches()");
         }""", source)
 
-    def run_case(self, case_id: str, backend: str = "auto") -> dict[str, Any]:
-        return self.py(f"from pycore_reference import run_case_async\n"
-                       f"await run_case_async({case_id!r}, backend={backend!r})")
-
     def close(self) -> None:
         self.context.close()
 
@@ -100,3 +110,36 @@ def boot(browser: Any, url: str, init_script: str | None = None) -> Booted:
     return page
 
 
+
+
+class Native(Snippets):
+    """pycore on the native transport (wgpu-py), in a worker process of its own (its RUNTIME is not
+    the test process's): tests/native_worker.py runs each snippet as a page would."""
+
+    def __init__(self, transport: str = "native") -> None:
+        env = {**os.environ, "PYCORE_TRANSPORT": transport, "PYTHONUNBUFFERED": "1"}
+        env.setdefault("XDG_RUNTIME_DIR", "/tmp")  # Mesa's Vulkan loader complains without it
+        self.proc = subprocess.Popen([sys.executable, "-m", "tests.native_worker"], cwd=ROOT, env=env,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def py(self, code: str) -> Any:
+        """Run Python in the worker; returns the last expression's value through JSON."""
+        self.proc.stdin.write(json.dumps({"code": "import numpy as np\nimport pycore\n" + code}) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"the native worker exited (code {self.proc.wait()})")
+        reply = json.loads(line)
+        if "error" in reply:
+            raise RuntimeError("the snippet failed in the native worker:\n" + reply["error"])
+        return json.loads(reply["value"])
+
+    def ready(self) -> dict[str, Any]:
+        return self.py("await pycore.init_async()")
+
+    def load_reference(self) -> None:
+        """tests/reference.py is importable in the worker as `pycore_reference` from the start."""
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait(timeout=30)

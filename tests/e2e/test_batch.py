@@ -40,8 +40,8 @@ out
 """
 
 
-def test_a_batch_is_one_submit_and_matches_numpy(gpu_page):
-    r = gpu_page.py(CHAIN)
+def test_a_batch_is_one_submit_and_matches_numpy(gpu):
+    r = gpu.py(CHAIN)
     assert r["submits"] == 1 and r["commands"][0] > 6  # every dispatch in one command buffer
     assert r["backend"] == "webgpu"
     assert r["chain"] and r["probs"] < 1e-5
@@ -50,9 +50,9 @@ def test_a_batch_is_one_submit_and_matches_numpy(gpu_page):
 
 
 @pytest.mark.parametrize("n", [1, 255, 256, 257, 1000, 1025, 65_537, 1_000_000])
-def test_batch_dot_is_right_at_every_size(gpu_page, n):
+def test_batch_dot_is_right_at_every_size(gpu, n):
     # The reference library's batch dot kept one partial per workgroup and was wrong past 256.
-    r = gpu_page.py(f"""
+    r = gpu.py(f"""
 rng = np.random.default_rng({n})
 a, c = rng.normal(size={n}).astype(np.float32), rng.normal(size={n}).astype(np.float32)
 async with pycore.CommandBatch() as b:
@@ -66,8 +66,8 @@ bound = 1e-6 + (np.log2({n}) + 16) * np.finfo(np.float32).eps * float(np.abs(a.a
     assert r["err"] <= r["bound"]
 
 
-def test_batch_takes_gpu_arrays_and_checks_misuse(gpu_page):
-    r = gpu_page.py("""
+def test_batch_takes_gpu_arrays_and_checks_misuse(gpu):
+    r = gpu.py("""
 t = await pycore.to_gpu_async(np.arange(4, dtype=np.float32))
 errors = []
 b = pycore.CommandBatch()

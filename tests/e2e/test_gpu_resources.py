@@ -24,8 +24,8 @@ after = pycore.info()["memory"]
 """
 
 
-def test_live_gpu_bytes_return_to_baseline_after_1000_mixed_ops(gpu_page):
-    r = gpu_page.py(MIXED_OPS)
+def test_live_gpu_bytes_return_to_baseline_after_1000_mixed_ops(gpu):
+    r = gpu.py(MIXED_OPS)
     assert r["backends"] == ["webgpu"]
     assert r["after"]["bytes_in_use"] == r["baseline"]["bytes_in_use"] == 0
     assert r["after"]["buffers_in_use"] == 0
@@ -72,8 +72,8 @@ out
 """
 
 
-def test_inputs_past_the_binding_limit_are_chunked_or_refused_by_name(gpu_page):
-    r = gpu_page.py(CHUNKED)
+def test_inputs_past_the_binding_limit_are_chunked_or_refused_by_name(gpu):
+    r = gpu.py(CHUNKED)
     assert r["backends"] == ["webgpu"]
     assert r["relu"] and r["add"] and r["max"]
     assert r["softmax"] < 1e-6 and r["sum"] < 1e-2 and r["dot"] < 1e-1 and r["matmul"] < 1e-4
@@ -82,8 +82,8 @@ def test_inputs_past_the_binding_limit_are_chunked_or_refused_by_name(gpu_page):
     assert "convolve2d: image needs 16,384 bytes" in r["conv_too_big"]
 
 
-def test_first_call_compiles_once_and_reports_it(gpu_page):
-    r = gpu_page.py("""
+def test_first_call_compiles_once_and_reports_it(gpu):
+    r = gpu.py("""
 await pycore.tanh_async([1.0])
 first = dict(pycore.info()["pipelines_compiled_ms"])
 await pycore.tanh_async([2.0])

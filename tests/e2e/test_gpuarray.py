@@ -5,8 +5,8 @@ from __future__ import annotations
 from tests.conftest import boot
 
 
-def test_chain_stays_on_the_gpu_and_matches_numpy(gpu_page):
-    r = gpu_page.py("""
+def test_chain_stays_on_the_gpu_and_matches_numpy(gpu):
+    r = gpu.py("""
 x = np.random.default_rng(1).normal(size=(300, 200)).astype(np.float32)
 before = pycore.info()["memory"]["bytes_in_use"]
 t = await pycore.to_gpu_async(x)
@@ -33,8 +33,8 @@ for v in (t, r, s, a):
     assert "released" in r["repr"] and "device='webgpu'" in r["repr"]
 
 
-def test_mixed_inputs_give_numpy_and_released_arrays_refuse_use(gpu_page):
-    r = gpu_page.py("""
+def test_mixed_inputs_give_numpy_and_released_arrays_refuse_use(gpu):
+    r = gpu.py("""
 x = np.arange(6, dtype=np.float32)
 t = await pycore.to_gpu_async(x)
 mixed = await pycore.vec_add_async(t, x)
@@ -53,8 +53,8 @@ t.release(); t.release()
     assert len(r["errors"]) == 2 and all("was released" in e for e in r["errors"])
 
 
-def test_garbage_collected_arrays_give_their_buffers_back(gpu_page):
-    r = gpu_page.py("""
+def test_garbage_collected_arrays_give_their_buffers_back(gpu):
+    r = gpu.py("""
 import gc
 before = pycore.info()["memory"]["bytes_in_use"]
 for _ in range(50):

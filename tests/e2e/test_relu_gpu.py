@@ -21,41 +21,41 @@ _y = await pycore.relu_async(x)
 
 
 @pytest.mark.parametrize("n", [1, 7, 256, 1000, 65_537])
-def test_relu_matches_numpy_on_webgpu(gpu_page, n):
-    r = relu_on(gpu_page, f"x = np.random.default_rng({n}).normal(size={n}).astype(np.float32)\n")
+def test_relu_matches_numpy_on_webgpu(gpu, n):
+    r = relu_on(gpu, f"x = np.random.default_rng({n}).normal(size={n}).astype(np.float32)\n")
     assert r == {**r, "backend": "webgpu", "shape": [n], "dtype": "float32", "equal": True}
 
 
-def test_relu_special_values(gpu_page):
-    r = relu_on(gpu_page, "x = np.array([np.nan, np.inf, -np.inf, -0.0, 0.0, -1.0, 2.5, 3e38], np.float32)\n")
+def test_relu_special_values(gpu):
+    r = relu_on(gpu, "x = np.array([np.nan, np.inf, -np.inf, -0.0, 0.0, -1.0, 2.5, 3e38], np.float32)\n")
     assert r["backend"] == "webgpu" and r["equal"]
     assert math.isnan(r["head"][0]) and r["head"][1:] == [math.inf, 0.0, 0.0, 0.0, 0.0, 2.5, np.float32(3e38)]
 
 
-def test_relu_shapes_dtypes_and_views(gpu_page):
+def test_relu_shapes_dtypes_and_views(gpu):
     for setup, shape in [
         ("x = np.arange(-12, 12, dtype=np.float64).reshape(2, 3, 4)\n", [2, 3, 4]),
         ("x = np.arange(-50, 50, dtype=np.int32).reshape(10, 10)[::2, ::3]\n", [5, 4]),
         ("x = [[-1, 2], [3, -4]]\n", [2, 2]),
         ("x = np.float64(-3.0)\n", []),
     ]:
-        r = relu_on(gpu_page, setup)
+        r = relu_on(gpu, setup)
         assert r["backend"] == "webgpu" and r["equal"] and r["shape"] == shape and r["dtype"] == "float32"
 
 
-def test_relu_empty_runs_without_a_dispatch(gpu_page):
-    r = relu_on(gpu_page, "x = np.zeros((0, 3))\n")
+def test_relu_empty_runs_without_a_dispatch(gpu):
+    r = relu_on(gpu, "x = np.zeros((0, 3))\n")
     assert r["equal"] and r["shape"] == [0, 3]
 
 
-def test_relu_past_65535_workgroups(gpu_page):
+def test_relu_past_65535_workgroups(gpu):
     # 16.8M elements = 65,625 workgroups of 256: needs the 2-D dispatch.
-    r = relu_on(gpu_page, "x = np.linspace(-1, 1, 16_800_000, dtype=np.float32)\n")
+    r = relu_on(gpu, "x = np.linspace(-1, 1, 16_800_000, dtype=np.float32)\n")
     assert r["backend"] == "webgpu" and r["equal"]
 
 
-def test_pipelines_are_cached_and_buffers_return_to_the_pool(gpu_page):
-    r = gpu_page.py("""
+def test_pipelines_are_cached_and_buffers_return_to_the_pool(gpu):
+    r = gpu.py("""
 await pycore.relu_async(np.ones(1000, np.float32))
 before = pycore.info()
 for _ in range(20):
@@ -69,9 +69,9 @@ after = pycore.info()
     assert r["after"]["allocations"] - r["before"]["allocations"] <= 3  # reused, not re-made
 
 
-def test_inputs_larger_than_the_binding_limit_run_in_chunks(gpu_page):
+def test_inputs_larger_than_the_binding_limit_run_in_chunks(gpu):
     # Pretend the device binds at most 4 KiB, so 10,000 elements take 10 chunks.
-    r = gpu_page.py("""
+    r = gpu.py("""
 limits = pycore.runtime.RUNTIME.device.limits
 saved = limits["maxStorageBufferBindingSize"]
 limits["maxStorageBufferBindingSize"] = 4096

@@ -29,10 +29,10 @@ def run(coro):
     return in_thread(asyncio.run, coro)
 
 
-def test_backend_is_numpy_outside_the_browser_and_says_why():
-    info = run(pycore.init_async())
-    assert info["backend"] == "numpy"
-    assert "Pyodide" in info["reason"] and info["tier"].startswith("NumPy fallback")
+def test_this_process_runs_the_numpy_backend_and_says_why():
+    info = run(pycore.init_async())  # tests/conftest.py sets PYCORE_TRANSPORT=numpy
+    assert info["backend"] == "numpy" and info["transport"] == "none"
+    assert "NumPy backend was asked for" in info["reason"] and info["tier"].startswith("NumPy fallback")
     assert info["versions"]["pycore"] == pycore.__version__
 
 

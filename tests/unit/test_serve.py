@@ -100,7 +100,7 @@ def test_pycore_wheel_carries_the_package_and_the_shaders(server):
     status, _headers, wheel = get(server, url)
     assert status == 200 and url.endswith("-py3-none-any.whl")
     names = zipfile.ZipFile(BytesIO(wheel)).namelist()
-    assert "pycore/__init__.py" in names and "pycore/webgpu.py" in names
+    assert "pycore/__init__.py" in names and "pycore/browser.py" in names
     shaders = {p.name for p in (ROOT / "shaders").glob("*.wgsl")}
     assert shaders and {f"pycore/shaders/{s}" for s in shaders} <= set(names)
     record = zipfile.ZipFile(BytesIO(wheel)).read(next(n for n in names if n.endswith("RECORD"))).decode()

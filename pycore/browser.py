@@ -1,10 +1,10 @@
-"""The bridge to the browser's WebGPU API: the only module of pycore that talks to JavaScript.
+"""The browser transport: WebGPU through Pyodide's FFI, the only module of pycore that talks to
+JavaScript (see transport.py for the interface).
 
-It maps the few WebGPU calls pycore needs onto Pyodide's FFI, in the spirit of wgpu-py: the names
-are the spec's (`requestAdapter`, `createBuffer`, `writeBuffer`, `mapAsync` ...), descriptors are
-plain dicts, and nothing here knows about ops. Data crosses without per-element conversion:
-uploads hand WebGPU a typed-array *view* of the NumPy array's memory in the WebAssembly heap
-(`PyProxy.getBuffer`), readbacks copy the mapped range straight into a NumPy array (`assign_to`).
+It maps the calls onto the browser's API in the spirit of wgpu-py: the names are the spec's
+(`requestAdapter`, `createBuffer`, `writeBuffer`, `mapAsync` ...) and descriptors are plain dicts.
+Data crosses without per-element conversion: uploads hand WebGPU the NumPy array's bytes straight
+from the WebAssembly heap, readbacks copy the mapped range straight into the NumPy array's memory.
 """
 
 from __future__ import annotations
@@ -17,22 +17,14 @@ import js  # type: ignore[import-not-found]  # Pyodide only
 import numpy as np
 from pyodide.ffi import create_once_callable, create_proxy, jsnull, to_js  # type: ignore[import-not-found]
 
-# GPUBufferUsage / GPUMapMode / GPUShaderStage flags, from the WebGPU spec.
-MAP_READ, COPY_SRC, COPY_DST, UNIFORM, STORAGE = 0x0001, 0x0004, 0x0008, 0x0040, 0x0080
-MAP_MODE_READ = 0x0001
-STAGE_COMPUTE = 0x4
-# A kernel's bindings, in binding order: "read" (read-only storage), "write" (storage), "uniform".
-BUFFER_BINDING_TYPES = {"read": "read-only-storage", "write": "storage", "uniform": "uniform"}
-
-# Limits requested from the adapter (its real values, not the spec defaults).
-LIMIT_NAMES = (
-    "maxBufferSize", "maxStorageBufferBindingSize", "maxUniformBufferBindingSize",
-    "maxComputeWorkgroupsPerDimension", "maxComputeInvocationsPerWorkgroup",
-    "maxComputeWorkgroupSizeX", "maxComputeWorkgroupSizeY", "maxComputeWorkgroupSizeZ",
-    "maxComputeWorkgroupStorageSize", "maxStorageBuffersPerShaderStage", "maxBindGroups",
-    "minStorageBufferOffsetAlignment", "minUniformBufferOffsetAlignment",
+from .transport import (
+    BUFFER_BINDING_TYPES,
+    LIMIT_NAMES,
+    STAGE_COMPUTE,
+    GpuUnavailableError,
+    ShaderCompileError,
+    Transport,
 )
-
 
 # The JavaScript half of the bridge: a few functions that do in one FFI call what would otherwise
 # take dozens (encoding a command buffer, copying between the WebAssembly heap and GPU buffers).
@@ -121,10 +113,6 @@ def _flat(commands: list[tuple]) -> Any:
                   for c in commands])
 
 
-class GpuUnavailableError(RuntimeError):
-    """No usable WebGPU device; the message is the reason shown to the user."""
-
-
 def _js(obj: Any) -> Any:
     """A descriptor dict -> a plain JavaScript object (nested dicts and lists included)."""
     return to_js(obj, dict_converter=js.Object.fromEntries)
@@ -135,13 +123,15 @@ def _present(value: Any) -> bool:
     return value is not None and value is not jsnull
 
 
-class Device:
-    """A GPUDevice with the adapter facts pycore reports, and the calls pycore makes on it."""
+class BrowserTransport(Transport):
+    """A GPUDevice of the browser, with the adapter facts pycore reports."""
+
+    name = "browser"
 
     def __init__(self, adapter: Any, device: Any, adapter_info: dict[str, Any],
                  limits: dict[str, int], features: list[str]) -> None:
         self.adapter = adapter
-        self.device = device
+        self.device = device  # the JavaScript GPUDevice (the in-page baselines use it too)
         self.queue = device.queue
         self.adapter_info = adapter_info
         self.limits = limits
@@ -150,6 +140,9 @@ class Device:
     # -- buffers
     def create_buffer(self, size: int, usage: int, label: str = "") -> Any:
         return self.device.createBuffer(_js({"size": size, "usage": usage, "label": label}))
+
+    def destroy_buffer(self, buffer: Any) -> None:
+        buffer.destroy()
 
     def write_buffer(self, buffer: Any, array: np.ndarray) -> None:
         """Upload a C-contiguous array straight from the WebAssembly heap (no copy in Python)."""
@@ -168,43 +161,40 @@ class Device:
     def create_shader_module(self, wgsl: str, label: str) -> Any:
         return self.device.createShaderModule(_js({"code": wgsl, "label": label}))
 
-    async def compilation_errors_async(self, module: Any) -> str:
-        """The WGSL compiler's errors for `module`, one per line with its position ('' if none)."""
-        info = await module.getCompilationInfo()
-        return "\n".join(f"line {m.lineNum}:{m.linePos}: {m.message}" for m in info.messages
-                         if str(m.type) == "error")
-
     async def create_pipeline_async(self, module: Any, entry_point: str, label: str,
                                     bindings: tuple[str, ...]) -> Any:
-        """A compute pipeline with an explicit layout: group 0 holds `bindings` in order."""
         layout = self.device.createBindGroupLayout(_js({"label": label, "entries": [
             {"binding": i, "visibility": STAGE_COMPUTE, "buffer": {"type": BUFFER_BINDING_TYPES[kind]}}
             for i, kind in enumerate(bindings)]}))
-        return await self.device.createComputePipelineAsync(_js({
-            "label": label,
-            "layout": self.device.createPipelineLayout(_js({"bindGroupLayouts": [layout]})),
-            "compute": {"module": module, "entryPoint": entry_point},
-        }))
+        try:
+            return await self.device.createComputePipelineAsync(_js({
+                "label": label,
+                "layout": self.device.createPipelineLayout(_js({"bindGroupLayouts": [layout]})),
+                "compute": {"module": module, "entryPoint": entry_point},
+            }))
+        except Exception as exc:
+            info = await module.getCompilationInfo()
+            errors = "\n".join(f"line {m.lineNum}:{m.linePos}: {m.message}" for m in info.messages
+                               if str(m.type) == "error")
+            if not errors:
+                raise
+            raise ShaderCompileError(errors) from exc
 
-    # -- commands
-    # Each command is ("dispatch", pipeline, [(buffer, bound size[, offset]), ...], (x, y, z)) or
-    # ("copy", src, dst, nbytes, src_offset, dst_offset). Dispatches share one compute pass; WebGPU
-    # orders their storage writes, so a dispatch sees what the one before it wrote. Encoding runs in
-    # _BRIDGE_JS: one FFI call per submit instead of a dozen per dispatch.
+    # -- commands (encoded in _BRIDGE_JS: one FFI call per submit instead of a dozen per dispatch)
     def submit(self, commands: list[tuple]) -> Any:
-        """Encode `commands` into one command buffer and submit it inside validation and
-        out-of-memory error scopes. Returns (without waiting) a promise of the scopes' error text
-        or null, for submit_and_read_async to settle later."""
+        """Returns a promise of the error scopes' text or null."""
         return _bridge().submit(self.device, _flat(commands))
+
+    async def settle_async(self, checks: list[Any]) -> list[str | None]:
+        if not checks:
+            return []
+        errors = (await js.Promise.all(to_js(checks))).to_py()
+        return [str(e) if _present(e) else None for e in errors]
 
     async def submit_and_read_async(self, commands: list[tuple], staging: Any, out: np.ndarray,
                                     earlier: list[Any]) -> tuple[list[str | None], str | None, float]:
-        """Submit `commands` (the last of which copies into the MAP_READ buffer `staging`), then map
-        `staging` and copy its first out.nbytes bytes into `out`, which must be C-contiguous.
-        `earlier`: promises from submit() to settle on the way. One await in all: every Python
-        await of a JavaScript promise costs a trip through the event loop (~0.3 ms measured here).
-        Returns (the earlier promises' error texts, this submit's error text or None, the ms
-        spent encoding and submitting)."""
+        """One await in all: every Python await of a JavaScript promise costs a trip through the
+        event loop (~0.3 ms measured here)."""
         if not out.flags.c_contiguous:
             raise ValueError("submit_and_read_async needs a C-contiguous destination")
         if _heap_module() is None:
@@ -216,8 +206,10 @@ class Device:
                 str(error) if _present(error) else (str(map_error) if _present(map_error) else None),
                 float(encode_ms))
 
+    async def work_done_async(self) -> None:
+        await self.queue.onSubmittedWorkDone()
+
     def on_lost(self, callback: Callable[[str], None]) -> None:
-        """Call `callback(reason)` once if the device is lost (destroyed, driver reset ...)."""
         def lost(info: Any) -> None:
             callback(f"{info.reason}: {info.message}" if _present(info.message) else str(info.reason))
         self.device.lost.then(create_once_callable(lost))
@@ -225,8 +217,19 @@ class Device:
     def destroy(self) -> None:
         self.device.destroy()
 
+    # -- settings: the page's localStorage
+    def load_setting(self, key: str) -> str | None:
+        text = js.localStorage.getItem(key)
+        return str(text) if _present(text) else None
 
-async def request_device_async(timeout_s: float) -> Device:
+    def save_setting(self, key: str, text: str | None) -> None:
+        if text is None:
+            js.localStorage.removeItem(key)
+        else:
+            js.localStorage.setItem(key, text)
+
+
+async def request_device_async(timeout_s: float) -> BrowserTransport:
     """Acquire an adapter and a device with the adapter's full limits.
 
     Raises GpuUnavailableError naming the cause: no navigator.gpu, a null adapter, a failed or stalled
@@ -257,4 +260,4 @@ async def request_device_async(timeout_s: float) -> Device:
     info = {key: str(getattr(raw_info, key, "") or "")
             for key in ("vendor", "architecture", "device", "description")}
     info["isFallbackAdapter"] = bool(getattr(raw_info, "isFallbackAdapter", False))
-    return Device(adapter, device, info, limits, features)
+    return BrowserTransport(adapter, device, info, limits, features)

@@ -1,0 +1,142 @@
+"""The transport: the few WebGPU calls pycore makes, and the choice of who answers them.
+
+Two transports implement `Transport`: `browser.py` (the browser's WebGPU, through Pyodide's FFI)
+and `native.py` (wgpu-py on wgpu-native, under CPython). Nothing above this module knows which one
+is in use; the WGSL in shaders/ is the same for both. `request_async()` picks one from the
+environment: Pyodide -> browser; CPython with `wgpu` importable and an adapter present -> native;
+otherwise none, and pycore runs on NumPy, with the reason in `pycore.info()`.
+
+Commands (what `submit` and `submit_and_read_async` encode, in order, into one command buffer):
+    ("dispatch", pipeline, [(buffer, bound bytes[, offset]), ...], (x, y, z))
+    ("copy", src, dst, nbytes, src_offset, dst_offset)
+Dispatches share one compute pass; WebGPU orders their storage writes, so a dispatch sees what
+the one before it wrote. A submit runs inside validation and out-of-memory error scopes: its
+"check" says later (settle_async) whether the GPU rejected it, so nothing waits at submit time.
+"""
+
+from __future__ import annotations
+
+import os
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+# GPUBufferUsage / GPUMapMode / GPUShaderStage flags, from the WebGPU spec.
+MAP_READ, COPY_SRC, COPY_DST, UNIFORM, STORAGE = 0x0001, 0x0004, 0x0008, 0x0040, 0x0080
+STAGE_COMPUTE = 0x4
+# A kernel's bindings, in binding order: "read" (read-only storage), "write" (storage), "uniform".
+BUFFER_BINDING_TYPES = {"read": "read-only-storage", "write": "storage", "uniform": "uniform"}
+# Limits requested from the adapter (its real values, not the spec defaults), by their spec names.
+LIMIT_NAMES = (
+    "maxBufferSize", "maxStorageBufferBindingSize", "maxUniformBufferBindingSize",
+    "maxComputeWorkgroupsPerDimension", "maxComputeInvocationsPerWorkgroup",
+    "maxComputeWorkgroupSizeX", "maxComputeWorkgroupSizeY", "maxComputeWorkgroupSizeZ",
+    "maxComputeWorkgroupStorageSize", "maxStorageBuffersPerShaderStage", "maxBindGroups",
+    "minStorageBufferOffsetAlignment", "minUniformBufferOffsetAlignment",
+)
+TRANSPORTS = ("auto", "browser", "native", "numpy")
+
+
+class GpuUnavailableError(RuntimeError):
+    """No usable WebGPU device; the message is the reason shown to the user."""
+
+
+class ShaderCompileError(RuntimeError):
+    """The WGSL compiler rejected a shader; the message lists its errors with line numbers."""
+
+
+class Transport(ABC):
+    """One WebGPU device, and the calls pycore makes on it. Buffers, modules and pipelines are the
+    transport's own objects: pycore only hands them back to it."""
+
+    name: str  # "browser" or "native"
+    adapter_info: dict[str, Any]  # vendor, architecture, device, description, ...
+    limits: dict[str, int]  # by LIMIT_NAMES
+    features: list[str]
+
+    # -- buffers
+    @abstractmethod
+    def create_buffer(self, size: int, usage: int, label: str = "") -> Any: ...
+    @abstractmethod
+    def destroy_buffer(self, buffer: Any) -> None: ...
+    @abstractmethod
+    def write_buffer(self, buffer: Any, array: np.ndarray) -> None:
+        """Queue an upload of the C-contiguous `array` to the start of `buffer`."""
+
+    # -- pipelines (pycore caches them: one per entry point and device)
+    @abstractmethod
+    def create_shader_module(self, wgsl: str, label: str) -> Any: ...
+    @abstractmethod
+    async def create_pipeline_async(self, module: Any, entry_point: str, label: str,
+                                    bindings: tuple[str, ...]) -> Any:
+        """A compute pipeline whose bind group 0 holds `bindings` (see BUFFER_BINDING_TYPES) in
+        order. Raises ShaderCompileError with the compiler's messages if the WGSL is wrong."""
+
+    # -- commands
+    @abstractmethod
+    def submit(self, commands: list[tuple]) -> Any:
+        """Encode and submit `commands`; return their check without waiting for it."""
+    @abstractmethod
+    async def settle_async(self, checks: list[Any]) -> list[str | None]:
+        """The error text of each check (None: accepted), in one wait."""
+    @abstractmethod
+    async def submit_and_read_async(self, commands: list[tuple], staging: Any, out: np.ndarray,
+                                    earlier: list[Any]) -> tuple[list[str | None], str | None, float]:
+        """Submit `commands` (the last copies into the MAP_READ buffer `staging`), map `staging`
+        and copy its first out.nbytes bytes into `out`; settle the `earlier` checks on the way.
+        Returns (earlier checks' errors, this submit's error, milliseconds spent encoding)."""
+    @abstractmethod
+    async def work_done_async(self) -> None:
+        """Wait until the GPU has finished everything submitted so far."""
+
+    # -- the device
+    @abstractmethod
+    def on_lost(self, callback: Callable[[str], None]) -> None:
+        """Call `callback(reason)` once if the device is lost."""
+    @abstractmethod
+    def destroy(self) -> None: ...
+
+    # -- settings kept between sessions (the selector's calibration)
+    @abstractmethod
+    def load_setting(self, key: str) -> str | None: ...
+    @abstractmethod
+    def save_setting(self, key: str, text: str | None) -> None:
+        """Keep `text` under `key` (None forgets it)."""
+
+
+async def request_async(wanted: str, timeout_s: float) -> Transport:
+    """The transport `wanted` ("auto", "browser" or "native"), with a device acquired.
+
+    Raises GpuUnavailableError naming why none is usable (no WebGPU in this browser, wgpu not
+    installed, no adapter ...)."""
+    import sys
+
+    in_pyodide = sys.platform == "emscripten"
+    if wanted not in TRANSPORTS or wanted == "numpy":
+        raise ValueError(f"transport must be one of {', '.join(TRANSPORTS[:3])}, got {wanted!r}")
+    if wanted == "auto":
+        wanted = "browser" if in_pyodide else "native"
+    if wanted == "browser":
+        if not in_pyodide:
+            raise GpuUnavailableError("the browser transport needs Pyodide (this is CPython)")
+        from . import browser
+
+        return await browser.request_device_async(timeout_s)
+    if in_pyodide:
+        raise GpuUnavailableError("the native transport (wgpu-py) does not run in Pyodide")
+    try:
+        from . import native
+    except ImportError as exc:
+        raise GpuUnavailableError(f"wgpu is not installed ({exc}); `pip install wgpu` for the "
+                                  "native WebGPU transport") from None
+    return await native.request_device_async(timeout_s)
+
+
+def wanted_transport() -> str:
+    """The transport asked for by the environment: $PYCORE_TRANSPORT, else "auto"."""
+    wanted = os.environ.get("PYCORE_TRANSPORT", "auto").strip().lower() or "auto"
+    if wanted not in TRANSPORTS:
+        raise ValueError(f"PYCORE_TRANSPORT must be one of {', '.join(TRANSPORTS)}, got {wanted!r}")
+    return wanted

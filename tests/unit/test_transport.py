@@ -1,0 +1,92 @@
+"""Choosing the transport under CPython: native WebGPU through wgpu-py when it can, NumPy otherwise,
+and pycore.info() saying which and why. Each choice runs in a fresh worker process."""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+
+import pytest
+
+from pycore import transport
+from tests.harness import Native
+
+INFO = "info = await pycore.init_async()\n{k: info[k] for k in ('backend', 'transport', 'reason', 'tier')}"
+
+
+def choose(wanted: str, setup: str = "") -> dict:
+    worker = Native(transport=wanted)
+    try:
+        if setup:
+            worker.py(setup)
+        return worker.py(INFO)
+    finally:
+        worker.close()
+
+
+def test_auto_picks_native_webgpu_when_wgpu_has_an_adapter():
+    info = choose("auto")
+    assert info["backend"] == "webgpu" and info["transport"] == "native"
+    assert "wgpu-py" in info["reason"] and info["tier"].startswith("WebGPU (wgpu-native) — ")
+
+
+def test_auto_without_wgpu_falls_back_to_numpy_and_says_how_to_fix_it():
+    info = choose("auto", setup="import sys\nsys.modules['wgpu'] = None  # as if not installed")
+    assert info["backend"] == "numpy" and info["transport"] == "none"
+    assert "wgpu is not installed" in info["reason"] and "pip install wgpu" in info["reason"]
+
+
+def test_the_browser_transport_is_refused_under_cpython():
+    info = choose("browser")
+    assert info["backend"] == "numpy" and "needs Pyodide" in info["reason"]
+
+
+def test_numpy_can_be_asked_for():
+    info = choose("numpy")
+    assert info["backend"] == "numpy" and "asked for" in info["reason"]
+
+
+def test_a_bad_transport_name_is_refused_by_name(monkeypatch):
+    monkeypatch.setenv("PYCORE_TRANSPORT", "cuda")
+    with pytest.raises(ValueError, match="must be one of auto, browser, native, numpy, got 'cuda'"):
+        transport.wanted_transport()
+
+
+def test_shutdown_gives_the_device_back_and_init_chooses_again():
+    worker = Native()
+    try:
+        r = worker.py("""
+from pycore.runtime import RUNTIME
+await pycore.init_async()
+t = await pycore.to_gpu_async(np.ones(4))
+first = RUNTIME.transport
+RUNTIME.shutdown()
+after = pycore.info()["backend"]
+try:
+    await t.to_numpy_async()
+    error = None
+except RuntimeError as exc:
+    error = str(exc)
+await pycore.init_async(transport="numpy")
+{"first": first, "after": after, "error": error, "now": pycore.info()["backend"],
+ "value": (await pycore.relu_async([-1.0, 2.0])).tolist()}
+""")
+    finally:
+        worker.close()
+    assert r["first"] == "native" and r["after"] == "numpy" and r["now"] == "numpy"
+    assert r["error"] and r["value"] == [0.0, 2.0]
+
+
+def test_both_transports_implement_the_whole_interface():
+    import ast
+
+    from pycore.native import NativeTransport
+
+    wanted = set(transport.Transport.__abstractmethods__)
+    assert not NativeTransport.__abstractmethods__
+    # pycore/browser.py imports Pyodide's `js`, so read its class instead of importing it.
+    tree = ast.parse((Path(transport.__file__).parent / "browser.py").read_text())
+    browser = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "BrowserTransport")
+    defined = {n.name for n in browser.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
+    assert wanted <= defined, wanted - defined
+    assert len(inspect.getsource(transport.Transport).splitlines()) <= 80  # one screen
