@@ -15,7 +15,6 @@ __version__ = "0.1.0"
 
 from typing import Any
 
-from . import bench
 from .api import PUBLIC
 from .batch import CommandBatch
 from .calibrate import calibrate_async
@@ -28,6 +27,15 @@ globals().update(PUBLIC)  # relu_async, softmax_async, matmul_async, ... (see op
 
 __all__ = ["OPS", "SELECTOR", "BackendSelector", "Calibration", "CommandBatch", "GpuArray", "__version__",
            "bench", "calibrate_async", "explain", "info", "init_async", "to_gpu_async", "trace", *PUBLIC]
+
+
+def __getattr__(name: str) -> Any:
+    """pycore.bench is imported on first use (so `python3 -m pycore.bench` runs it as __main__)."""
+    if name == "bench":
+        import importlib
+
+        return importlib.import_module(".bench", __name__)
+    raise AttributeError(f"module 'pycore' has no attribute {name!r}")
 
 
 def explain(op: str, *shapes: tuple[int, ...], on_gpu: tuple[bool, ...] | None = None) -> dict[str, Any]:

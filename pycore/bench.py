@@ -5,8 +5,9 @@ compares with raw JavaScript and TF.js in the same page.
     print(pycore.bench.format_report(result))       # the readable table
     result = await pycore.bench.run_async(quick=True)   # a small sweep (seconds)
 
-The command line (`python3 scripts/bench.py`) runs the same function in headless Chromium and
-writes the JSON and the table. The result is plain JSON-able data:
+The command line runs the same function in headless Chromium (`python3 scripts/bench.py`), or
+natively in this process on wgpu-py (`python3 -m pycore.bench --native`), and writes the JSON and
+the table. The result is plain JSON-able data, the same from both:
 
   sweep      one row per op and size: median ms of backend "gpu", "numpy" and "auto", which
              backend auto took, auto's regret (auto / the faster of the two), and the median ms per
@@ -18,6 +19,8 @@ writes the JSON and the table. The result is plain JSON-able data:
   bridge     a small GPU op through pycore vs. the same in raw JavaScript, and the raw floor
   peers      raw JavaScript and TF.js WebGPU running relu, softmax and matmul at the sweep's sizes
   targets    the ratios the project aims for, each with its goal and whether it was met
+  reference  pycore's times beside those published for the reference library (trueno's wgpu
+             backend, native, on an RTX 4090), where the sweep measured the same thing
 
 Each cell interleaves the backends (gpu, numpy, auto, gpu, ...) after one warm-up call each, so
 slow drift of a shared machine affects them alike. Times are wall-clock medians in milliseconds;
@@ -68,6 +71,17 @@ TARGETS = {
     "matmul_vs_tfjs": "matmul >= 2 x faster than TF.js WebGPU at 512 and 1024",
     "matmul_vs_numpy": "matmul on the GPU >= 10 x faster than NumPy at 1024",
 }
+
+
+# The reference library's published numbers (native wgpu on an RTX 4090; ../notes in the design
+# docs): (what, op, size, milliseconds). Size None: the small-op round trip of the bridge row.
+REFERENCE = "trueno wgpu, RTX 4090"
+REFERENCE_MS = (
+    ("fixed cost per op (small op round trip)", "relu", None, 3.5),
+    ("matmul 1000²", "matmul", 1000, 7.84),
+    ("vec_add 1M", "vec_add", 1_000_000, 5.98),
+    ("dot 1M", "dot", 1_000_000, 6.25),
+)
 
 
 def _median(xs: list[float]) -> float:
@@ -308,6 +322,18 @@ def _targets(result: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def _reference(result: dict[str, Any]) -> list[dict[str, Any]]:
+    """pycore's GPU time beside the reference's published one, for each that this run measured."""
+    gpu = {(r["op"], r["size"]): r["gpu_ms"] for r in result["sweep"] if "gpu_ms" in r}
+    rows = []
+    for what, op, size, ref_ms in REFERENCE_MS:
+        ours = result.get("bridge", {}).get("pycore_ms") if size is None else gpu.get((op, size))
+        if ours is not None:
+            rows.append({"what": what, "reference_ms": ref_ms, "pycore_ms": ours,
+                         "speedup": round(ref_ms / max(ours, 1e-6), 2)})
+    return rows
+
+
 async def run_async(ops: tuple[str, ...] | None = None, sizes: tuple[int, ...] = SIZES,
                     matrix_sizes: tuple[int, ...] = MATRIX_SIZES, repeats: int = 5,
                     chain_size: int = 1 << 20, peers: bool = True, quick: bool = False,
@@ -386,6 +412,7 @@ async def run_async(ops: tuple[str, ...] | None = None, sizes: tuple[int, ...] =
     else:
         notes.append(f"no WebGPU ({RUNTIME.reason}): NumPy only")
     result["targets"] = _targets(result)
+    result["reference"] = _reference(result)
     result["seconds"] = round(time.perf_counter() - started, 1)
     return result
 
@@ -451,7 +478,78 @@ def format_report(result: dict[str, Any]) -> str:
         for t in result["targets"]:
             mark = {True: "met", False: "NOT met", None: "n/a"}[t["met"]]
             lines.append(f"  [{mark:>7}] {t['goal']}: {t['value']}  ({t['detail']})")
+    if result.get("reference"):
+        lines += ["", f"beside the reference ({REFERENCE}, its published numbers)",
+                  f"  {'':<42}{'reference':>10}{'pycore':>10}"]
+        lines += [f"  {r['what']:<42}{_fmt(r['reference_ms']):>10}{_fmt(r['pycore_ms']):>10}  "
+                  f"({r['speedup']}x)" for r in result["reference"]]
     for note in result.get("notes", []):
         lines.append(f"note: {note}")
     lines.append(f"({result['seconds']} s)")
     return "\n".join(lines)
+
+
+# -- the command line: `python3 -m pycore.bench --native` (scripts/bench.py shares these options)
+def add_arguments(ap: Any) -> None:
+    """The sweep's options, shared by this module's command line and scripts/bench.py."""
+    ap.add_argument("--out", default="bench-results.json", help="where to write the JSON")
+    ap.add_argument("--quick", action="store_true", help="a few ops at two sizes")
+    ap.add_argument("--ops", help="comma-separated op names (default: all)")
+    ap.add_argument("--sizes", help="comma-separated element counts (default 1K,10K,100K,1M,4M)")
+    ap.add_argument("--matrix-sizes", help="comma-separated matrix sizes (default 64..1024)")
+    ap.add_argument("--repeats", type=int, default=5, help="timed runs per cell (median; default 5)")
+
+
+def call_kwargs(args: Any) -> dict[str, Any]:
+    """run_async's keyword arguments from parsed add_arguments options."""
+    def ints(text: str) -> tuple[int, ...]:
+        return tuple(int(x.replace("_", "")) for x in text.split(",") if x.strip())
+
+    call: dict[str, Any] = {"repeats": args.repeats, "quick": args.quick}
+    if args.ops:
+        call["ops"] = tuple(args.ops.split(","))
+    if args.sizes:
+        call["sizes"] = ints(args.sizes)
+    if args.matrix_sizes is not None:
+        call["matrix_sizes"] = ints(args.matrix_sizes)
+    return call
+
+
+def write_result(result: dict[str, Any], out: str) -> None:
+    """Write the JSON to `out` and print the table."""
+    import json
+    import sys
+    from pathlib import Path
+
+    path = Path(out)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(result, indent=1) + "\n")
+    print(format_report(result))
+    print(f"\nwrote {path}", file=sys.stderr)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the sweep in this Python process (natively: wgpu-py, or NumPy alone)."""
+    import argparse
+    import asyncio
+
+    ap = argparse.ArgumentParser(prog="python3 -m pycore.bench",
+                                 description="pycore's benchmarks in this process (see scripts/bench.py "
+                                             "for the browser)")
+    add_arguments(ap)
+    ap.add_argument("--native", action="store_true",
+                    help="insist on the native WebGPU transport (wgpu-py); fail if it is unavailable")
+    args = ap.parse_args(argv)
+
+    async def go() -> dict[str, Any]:
+        await RUNTIME.init_async("native" if args.native else None)
+        if args.native and RUNTIME.transport != "native":
+            raise SystemExit(f"pycore.bench: no native WebGPU: {RUNTIME.reason}")
+        return await run_async(**call_kwargs(args))
+
+    write_result(asyncio.run(go()), args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -21,9 +21,11 @@ import wgpu
 
 from .transport import (
     BUFFER_BINDING_TYPES,
+    COPY_SRC,
     LIMIT_NAMES,
     MAP_READ,
     STAGE_COMPUTE,
+    STORAGE,
     GpuUnavailableError,
     ShaderCompileError,
     Transport,
@@ -60,6 +62,7 @@ class NativeTransport(Transport):
         self.limits = limits
         self.features = features
         self._lost: list[Callable[[str], None]] = []
+        self._fence: Any = None
 
     # -- buffers
     def create_buffer(self, size: int, usage: int, label: str = "") -> Any:
@@ -148,7 +151,11 @@ class NativeTransport(Transport):
         return list(earlier), error, encode_ms
 
     async def work_done_async(self) -> None:
-        self.queue.on_submitted_work_done_sync()
+        # Mapping waits for all earlier queue work. (wgpu-py 0.32's on_submitted_work_done fails
+        # on a callback signature mismatch with its wgpu-native, so a 4-byte readback stands in.)
+        if self._fence is None:
+            self._fence = self.create_buffer(4, COPY_SRC | STORAGE, "work-done")
+        self.queue.read_buffer(self._fence, 0, 4)
 
     def _error_text(self, exc: Exception) -> str:
         text = f"{type(exc).__name__.removeprefix('GPU')}: {exc}"

@@ -14,7 +14,6 @@ rasteriser), and its numbers say nothing about a real GPU. Compare ratios from o
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -25,20 +24,12 @@ from scripts.readme import replace_section
 from tests.harness import ROOT, Server, boot, launch
 
 
-def _ints(text: str) -> tuple[int, ...]:
-    return tuple(int(x.replace("_", "")) for x in text.split(",") if x.strip())
-
-
 def run(args: argparse.Namespace) -> dict:
     from playwright.sync_api import sync_playwright
 
-    call = {"repeats": args.repeats, "quick": args.quick, "peers": not args.no_peers}
-    if args.ops:
-        call["ops"] = tuple(args.ops.split(","))
-    if args.sizes:
-        call["sizes"] = _ints(args.sizes)
-    if args.matrix_sizes is not None:
-        call["matrix_sizes"] = _ints(args.matrix_sizes)
+    from pycore.bench import call_kwargs
+
+    call = {**call_kwargs(args), "peers": not args.no_peers}
     kwargs = ", ".join(f"{k}={v!r}" for k, v in call.items())
     server = Server()
     try:
@@ -70,26 +61,18 @@ def readme_table(result: dict, json_path: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out", default="bench-results.json", help="where to write the JSON")
-    ap.add_argument("--quick", action="store_true", help="a few ops at two sizes")
-    ap.add_argument("--ops", help="comma-separated op names (default: all)")
-    ap.add_argument("--sizes", help="comma-separated element counts (default 1K,10K,100K,1M,4M)")
-    ap.add_argument("--matrix-sizes", help="comma-separated matrix sizes (default 64..1024)")
-    ap.add_argument("--repeats", type=int, default=5, help="timed runs per cell (median; default 5)")
+    from pycore.bench import add_arguments, write_result
+
+    add_arguments(ap)
     ap.add_argument("--no-peers", action="store_true", help="skip raw JavaScript and TF.js")
     ap.add_argument("--no-webgpu", action="store_true", help="Chromium without WebGPU: the NumPy fallback")
     ap.add_argument("--timeout", type=int, default=3600, help="seconds the whole run may take")
     ap.add_argument("--write-readme", action="store_true", help="put the table into README.md")
     args = ap.parse_args(argv)
 
-    from pycore.bench import format_report
-
     result = run(args)
+    write_result(result, args.out)
     out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=1) + "\n")
-    print(format_report(result))
-    print(f"\nwrote {out}", file=sys.stderr)
     if args.write_readme:
         rel = out.resolve().relative_to(ROOT).as_posix() if out.resolve().is_relative_to(ROOT) else str(out)
         replace_section("bench", readme_table(result, rel))

@@ -88,9 +88,10 @@ fn gelu_erf_f(v: V) -> V {
     return gate(v, 0.5 * (1.0 + erf_v(0.7071067811865476 * v)));
 }
 
-// the host checks lo <= hi
+// the host checks lo <= hi. The final NaN test is not redundant: NVIDIA's Vulkan driver turns the
+// two selects into min/max, which drop NaN (seen on an H200 through wgpu-native).
 fn clip_f(v: V, lo: f32, hi: f32) -> V {
-    return select(select(v, V(lo), v < V(lo)), V(hi), v > V(hi));
+    return select(select(select(v, V(lo), v < V(lo)), V(hi), v > V(hi)), v, is_nan4(v));
 }
 
 fn scale_f(v: V, s: f32) -> V {
