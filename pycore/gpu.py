@@ -96,6 +96,15 @@ class GpuSession:
         return lim // 256 * 256
 
     @property
+    def cpu_adapter(self) -> bool:
+        """Whether the adapter is a CPU implementation (SwiftShader, lavapipe/llvmpipe), where
+        kernels that lean on workgroup memory and barriers run slower than ones that do not."""
+        info = self.device.adapter_info
+        text = " ".join(str(info.get(k, "")) for k in ("architecture", "description", "device")).lower()
+        return (info.get("adapter_type") == "CPU" or bool(info.get("isFallbackAdapter"))
+                or any(name in text for name in ("swiftshader", "llvmpipe", "lavapipe")))
+
+    @property
     def max_groups(self) -> int:
         return self.limits.get("maxComputeWorkgroupsPerDimension", 65535)
 

@@ -184,12 +184,16 @@ class Reduce(Program):
 
 
 class Matmul(Program):
-    """Two kernels: `matmul_vec4` when N and K are multiples of 4 (vec4 loads, a 32 x 16 block of C
-    per thread, written out by scripts/matmul_wgsl.py from the constants here), else `matmul`
-    (scalar loads, 4 x 4 per thread, any shape)."""
+    """Three kernels. On a GPU, `matmul_tiled` (64 x 64 tiles staged in workgroup memory, any
+    shape). On a CPU adapter (SwiftShader, lavapipe), where barriers cost more than the reloads
+    they save: `matmul_vec4` when N and K are multiples of 4 (vec4 loads, a 32 x 16 block of C per
+    thread, written out by scripts/matmul_wgsl.py from the constants here), else `matmul` (scalar
+    loads, 4 x 4 per thread, any shape). `tiled` = True or False overrides the adapter's choice."""
 
     kind, bindings = "matmul", ("read", "read", "write", "uniform")
+    tiled: bool | None = None  # None: by the adapter (see GpuSession.cpu_adapter)
     TILE = 32  # rows and columns of C per workgroup of `matmul`
+    TILED = 64  # rows and columns of C per workgroup of `matmul_tiled`
     VEC4_ROWS, VEC4_COLS4, VEC4_GROUP = 32, 4, (8, 4)  # per thread, and threads per workgroup
     VEC4_TILE = (VEC4_ROWS * VEC4_GROUP[1], 4 * VEC4_COLS4 * VEC4_GROUP[0])  # C rows, columns per group
 
@@ -220,12 +224,15 @@ class Matmul(Program):
         n = b.shape[1]
         if b.nbytes > gpu.max_binding:
             raise _too_big(op, f"b {b.shape}", b.nbytes, gpu.max_binding)
-        vec4 = n % 4 == 0 and k % 4 == 0
-        tile_rows, tile_cols = self.VEC4_TILE if vec4 else (self.TILE, self.TILE)
+        tiled = not gpu.cpu_adapter if self.tiled is None else self.tiled
+        vec4 = not tiled and n % 4 == 0 and k % 4 == 0
+        entry, (tile_rows, tile_cols) = (("matmul_tiled", (self.TILED, self.TILED)) if tiled else
+                                         ("matmul_vec4", self.VEC4_TILE) if vec4 else
+                                         (op.entry, (self.TILE, self.TILE)))
         if -(-n // tile_cols) > gpu.max_groups:
             raise ValueError(f"matmul: n = {n} columns needs more than the device's "
                              f"{gpu.max_groups} workgroups per dimension")
-        pipeline = await gpu.pipeline_async(op.family, "matmul_vec4" if vec4 else op.entry, self.bindings)
+        pipeline = await gpu.pipeline_async(op.family, entry, self.bindings)
         rows = min(gpu.max_binding // (4 * k), gpu.max_binding // (4 * n), gpu.max_groups * tile_rows)
         if rows == 0:
             raise _too_big(op, "one row of a or c", 4 * max(k, n), gpu.max_binding)

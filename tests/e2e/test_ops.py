@@ -36,3 +36,25 @@ shown = eval({op.shows!r}, {{"array": np.array, "float32": np.float32}})
   "backend": pycore.trace()[-1]["backend"]}}
 """)
     assert r["backend"] == "webgpu" and r["close"], r["value"]
+
+
+@pytest.mark.parametrize("tiled", [True, False])
+def test_every_matmul_kernel_matches_float64(gpu, tiled):
+    # Which kernel runs depends on the adapter (matmul_tiled on GPUs, the others on CPU adapters
+    # like the ones CI has): force each choice, so all three are checked here.
+    ids = [c for c in case_ids() if c.startswith("matmul:")]
+    gpu.load_reference()
+    r = gpu.py(f"""
+from pycore.programs import PROGRAMS
+from pycore_reference import run_case_async
+PROGRAMS["matmul"].tiled = {tiled}
+try:
+    results = [await run_case_async(c, backend="gpu") for c in {ids!r}]
+finally:
+    PROGRAMS["matmul"].tiled = None
+{{"bad": [(r["case"], r["problems"]) for r in results if not r["ok"]],
+  "kernels": sorted(e for f, e in pycore.runtime.RUNTIME.pipelines if f == "matmul")}}
+""")
+    assert r["bad"] == []
+    used = {"matmul_tiled"} if tiled else {"matmul", "matmul_vec4"}
+    assert used <= set(r["kernels"]), r["kernels"]
