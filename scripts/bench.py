@@ -6,6 +6,8 @@
     python3 scripts/bench.py --quick               # a small sweep, for a first look
     python3 scripts/bench.py --ops relu,matmul --sizes 1000,1000000 --matrix-sizes 256,512
     python3 scripts/bench.py --write-readme        # also put the table into README.md
+    python3 scripts/bench.py --native-readme docs/bench/native-h200.json
+                      # README's native section from a `python3 -m pycore.bench --native` JSON
 
 The machine this runs on matters: on a CPU-only machine Chromium's WebGPU is SwiftShader (a CPU
 rasteriser), and its numbers say nothing about a real GPU. Compare ratios from one run.
@@ -14,6 +16,7 @@ rasteriser), and its numbers say nothing about a real GPU. Compare ratios from o
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
@@ -59,6 +62,28 @@ def readme_table(result: dict, json_path: str) -> str:
             f"```text\n{format_report(result)}\n```\n")
 
 
+def native_readme(json_path: str) -> str:
+    """The README's native section: the reference's published figures beside a native run's, then
+    the whole table (folded)."""
+    from pycore.bench import REFERENCE, format_report
+
+    result = json.loads(Path(json_path).read_text())
+    env = result["environment"]
+    adapter = env.get("adapter") or {}
+    rows = ["| | reference (" + REFERENCE + ", published) | pycore, native, this run | |",
+            "| --- | ---: | ---: | ---: |"]
+    rows += [f"| {r['what']} | {r['reference_ms']} ms | {r['pycore_ms']:.3g} ms | {r['speedup']}x |"
+             for r in result["reference"]]
+    versions = env.get("versions", {})
+    return (f"Measured with `bash scripts/native-gpu-run.sh` on {result['when']}: "
+            f"{adapter.get('device') or result['tier']} ({adapter.get('backend_type', '')}, driver "
+            f"{adapter.get('description', '?')}) through wgpu {versions.get('wgpu', '?')}, Python "
+            f"{versions.get('python', '?')}, NumPy {versions.get('numpy', '?')}. Round trips from NumPy "
+            f"to NumPy, medians; raw data: `{json_path}`.\n\n" + "\n".join(rows) +
+            f"\n\n<details><summary>the whole run</summary>\n\n```text\n{format_report(result)}\n```\n"
+            f"</details>\n")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     from pycore.bench import add_arguments, write_result
@@ -68,7 +93,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-webgpu", action="store_true", help="Chromium without WebGPU: the NumPy fallback")
     ap.add_argument("--timeout", type=int, default=3600, help="seconds the whole run may take")
     ap.add_argument("--write-readme", action="store_true", help="put the table into README.md")
+    ap.add_argument("--native-readme", metavar="JSON",
+                    help="only write README's native section from this native run's JSON")
     args = ap.parse_args(argv)
+    if args.native_readme:
+        replace_section("native", native_readme(args.native_readme))
+        return 0
 
     result = run(args)
     write_result(result, args.out)
