@@ -387,7 +387,8 @@ async def run_async(ops: tuple[str, ...] | None = None, sizes: tuple[int, ...] =
     result: dict[str, Any] = {
         "when": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "tier": RUNTIME.tier(),
-        "environment": {k: v for k, v in RUNTIME.info().items() if k in ("backend", "transport", "adapter", "versions")},
+        "environment": {k: v for k, v in RUNTIME.info().items()
+                        if k in ("backend", "transport", "adapter", "versions")},
         "calibration": dict(SELECTOR.calibration.__dict__),
         "margin": SELECTOR.margin,
         "repeats": repeats,

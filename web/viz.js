@@ -151,7 +151,15 @@ function chart(id, config) {
 const logAxis = (title) => ({ type: "logarithmic", title: { display: true, text: title } });
 
 // ---- benchmark explorer
-const bench = { result: null, rows: [], chain: null };
+const bench = { result: null, rows: [], chain: null, other: null };
+
+// A run's short name for legends: the adapter and whether it ran in a browser or natively.
+function runName(result) {
+  const native = result?.environment?.transport === "native" || /wgpu-native/.test(result?.tier ?? "");
+  const adapter = result?.environment?.adapter;
+  const gpu = adapter?.device || adapter?.architecture || (result?.tier ?? "").split("—").at(-1).trim();
+  return `${gpu || "this run"}, ${native ? "native" : "browser"}`;
+}
 
 function benchOps() {
   return [...new Set(bench.rows.map((r) => r.op))];
@@ -168,10 +176,19 @@ function drawBench() {
   const op = select.value || ops[0];
   const rows = bench.rows.filter((r) => r.op === op).sort((a, b) => a.size - b.size);
   const series = (key) => rows.filter((r) => r[key] !== undefined).map((r) => ({ x: r.size, y: r[key] }));
+  const other = (bench.other?.sweep ?? []).filter((r) => r.op === op).sort((a, b) => a.size - b.size);
+  const named = (b) => (bench.other ? `${b} · ${runName(bench.result)}` : b);
   const datasets = ["gpu", "numpy", "auto"].map((b) => ({
-    label: b, data: series(`${b}_ms`), borderColor: COLORS[b], backgroundColor: COLORS[b], showLine: true,
+    label: named(b), data: series(`${b}_ms`), borderColor: COLORS[b], backgroundColor: COLORS[b], showLine: true,
     borderDash: b === "auto" ? [4, 3] : [],
   })).filter((d) => d.data.length);
+  for (const b of ["gpu", "numpy"]) {  // the compared run: hollow points, dotted lines
+    const data = other.filter((r) => r[`${b}_ms`] !== undefined).map((r) => ({ x: r.size, y: r[`${b}_ms`] }));
+    if (data.length) {
+      datasets.push({ label: `${b} · ${runName(bench.other)}`, data, borderColor: COLORS[b],
+                      backgroundColor: "transparent", showLine: true, borderDash: [1, 3], pointStyle: "rectRot" });
+    }
+  }
   const crossover = bench.result?.crossover?.[op]?.measured ?? measuredCrossover(rows);
   if (crossover) {
     const ys = rows.flatMap((r) => [r.gpu_ms, r.numpy_ms]).filter((y) => y > 0);
@@ -182,8 +199,12 @@ function drawBench() {
   chart("chart-time", { type: "scatter", data: { datasets },
     options: { scales: { x: logAxis("size (elements, or n for n × n)"), y: logAxis("ms") } } });
   chart("chart-speedup", { type: "scatter", data: { datasets: [
-    { label: "numpy / gpu", data: rows.filter((r) => r.gpu_ms).map((r) => ({ x: r.size, y: r.numpy_ms / r.gpu_ms })),
+    { label: named("numpy / gpu"), data: rows.filter((r) => r.gpu_ms).map((r) => ({ x: r.size, y: r.numpy_ms / r.gpu_ms })),
       borderColor: COLORS.gpu, backgroundColor: COLORS.gpu, showLine: true },
+    ...(other.some((r) => r.gpu_ms) ? [{ label: `numpy / gpu · ${runName(bench.other)}`,
+      data: other.filter((r) => r.gpu_ms).map((r) => ({ x: r.size, y: r.numpy_ms / r.gpu_ms })),
+      borderColor: COLORS.gpu, backgroundColor: "transparent", showLine: true, borderDash: [1, 3],
+      pointStyle: "rectRot" }] : []),
     { label: "break-even", data: rows.length ? [{ x: rows[0].size, y: 1 }, { x: rows.at(-1).size, y: 1 }] : [],
       borderColor: COLORS.dim, borderDash: [2, 2], showLine: true, pointRadius: 0 }] },
     options: { scales: { x: logAxis("size"), y: logAxis("speedup") } } });
@@ -390,6 +411,13 @@ async function start() {
   document.getElementById("bench-file").addEventListener("change", async (e) => {
     const file = e.target.files[0];
     if (file) showBenchResult(JSON.parse(await file.text()), `loaded ${file.name}`);
+  });
+  document.getElementById("bench-compare").addEventListener("change", async (e) => {
+    const file = e.target.files[0];
+    if (!file) return;
+    bench.other = vizState.data.compare = JSON.parse(await file.text());
+    document.getElementById("bench-status").textContent = `comparing with ${file.name} (${runName(bench.other)})`;
+    drawBench();
   });
   document.getElementById("matmul-size").addEventListener("change", () => drawMatmul().catch((x) => cardError("card-matmul", x)));
   document.getElementById("conv-kernel").addEventListener("change", () => drawConv().catch((x) => cardError("card-conv", x)));

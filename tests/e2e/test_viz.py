@@ -162,6 +162,26 @@ def test_loads_the_json_the_command_line_wrote(viz, tmp_path):
     assert "loaded bench.json" in viz.page.inner_text("#bench-status")
 
 
+def test_a_native_run_is_drawn_beside_a_browser_run(viz):
+    import json
+
+    from tests.conftest import ROOT
+
+    browser_run, native_run = ROOT / "docs/bench/swiftshader.json", ROOT / "docs/bench/native-h200.json"
+    viz.page.set_input_files("#bench-file", str(browser_run))
+    viz.page.wait_for_function("() => vizState.data.bench && vizState.data.bench.sweep.length > 50")
+    viz.page.set_input_files("#bench-compare", str(native_run))
+    viz.page.wait_for_function("() => vizState.data.compare")
+    viz.page.select_option("#bench-op", "matmul")
+    series = {d["label"]: d["data"] for d in chart_data(viz, "chart-time")}
+    native_name = "gpu · NVIDIA H200, native"
+    want = [{"x": r["size"], "y": r["gpu_ms"]} for r in json.loads(native_run.read_text())["sweep"]
+            if r["op"] == "matmul"]
+    assert series[native_name] == sorted(want, key=lambda p: p["x"])
+    assert any(label.startswith("gpu · ") and "browser" in label for label in series), list(series)
+    assert "NVIDIA H200, native" in viz.page.inner_text("#bench-status")
+
+
 def test_fallback_page_keeps_working(browser_no_webgpu, server):
     page = open_viz(browser_no_webgpu, server)
     try:
