@@ -78,3 +78,32 @@ out
     assert "unknown op(s) 'conv'" in err[0] and "repeats must be at least 1" in err[1]
     assert "sizes must be positive integers, got [-5]" in err[2]
     assert "matrix_sizes must be positive integers, got [2.5]" in err[3]
+
+
+def test_the_native_command_line_writes_the_same_json(small_run, tmp_path):
+    # `python3 -m pycore.bench --native` (wgpu-py, lavapipe here) runs the same sweep as the page
+    # and writes JSON of the same shape, so the visualization page can draw the two side by side.
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    out = tmp_path / "native.json"
+    env = {**os.environ, "PYCORE_TRANSPORT": "auto", "XDG_RUNTIME_DIR": "/tmp"}
+    done = subprocess.run([sys.executable, "-m", "pycore.bench", "--native", "--ops", "relu,softmax,matmul",
+                           "--sizes", "1000,20000", "--matrix-sizes", "64", "--repeats", "2",
+                           "--out", str(out)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    native = json.loads(out.read_text())
+    assert native["environment"]["transport"] == "native" and "wgpu-native" in native["tier"]
+    assert "pycore benchmark" in done.stdout and "beside the reference" in done.stdout
+    cells = [(r["op"], r["size"]) for r in small_run["sweep"]]
+    assert [(r["op"], r["size"]) for r in native["sweep"]] == cells
+    for ours, theirs in zip(native["sweep"], small_run["sweep"], strict=True):
+        assert set(ours) == set(theirs) and set(ours["stages_ms"]) == set(theirs["stages_ms"])
+    browser_only = {"peers", "events", "table"}  # the JS yardsticks exist only in a page
+    assert set(small_run) - browser_only <= set(native)
+    assert native["bridge"]["pycore_ms"] > 0 and "raw_js_ms" not in native["bridge"]
+    assert {r["what"] for r in native["reference"]} >= {"fixed cost per op (small op round trip)"}
