@@ -21,6 +21,7 @@ from .pool import BufferPool
 from .shaders import wgsl_source
 from .transport import (
     COPY_DST,
+    TRANSPORTS,
     UNIFORM,
     GpuUnavailableError,
     ShaderCompileError,
@@ -58,6 +59,8 @@ class Runtime:
         if self.initialised:
             return
         wanted = transport or wanted_transport()
+        if wanted not in TRANSPORTS:
+            raise ValueError(f"init_async: transport must be one of {', '.join(TRANSPORTS)}, got {wanted!r}")
         self.initialised = True
         if wanted == "numpy":
             self._fallback("the NumPy backend was asked for (transport='numpy')")

@@ -52,6 +52,15 @@ def test_a_bad_transport_name_is_refused_by_name(monkeypatch):
         transport.wanted_transport()
 
 
+def test_a_bad_transport_argument_is_refused_by_name():
+    import pycore
+    from tests.unit.test_cpython_api import run
+
+    with pytest.raises(ValueError, match="init_async: transport must be one of auto, browser, native, numpy, "
+                                         "got 'gpu'"):
+        run(pycore.init_async(transport="gpu"))
+
+
 def test_shutdown_gives_the_device_back_and_init_chooses_again():
     worker = Native()
     try:
