@@ -56,11 +56,11 @@ class Runtime:
 
     async def init_async(self, transport: str | None = None) -> None:
         """Acquire a device through `transport` (default: $PYCORE_TRANSPORT, else "auto")."""
-        if self.initialised:
-            return
         wanted = transport or wanted_transport()
         if wanted not in TRANSPORTS:
             raise ValueError(f"init_async: transport must be one of {', '.join(TRANSPORTS)}, got {wanted!r}")
+        if self.initialised:
+            return
         self.initialised = True
         if wanted == "numpy":
             self._fallback("the NumPy backend was asked for (transport='numpy')")
