@@ -1,8 +1,9 @@
 """pycore: GPU compute for Python in the browser.
 
 Operations are `async` and named `*_async`. In Pyodide with WebGPU they run WGSL compute shaders on
-the user's GPU; elsewhere (no WebGPU, no adapter, a lost device, or plain CPython) the same call runs
-on NumPy with the same semantics. Results are float32 NumPy arrays.
+the user's GPU; under CPython with `wgpu` installed, the same shaders run on native WebGPU; elsewhere
+(no WebGPU, no adapter, a lost device) the same call runs on NumPy with the same semantics. Results
+are float32 NumPy arrays.
 
 >>> import asyncio, numpy as np, pycore
 >>> asyncio.run(pycore.relu_async(np.array([-1.0, 0.5])))

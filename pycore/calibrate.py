@@ -1,4 +1,4 @@
-"""Measuring this browser and device for the backend selector, and remembering the result.
+"""Measuring this browser (or process) and device for the backend selector, and remembering the result.
 
 `await pycore.calibrate_async()` times, in this process: the fixed cost of one GPU call and of one
 NumPy call, upload and readback bandwidth, and the GPU's and NumPy's rates on each kind of kernel.
@@ -48,7 +48,7 @@ SAMPLE_SIZE = {"unary": 1 << 20, "binary": 1 << 20, "rowwise": 1 << 18, "reduce"
 
 
 async def calibrate_async(repeats: int = 3, save: bool = True) -> dict[str, Any]:
-    """Measure this browser and device; the selector uses the figures from now on. Returns them.
+    """Measure this browser (or process) and device; the selector uses the figures from now on. Returns them.
 
     Measured: the fixed cost of a GPU call (a 256-element relu round trip) and of a NumPy call,
     upload and readback bandwidth, and for every op its GPU and NumPy rate at one sample size (the

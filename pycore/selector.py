@@ -1,4 +1,4 @@
-"""Choosing the backend per call: a small cost model, calibrated in the user's own browser.
+"""Choosing the backend per call: a small cost model, calibrated on the user's own browser or machine.
 
 Predicted GPU time  = fixed cost per call + bytes uploaded / upload bandwidth
                       + bytes read back / readback bandwidth + FLOPs / GPU rate
