@@ -503,16 +503,19 @@ def add_arguments(ap: Any) -> None:
 
 def call_kwargs(args: Any) -> dict[str, Any]:
     """run_async's keyword arguments from parsed add_arguments options."""
-    def ints(text: str) -> tuple[int, ...]:
-        return tuple(int(x.replace("_", "")) for x in text.split(",") if x.strip())
+    def ints(option: str, text: str) -> tuple[int, ...]:
+        try:
+            return tuple(int(x.replace("_", "")) for x in text.split(",") if x.strip())
+        except ValueError:
+            raise ValueError(f"bench: {option} must be comma-separated integers, got {text!r}") from None
 
     call: dict[str, Any] = {"repeats": args.repeats, "quick": args.quick}
     if args.ops:
         call["ops"] = tuple(args.ops.split(","))
     if args.sizes:
-        call["sizes"] = ints(args.sizes)
+        call["sizes"] = ints("--sizes", args.sizes)
     if args.matrix_sizes is not None:
-        call["matrix_sizes"] = ints(args.matrix_sizes)
+        call["matrix_sizes"] = ints("--matrix-sizes", args.matrix_sizes)
     return call
 
 
@@ -542,11 +545,16 @@ def main(argv: list[str] | None = None) -> int:
                     help="insist on the native WebGPU transport (wgpu-py); fail if it is unavailable")
     args = ap.parse_args(argv)
 
+    try:
+        kwargs = call_kwargs(args)
+    except ValueError as exc:
+        ap.error(str(exc))
+
     async def go() -> dict[str, Any]:
         await RUNTIME.init_async("native" if args.native else None)
         if args.native and RUNTIME.transport != "native":
             raise SystemExit(f"pycore.bench: no native WebGPU: {RUNTIME.reason}")
-        return await run_async(**call_kwargs(args))
+        return await run_async(**kwargs)
 
     write_result(asyncio.run(go()), args.out)
     return 0

@@ -56,11 +56,12 @@ class Runtime:
 
     async def init_async(self, transport: str | None = None) -> None:
         """Acquire a device through `transport` (default: $PYCORE_TRANSPORT, else "auto")."""
-        wanted = transport or wanted_transport()
-        if wanted not in TRANSPORTS:
-            raise ValueError(f"init_async: transport must be one of {', '.join(TRANSPORTS)}, got {wanted!r}")
-        if self.initialised:
+        if transport is not None and transport not in TRANSPORTS:
+            raise ValueError(f"init_async: transport must be one of {', '.join(TRANSPORTS)}, "
+                             f"got {transport!r}")
+        if self.initialised:  # every op calls this: nothing more to do once a backend is chosen
             return
+        wanted = transport or wanted_transport()
         self.initialised = True
         if wanted == "numpy":
             self._fallback("the NumPy backend was asked for (transport='numpy')")

@@ -99,3 +99,15 @@ def test_both_transports_implement_the_whole_interface():
     defined = {n.name for n in browser.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
     assert wanted <= defined, wanted - defined
     assert len(inspect.getsource(transport.Transport).splitlines()) <= 80  # one screen
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--sizes", "1k"], "--sizes must be comma-separated integers, got '1k'"),
+    (["--matrix-sizes", "64,x"], "--matrix-sizes must be comma-separated integers"),
+])
+def test_the_bench_command_line_names_a_bad_option(argv, message, capsys):
+    from pycore.bench import main
+
+    with pytest.raises(SystemExit) as done:
+        main(["--native", *argv])
+    assert done.value.code == 2 and message in capsys.readouterr().err
