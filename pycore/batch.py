@@ -11,11 +11,16 @@
 Batch methods are named like the ops without `_async` and take the same parameters; array inputs
 may be handles of this batch, GpuArrays, or array-likes (uploaded as part of the batch). Shapes and
 arguments are checked when an op is queued. Without WebGPU the batch runs on NumPy, step by step.
+
+Element-wise steps whose handles the caller no longer holds are fused into the step that consumes
+them (pycore/fusion.py): above, relu and scale run inside vec_add's kernel, in one pass over the
+data. A handle still held is computed and kept, so every handle you can name can be read.
 """
 
 from __future__ import annotations
 
 import time
+import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,11 +28,14 @@ import numpy as np
 
 from .api import bind, signature_of
 from .arrays import as_float32
+from .fusion import FusedKernel, plan
 from .gpu import GpuSession
 from .gpuarray import GpuArray, GpuView
 from .ops import OPS, Op
 from .programs import PROGRAMS
 from .runtime import RUNTIME
+
+FUSED = object()  # the value of a step computed inside a fused kernel (never stored)
 
 
 @dataclass(frozen=True)
@@ -47,6 +55,8 @@ class CommandBatch:
     def __init__(self) -> None:
         self._steps: list[tuple[Op | None, list[Any], dict[str, Any]]] = []
         self._shapes: list[tuple[int, ...]] = []
+        self._handles: list[weakref.ref[Handle]] = []  # whether the caller can still read a step
+        self.fused: list[str] = []  # after execute: the fused kernels that ran (FusedKernel.name)
         self._values: list[Any] = []  # after execute: buffers (GPU) or arrays / floats (NumPy)
         self._session: GpuSession | None = None
         self._kept: list[Any] = []  # result buffers the batch owns until release()
@@ -75,14 +85,16 @@ class CommandBatch:
         problem = op.check(params) if op.check else None
         if problem:
             raise ValueError(f"{op.name}: {problem}")
-        refs = [x if isinstance(x, Handle) else self.upload(x) for x in values]  # only once valid
+        refs = [(x if isinstance(x, Handle) else self.upload(x)).index for x in values]  # once valid
         return self._add(op, refs, params, tuple(program.out_shape(tuple(shapes), params)))
 
     def _add(self, op: Op | None, inputs: list[Any], params: dict[str, Any],
              shape: tuple[int, ...]) -> Handle:
         self._steps.append((op, inputs, params))
         self._shapes.append(shape)
-        return Handle(id(self), len(self._steps) - 1, shape, op.name if op else "upload")
+        handle = Handle(id(self), len(self._steps) - 1, shape, op.name if op else "upload")
+        self._handles.append(weakref.ref(handle))
+        return handle
 
     def __len__(self) -> int:
         return len(self._steps)
@@ -101,27 +113,42 @@ class CommandBatch:
         else:
             self._execute_numpy()
         self.executed = True
+        fused = f"; {len(self.fused)} fused kernels: {', '.join(self.fused)}" if self.fused else ""
         RUNTIME.record({"op": "batch", "shapes": list(self._shapes),
                               "backend": "webgpu" if self._on_gpu else "numpy",
-                              "why": f"CommandBatch of {len(self._steps)} steps",
+                              "why": f"CommandBatch of {len(self._steps)} steps{fused}",
                               "ms": {"total": round((time.perf_counter() - start) * 1e3, 4)},
                               "total_ms": round((time.perf_counter() - start) * 1e3, 4)})
 
     async def _execute_gpu_async(self) -> None:
         gpu = self._session = GpuSession("batch", deferred=True)
-        for op, inputs, params in self._steps:
+        elements = [int(np.prod(s, dtype=np.int64)) for s in self._shapes]
+        trees = plan(self._steps, elements, lambda i: self._handles[i]() is not None,
+                     gpu.limits.get("maxStorageBuffersPerShaderStage", 8) - 1, gpu.max_binding // 16 * 4)
+        inside = {i for tree in trees.values() for i in tree.folded()}
+        for s, (op, inputs, params) in enumerate(self._steps):
             if op is None:
                 value = inputs[0]
                 view = value.view() if isinstance(value, GpuArray) else value
                 self._values.append(gpu.upload(view) if view.size else None)
                 continue
-            if not PROGRAMS[op.kind].needs_gpu([GpuView(None, self._shapes[r.index]) for r in inputs]):
-                self._values.append(np.asarray(PROGRAMS[op.kind].numpy(
-                    op, [np.zeros(self._shapes[r.index], np.float32) for r in inputs], params)))
+            if s in inside:
+                self._values.append(FUSED)
                 continue
-            views = [GpuView(self._values[r.index][0], self._shapes[r.index]) for r in inputs]
-            gpu.result = None
-            await PROGRAMS[op.kind].gpu_async(gpu, op, views, params)
+            if not PROGRAMS[op.kind].needs_gpu([GpuView(None, self._shapes[i]) for i in inputs]):
+                self._values.append(np.asarray(PROGRAMS[op.kind].numpy(
+                    op, [np.zeros(self._shapes[i], np.float32) for i in inputs], params)))
+                continue
+            if s in trees:
+                kernel = FusedKernel(trees[s])
+                binds = [gpu.upload(GpuView(self._values[i][0], self._shapes[i])) for i in kernel.inputs]
+                gpu.result = (await kernel.dispatch_async(gpu, binds, elements[s]))[0]
+                gpu.keep(gpu.result)
+                self.fused.append(kernel.name)
+            else:
+                views = [GpuView(self._values[i][0], self._shapes[i]) for i in inputs]
+                gpu.result = None
+                await PROGRAMS[op.kind].gpu_async(gpu, op, views, params)
             self._kept.append(gpu.result)
             self._values.append((gpu.result, 0))
         gpu.deferred = False
@@ -134,7 +161,7 @@ class CommandBatch:
                 self._values.append(value._host if isinstance(value, GpuArray) else value)
                 continue
             with np.errstate(all="ignore"):
-                args = [self._values[r.index] for r in inputs]
+                args = [self._values[i] for i in inputs]
                 self._values.append(PROGRAMS[op.kind].numpy(op, args, params))
 
     async def read_async(self, handle: Handle) -> np.ndarray | float:
@@ -145,6 +172,9 @@ class CommandBatch:
         if handle.batch_id != id(self):
             raise ValueError(f"{handle!r} belongs to another CommandBatch")
         value = self._values[handle.index]
+        if value is FUSED:  # (only a copy of a handle dropped before execute_async could ask)
+            raise RuntimeError(f"{handle!r} was fused into a later step and never stored: keep its "
+                               "handle before execute_async to read it")
         scalar = handle.op in OPS and OPS[handle.op].kind == "reduce"
         if not self._on_gpu or isinstance(value, np.ndarray) or value is None:
             if value is None:  # an empty upload

@@ -181,12 +181,15 @@ class GpuSession:
         return RUNTIME.uniform(words), words.nbytes
 
     # -- commands
-    async def pipeline_async(self, family: str, entry: str, bindings: tuple[str, ...]) -> Any:
-        """The cached pipeline; a first use compiles it, and the trace shows that as "compile"."""
-        if (family, entry) in RUNTIME.pipelines:
-            return RUNTIME.pipelines[(family, entry)]
+    async def pipeline_async(self, family: str, entry: str, bindings: tuple[str, ...],
+                             source: str | None = None, name: str | None = None) -> Any:
+        """The cached pipeline; a first use compiles it, and the trace shows that as "compile".
+        `source` and `name`: a generated kernel (see RUNTIME.pipeline_async)."""
+        key = (family, entry if source is None else f"{entry}:{name}")
+        if key in RUNTIME.pipelines:
+            return RUNTIME.pipelines[key]
         t = time.perf_counter()
-        pipeline = await RUNTIME.pipeline_async(family, entry, bindings)
+        pipeline = await RUNTIME.pipeline_async(family, entry, bindings, source, name)
         self.stages["compile"] = self.stages.get("compile", 0.0) + time.perf_counter() - t
         return pipeline
 

@@ -45,7 +45,7 @@ def _same_shapes(op: Op, arrays: list[np.ndarray]) -> None:
                          "they must be the same")
 
 
-def _whole_vec4s(binding: tuple) -> tuple:
+def whole_vec4s(binding: tuple) -> tuple:
     """A binding widened to whole vec4s (16 bytes) for the vec4 kernels. Pooled buffers are
     multiples of 32 bytes, and a part of a GpuArray ends where the array does, so the widened
     range stays inside its buffer; the padding lanes are computed and never read."""
@@ -92,7 +92,7 @@ class Elementwise(Program):
         for lo in range(0, flat_out.size, step):
             parts = [a[lo:lo + step] for a in flat_in]
             dst = gpu.output(parts[0].nbytes)
-            binds = [_whole_vec4s(b) for b in [*(gpu.upload(p) for p in parts), dst]]
+            binds = [whole_vec4s(b) for b in [*(gpu.upload(p) for p in parts), dst]]
             if "uniform" in self.bindings:
                 binds.append(gpu.uniform(*numbers))
             gpu.dispatch(pipeline, binds, grid(-(-parts[0].size // (4 * WORKGROUP)), gpu.max_groups))

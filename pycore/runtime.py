@@ -45,7 +45,7 @@ class Runtime:
         self.transport = "none"  # "browser", "native" or "none"
         self.pool: BufferPool | None = None
         self.pipelines: dict[tuple[str, str], Any] = {}
-        self.modules: dict[str, Any] = {}  # family -> GPUShaderModule
+        self.modules: dict[str, Any] = {}  # family (or generated kernel) -> GPUShaderModule
         self.compile_ms: dict[str, float] = {}
         self.trace: deque[dict[str, Any]] = deque(maxlen=TRACE_LENGTH)
         self.device_lost: str | None = None
@@ -162,21 +162,25 @@ class Runtime:
         self.generation += 1
         self._fallback(f"device lost ({reason})")
 
-    async def pipeline_async(self, family: str, entry: str, bindings: tuple[str, ...]) -> Any:
+    async def pipeline_async(self, family: str, entry: str, bindings: tuple[str, ...],
+                             source: str | None = None, name: str | None = None) -> Any:
         """The compiled pipeline for one WGSL entry point, created once per device (asynchronously,
-        so compiling never blocks the page); its compile time is kept for info()."""
-        key = (family, entry)
+        so compiling never blocks the page); its compile time is kept for info(). The source is
+        shaders/<family>.wgsl, or `source` for generated kernels (then `name` tells them apart)."""
+        key = (family, entry if source is None else f"{entry}:{name}")
         pipeline = self.pipelines.get(key)
         if pipeline is None:
-            label, start = f"{family}.{entry}", time.perf_counter()
-            module = self.modules.get(family)
+            label, start = ".".join(key), time.perf_counter()
+            module_key = family if source is None else label
+            module = self.modules.get(module_key)
             try:
                 if module is None:
-                    module = self.device.create_shader_module(wgsl_source(family), family)
-                    self.modules[family] = module
+                    module = self.device.create_shader_module(source or wgsl_source(family), module_key)
+                    self.modules[module_key] = module
                 pipeline = await self.device.create_pipeline_async(module, entry, label, bindings)
             except ShaderCompileError as exc:
-                raise RuntimeError(f"shaders/{family}.wgsl does not compile:\n{exc}") from None
+                what = f"shaders/{family}.wgsl" + ("" if source is None else f" (generated: {name})")
+                raise RuntimeError(f"{what} does not compile:\n{exc}") from None
             self.compile_ms[label] = round((time.perf_counter() - start) * 1e3, 3)
             self.pipelines[key] = pipeline
         return pipeline

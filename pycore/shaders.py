@@ -1,6 +1,7 @@
 """Where the WGSL lives: one file per kernel family in the repository's shaders/ folder, which the
 pycore wheel carries as pycore/shaders/. shaders/common.wgsl holds helpers every family uses and
-is prepended to each family's source (WGSL has no #include)."""
+is prepended to each family's source (WGSL has no #include). A family file's part above the line
+`// ---- the kernels` is pure functions, which the fused kernels (shaders/fused.wgsl) reuse."""
 
 from __future__ import annotations
 
@@ -28,3 +29,25 @@ def wgsl_source(family: str) -> str:
     True
     """
     return _read("common") + "\n" + _read(family)
+
+
+KERNELS_MARK = "// ---- the kernels"
+
+
+@cache
+def wgsl_functions(family: str) -> str:
+    """The function part of shaders/<family>.wgsl: everything above its `// ---- the kernels` line.
+
+    >>> "fn relu_f" in wgsl_functions("elementwise") and "@compute" not in wgsl_functions("elementwise")
+    True
+    """
+    text = _read(family)
+    if KERNELS_MARK not in text:
+        raise ValueError(f"shaders/{family}.wgsl has no '{KERNELS_MARK}' line")
+    return text[:text.index(KERNELS_MARK)]
+
+
+@cache
+def wgsl_template(name: str) -> str:
+    """shaders/<name>.wgsl as it is, for a generator to fill in (see pycore/fusion.py)."""
+    return _read(name)

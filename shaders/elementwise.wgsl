@@ -1,6 +1,7 @@
 // Element-wise unary kernels: y[i] = f(x[i]; params), four elements (one vec4) per thread, 256
 // threads per workgroup. Each op is a function on vec4<f32> (`<name>_f`) and a kernel that applies
-// it. The functions compose: a fused kernel could apply a chain of them in one pass (not built yet).
+// it. The functions compose: everything above the kernels is also compiled into the fused kernels
+// (shaders/fused.wgsl), which apply a chain of them in one pass.
 //
 // Dispatch is 2-D so that more than 65,535 workgroups still work: the host dispatches (x, y)
 // workgroups with x <= maxComputeWorkgroupsPerDimension, and the flat index is
@@ -11,12 +12,6 @@
 // Numerics: NaN must pass through as in NumPy, and WGSL leaves min/max/clamp of NaN to the
 // implementation, so comparisons + select() are used. Transcendentals are written in forms that
 // cannot overflow to NaN (WGSL's tanh is undefined past |x| ~ 88.7 and NaN on some drivers past ~44).
-
-struct Params { p0: f32, p1: f32, p2: f32, p3: f32, p4: f32, p5: f32, p6: f32, p7: f32 }
-
-@group(0) @binding(0) var<storage, read> src: array<vec4<f32>>;
-@group(0) @binding(1) var<storage, read_write> dst: array<vec4<f32>>;
-@group(0) @binding(2) var<uniform> params: Params;
 
 alias V = vec4<f32>;
 
@@ -98,7 +93,13 @@ fn scale_f(v: V, s: f32) -> V {
     return v * s;
 }
 
-// ---- the kernels
+// ---- the kernels (everything above is pure functions, shared with shaders/fused.wgsl)
+struct Params { p0: f32, p1: f32, p2: f32, p3: f32, p4: f32, p5: f32, p6: f32, p7: f32 }
+
+@group(0) @binding(0) var<storage, read> src: array<vec4<f32>>;
+@group(0) @binding(1) var<storage, read_write> dst: array<vec4<f32>>;
+@group(0) @binding(2) var<uniform> params: Params;
+
 @compute @workgroup_size(256)
 fn relu(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let i = flat_index(gid, groups);

@@ -1,0 +1,150 @@
+"""Fusing chains of element-wise steps of a CommandBatch into one kernel (shaders/fused.wgsl).
+
+A queued step is folded into the step that consumes it when no one can tell the difference:
+
+- both are element-wise (op kind "unary" or "binary", whose WGSL is a `<entry>_f` function);
+- the caller holds no handle to the folded step any more (so it can never be read), and exactly one
+  step consumes it;
+- the array fits one storage binding (larger ones run step by step, in chunks);
+- the fused kernel still has at most maxStorageBuffersPerShaderStage - 1 distinct inputs.
+
+So `b.vec_add(b.scale(b.relu(x), 2.0), y)` runs as one pass that reads x and y and writes the sum:
+relu's and scale's results are never written to memory. Keep a handle (`r = b.relu(x)`) and that
+value is computed and stored as usual, so it can be read after execute_async.
+
+>>> from pycore.ops import OPS
+>>> tree = Node(2, OPS["vec_add"], {}, [Node(1, OPS["scale"], {"s": 2.0}, [0]), 0])
+>>> kernel = FusedKernel(tree)
+>>> kernel.name, kernel.inputs, kernel.numbers
+('vec_add(scale(x0,p),x0)', [0], [2.0])
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .gpu import WORKGROUP, GpuSession, grid
+from .ops import Op
+from .programs import whole_vec4s
+from .runtime import RUNTIME
+from .shaders import wgsl_functions, wgsl_template
+
+FUSABLE_KINDS = ("unary", "binary")
+
+
+@dataclass
+class Node:
+    """One element-wise step of a fused tree; an argument is a Node (a step folded into this one)
+    or the step index of an input the kernel reads."""
+
+    step: int
+    op: Op
+    params: dict[str, Any]
+    args: list[Node | int]
+
+    def leaves(self) -> list[int]:
+        """The step indices this tree reads, each once, in first-use order."""
+        found: list[int] = []
+        for a in self.args:
+            for leaf in (a.leaves() if isinstance(a, Node) else [a]):
+                if leaf not in found:
+                    found.append(leaf)
+        return found
+
+    def folded(self) -> list[int]:
+        """The step indices of the nodes folded into this one (its whole tree but itself)."""
+        return [i for a in self.args if isinstance(a, Node) for i in [a.step, *a.folded()]]
+
+
+def plan(steps: list[tuple[Op | None, list[Any], dict[str, Any]]], elements: list[int],
+         alive: Callable[[int], bool], max_inputs: int, max_elements: int) -> dict[int, Node]:
+    """The fused trees of a batch: {root step index: tree}, for trees of two steps or more. Steps
+    inside a tree (other than its root) are not run on their own.
+
+    steps: (op or None for an upload, input step indices, params), in queue order;
+    elements: each step's element count; alive(i): whether the caller still holds step i's handle.
+    """
+    uses = Counter(i for op, inputs, _ in steps if op is not None for i in inputs)
+    nodes: dict[int, Node] = {}
+    folded: set[int] = set()
+    for s, (op, inputs, params) in enumerate(steps):
+        if op is None or op.kind not in FUSABLE_KINDS or not 0 < elements[s] <= max_elements:
+            continue
+        args: list[Node | int] = [nodes[i] if i in nodes and uses[i] == 1 and not alive(i)
+                                  else i for i in inputs]
+        node = Node(s, op, params, args)
+        if len(node.leaves()) > max_inputs:
+            node = Node(s, op, params, list(inputs))
+        folded.update(a.step for a in node.args if isinstance(a, Node))
+        nodes[s] = node
+    return {s: n for s, n in nodes.items() if s not in folded and n.folded()}
+
+
+class FusedKernel:
+    """The WGSL of one fused tree: `name` is its structure (parameter values left out, so trees
+    that differ only in them share a pipeline), `inputs` the step indices bound as in0, in1, ...,
+    `numbers` the parameter values, in the order the kernel reads them."""
+
+    def __init__(self, tree: Node) -> None:
+        self.inputs = tree.leaves()
+        self.numbers: list[float] = []
+        self._lines = [f"    let x{k} = in{k}[i];" for k in range(len(self.inputs))]
+        self.name, result = self._emit(tree)
+        self._lines.append(f"    fused_out[i] = {result};")
+
+    def _emit(self, node: Node) -> tuple[str, str]:
+        """(structure, WGSL value) of a node, appending the lines that compute it."""
+        parts, values = [], []
+        for a in node.args:
+            if isinstance(a, Node):
+                part, value = self._emit(a)
+            else:
+                part = value = f"x{self.inputs.index(a)}"
+            parts.append(part)
+            values.append(value)
+        for v in node.params.values():
+            if isinstance(v, float):  # booleans pick the entry point (gelu's approximate)
+                k = len(self.numbers)
+                self.numbers.append(v)
+                parts.append("p")
+                values.append(f"fused_params[{k // 4}][{k % 4}]")
+        entry = node.op.entry_for(node.params)
+        name = f"t{len(self._lines)}"
+        self._lines.append(f"    let {name} = {entry}_f({', '.join(values)});")
+        return f"{entry}({','.join(parts)})", name
+
+    @property
+    def param_vec4s(self) -> int:
+        return max(1, -(-len(self.numbers) // 4))
+
+    @property
+    def bindings(self) -> tuple[str, ...]:
+        return ("read",) * len(self.inputs) + ("write", "uniform")
+
+    def source(self) -> str:
+        """common.wgsl, the element-wise functions, then shaders/fused.wgsl filled in."""
+        k = len(self.inputs)
+        inputs = [f"@group(0) @binding({j}) var<storage, read> in{j}: array<vec4<f32>>;" for j in range(k)]
+        filled = (wgsl_template("fused").replace("{{inputs}}", "\n".join(inputs))
+                  .replace("{{out}}", str(k)).replace("{{params}}", str(k + 1))
+                  .replace("{{param_vec4s}}", str(self.param_vec4s))
+                  .replace("{{body}}", "\n".join(self._lines)))
+        return "\n".join([wgsl_template("common"), wgsl_functions("elementwise"),
+                          wgsl_functions("binary"), filled])
+
+    async def dispatch_async(self, gpu: GpuSession, inputs: list[tuple], elements: int) -> tuple[Any, int]:
+        """Queue the kernel on `inputs` (bindings of self.inputs, in order) and return its output
+        binding (a new buffer of `elements` float32s)."""
+        pipeline = await gpu.pipeline_async("fused", "fused", self.bindings, self.source(), self.name)
+        words = np.zeros(4 * self.param_vec4s, np.float32)
+        words[:len(self.numbers)] = self.numbers
+        dst = gpu.output(4 * elements)
+        uniform = RUNTIME.uniform(words.view(np.uint32))
+        gpu.dispatch(pipeline, [whole_vec4s(b) for b in [*inputs, dst]] + [(uniform, words.nbytes)],
+                     grid(-(-elements // (4 * WORKGROUP)), gpu.max_groups))
+        return dst

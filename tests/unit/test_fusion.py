@@ -1,0 +1,80 @@
+"""Which CommandBatch steps fuse (pycore/fusion.py's plan), and the kernels generated for them."""
+
+from __future__ import annotations
+
+import re
+
+from pycore.fusion import FusedKernel, Node, plan
+from pycore.ops import OPS
+
+N = 1000
+
+
+def _steps(*specs):
+    """(op name or None for an upload, input indices, params) -> plan's step tuples."""
+    return [(None if name is None else OPS[name], list(inputs), params) for name, inputs, params in specs]
+
+
+def _plan(steps, alive=(), max_inputs=7, max_elements=1 << 20, elements=None):
+    return plan(steps, elements or [N] * len(steps), lambda i: i in alive, max_inputs, max_elements)
+
+
+CHAIN = _steps((None, [], {}), (None, [], {}), ("relu", [0], {}), ("scale", [2], {"s": 2.0}),
+               ("vec_add", [3, 1], {}))
+
+
+def test_a_chain_of_dropped_handles_fuses_into_its_last_step():
+    trees = _plan(CHAIN)
+    assert list(trees) == [4] and sorted(trees[4].folded()) == [2, 3]
+    kernel = FusedKernel(trees[4])
+    assert kernel.name == "vec_add(scale(relu(x0),p),x1)"
+    assert kernel.inputs == [0, 1] and kernel.numbers == [2.0]
+    assert kernel.bindings == ("read", "read", "write", "uniform")
+
+
+def test_a_held_handle_is_computed_and_stored():
+    trees = _plan(CHAIN, alive={3})  # scale kept: relu folds into it; vec_add reads it
+    assert list(trees) == [3] and FusedKernel(trees[3]).name == "scale(relu(x0),p)"
+    trees = _plan(CHAIN, alive={2})  # relu kept: scale folds into vec_add, reading relu's result
+    assert list(trees) == [4] and FusedKernel(trees[4]).name == "vec_add(scale(x0,p),x1)"
+    assert FusedKernel(trees[4]).inputs == [2, 1]
+
+
+def test_a_value_used_twice_is_stored_once():
+    steps = _steps((None, [], {}), ("relu", [0], {}), ("vec_mul", [1, 1], {}))
+    assert _plan(steps) == {}
+    steps = _steps((None, [], {}), ("relu", [0], {}), ("vec_mul", [1, 0], {}))
+    assert FusedKernel(_plan(steps)[2]).name == "vec_mul(relu(x0),x0)"  # x0 bound once
+
+
+def test_only_element_wise_steps_fuse_and_only_when_they_fit():
+    steps = _steps((None, [], {}), ("relu", [0], {}), ("softmax", [1], {}))
+    assert _plan(steps) == {}  # softmax reads relu's stored result
+    steps = _steps((None, [], {}), ("relu", [0], {}), ("sum", [1], {}))
+    assert _plan(steps) == {}
+    assert _plan(CHAIN, max_elements=N - 1) == {}  # larger than one binding: run in chunks
+    assert _plan(CHAIN, elements=[0] * 5) == {}  # empty: nothing to run
+
+
+def test_the_input_count_stays_within_the_storage_binding_limit():
+    # s = x0 + x1 + ... + x9: one kernel would read 10 arrays
+    specs = [(None, [], {})] * 10 + [("vec_add", [0, 1], {})]
+    specs += [("vec_add", [10 + k, k + 2], {}) for k in range(8)]
+    trees = _plan(_steps(*specs), max_inputs=4)
+    assert trees and all(len(FusedKernel(t).inputs) <= 4 for t in trees.values())
+    folded = {i for t in trees.values() for i in t.folded()}
+    assert not folded & set(trees) and 18 in trees  # the last step is a root; no step runs twice
+
+
+def test_parameters_are_uniforms_and_variants_have_their_own_kernel():
+    x = 0
+    clip = Node(2, OPS["clip"], {"min": -1.0, "max": 0.5}, [x])
+    erf = FusedKernel(Node(3, OPS["gelu"], {"approximate": False}, [clip]))
+    tanh = FusedKernel(Node(3, OPS["gelu"], {"approximate": True}, [clip]))
+    assert erf.name == "gelu_erf(clip(x0,p,p))" and tanh.name == "gelu(clip(x0,p,p))"
+    assert erf.numbers == [-1.0, 0.5]
+    source = erf.source()
+    assert "let t1 = clip_f(x0, fused_params[0][0], fused_params[0][1]);" in source
+    assert "gelu_erf_f(t1)" in source and "fused_out[i] = t2;" in source
+    assert re.search(r"@binding\(2\) var<uniform> fused_params: array<vec4<f32>, 1>", source)
+    assert "@compute" in source and source.count("@compute") == 1  # no one-op kernel came along
