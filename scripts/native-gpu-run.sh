@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # pycore on a real GPU through the native transport (wgpu-py), on a machine with no registry access
 # (the `device` tool's H200): install what was carried, check every op against its float64
-# reference on the GPU, then run the benchmark and write its JSON.
+# reference on the GPU and every fused chain against the separate kernels, then run the benchmark
+# and write its JSON.
 #
 #   here, once:  see "Native WebGPU on a real GPU" in the README (.whl/ and .gl/ to carry)
 #   there:       bash scripts/native-gpu-run.sh OUT_DIR
@@ -26,7 +27,7 @@ export PYTHONPATH="$PWD:${PYTHONPATH:-}" PYCORE_TRANSPORT=native PYCORE_CACHE_DI
 
 python3 - <<'PY' 2>&1 | tee "$out/native-check.txt"
 import asyncio, pycore
-from tests.reference import case_ids, run_case_async
+from tests.reference import case_ids, fused_chains_async, run_case_async
 
 async def main():
     info = await pycore.init_async()
@@ -38,7 +39,13 @@ async def main():
     for r in failed:
         print("FAILED", r["case"], r["problems"])
     print(f"{len(ids) - len(failed)} of {len(ids)} op cases match their float64 references on the GPU")
-    return len(failed)
+    chains = await fused_chains_async()
+    bad = {case: r for case, r in chains.items() if r["problems"] or len(r["fused"]) != 1}
+    for case, r in bad.items():
+        print("FAILED fused chain", case, r)
+    print(f"{len(chains) - len(bad)} of {len(chains)} fused chains match the separate kernels "
+          f"(largest difference {max(r['diff'] for r in chains.values()):.3g})")
+    return len(failed) + len(bad)
 
 raise SystemExit(asyncio.run(main()))
 PY

@@ -306,3 +306,46 @@ async def run_case_async(case_id: str, seed: int = 0, backend: str = "auto") -> 
     rep = compare(case.op, got, inputs, case.params)
     return {"case": case_id, "ok": rep.ok, "max_abs": rep.max_abs, "max_rel": rep.max_rel, "used": rep.used,
             "problems": rep.problems, "backend": pycore.trace()[-1]["backend"] if pycore.trace() else None}
+
+
+async def fused_chains_async(n: int = 4099, seed: int = 5) -> dict[str, dict]:
+    """Every unary op inside vec_mul(op(vec_sub(x, y)), y) in a CommandBatch, twice: with the
+    intermediate handles dropped (the batch fuses the chain into one generated kernel) and held
+    (three kernels). Per case: the fused kernel names, the largest difference, and problems."""
+    import pycore
+
+    rng = np.random.default_rng(seed)
+    x, y = (rng.normal(size=n) * 3).astype(np.float32), (rng.normal(size=n) * 3).astype(np.float32)
+    x[:4] = [np.inf, -np.inf, np.nan, -0.0]
+
+    async def chain(name: str, params: dict, keep: bool) -> tuple[list[np.ndarray], list[str]]:
+        async with pycore.CommandBatch() as b:
+            hx, hy = b.upload(x), b.upload(y)
+            d = b.vec_sub(hx, hy)
+            u = getattr(b, name)(d, **params)
+            out = b.vec_mul(u, hy)
+            kept = (d, u) if keep else ()
+            del d, u  # dropped handles: the batch may fuse their steps
+            await b.execute_async()
+            return [await b.read_async(h) for h in (out, *kept)], b.fused
+
+    results = {}
+    for name, op in pycore.OPS.items():
+        if op.kind != "unary":
+            continue
+        for params in [op.typical_params()] + ([{"approximate": False}] if name == "gelu" else []):
+            (fused,), names = await chain(name, params, keep=False)
+            (apart, d, _), none = await chain(name, params, keep=True)
+            finite = np.isfinite(apart)
+            diff = float(np.abs(fused[finite].astype(np.float64) - apart[finite]).max())
+            problems = []
+            if not np.array_equal(np.isnan(fused), np.isnan(apart)):
+                problems.append("NaN where the separate kernels give a number, or the reverse")
+            if not np.array_equal(fused[np.isinf(apart)], apart[np.isinf(apart)]):
+                problems.append("infinities differ")
+            if not np.array_equal(d, x - y, equal_nan=True):
+                problems.append("the held vec_sub handle read back wrong")
+            if diff > 1e-5:  # a fused multiply-add may round once where two kernels round twice
+                problems.append(f"differs from the separate kernels by {diff:.3g}")
+            results[f"{name} {params}"] = {"fused": names, "apart": none, "diff": diff, "problems": problems}
+    return results
