@@ -106,7 +106,8 @@ def _inputs(op: Op, n: int, rng: np.random.Generator) -> list[np.ndarray]:
 
 async def _cell(op: Op, n: int, backends: tuple[str, ...], repeats: int,
                 rng: np.random.Generator) -> dict[str, Any]:
-    """One op at one size on each backend, interleaved; medians, auto's choice, GPU stages."""
+    """One op at one size on each backend, interleaved (each round starts with the next backend, so
+    none always runs in the cache the one before it left); medians, auto's choice, GPU stages."""
     from . import api
 
     fn = api.PUBLIC[op.public_name]
@@ -123,8 +124,8 @@ async def _cell(op: Op, n: int, backends: tuple[str, ...], repeats: int,
         inner[b] = max(1, min(20, int(INNER_MS / max(ms, 0.05))))
     runs = repeats if warm > MIN_CELL_S * 1e3 / repeats else min(4 * repeats, max(
         repeats, int(MIN_CELL_S * 1e3 / max(warm, 1e-3))))
-    for _ in range(runs):
-        for b in backends:
+    for r in range(runs):
+        for b in backends[r % len(backends):] + backends[:r % len(backends)]:  # each goes first in turn
             k = inner[b]
 
             async def block(b: str = b, k: int = k) -> None:
