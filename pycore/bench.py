@@ -106,8 +106,9 @@ def _inputs(op: Op, n: int, rng: np.random.Generator) -> list[np.ndarray]:
 
 async def _cell(op: Op, n: int, backends: tuple[str, ...], repeats: int,
                 rng: np.random.Generator) -> dict[str, Any]:
-    """One op at one size on each backend, interleaved (each round starts with the next backend, so
-    none always runs in the cache the one before it left); medians, auto's choice, GPU stages."""
+    """One op at one size on each backend, interleaved, every other round in reverse order (so gpu
+    and auto run equally often right after NumPy, in the cache it left); medians, auto's choice,
+    GPU stages."""
     from . import api
 
     fn = api.PUBLIC[op.public_name]
@@ -125,7 +126,7 @@ async def _cell(op: Op, n: int, backends: tuple[str, ...], repeats: int,
     runs = repeats if warm > MIN_CELL_S * 1e3 / repeats else min(4 * repeats, max(
         repeats, int(MIN_CELL_S * 1e3 / max(warm, 1e-3))))
     for r in range(runs):
-        for b in backends[r % len(backends):] + backends[:r % len(backends)]:  # each goes first in turn
+        for b in (backends if r % 2 == 0 else backends[::-1]):  # each follows NumPy equally often
             k = inner[b]
 
             async def block(b: str = b, k: int = k) -> None:
