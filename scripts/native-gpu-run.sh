@@ -49,4 +49,4 @@ async def main():
 
 raise SystemExit(asyncio.run(main()))
 PY
-python3 -m pycore.bench --native --matrix-sizes 64,128,256,512,1000,1024 --out "$out/native-bench.json"
+python3 -m pycore.bench --native --repeats 9 --matrix-sizes 64,128,256,512,1000,1024 --out "$out/native-bench.json"
