@@ -81,22 +81,43 @@ class BackendSelector:
     """
 
     def __init__(self, calibration: Calibration | None = None, margin: float = 1.0) -> None:
+        self._cache: dict[tuple, Prediction] = {}
         self.calibration = calibration or Calibration()
         self.margin = margin
-        self._cache: dict[tuple, Prediction] = {}
-        self._cache_for: tuple = ()
+
+    # Setting either forgets the cached predictions (auto asks once per call: a hit is one lookup).
+    @property
+    def calibration(self) -> Calibration:
+        return self._calibration
+
+    @calibration.setter
+    def calibration(self, value: Calibration) -> None:
+        self._calibration = value
+        self._cache.clear()
+
+    @property
+    def margin(self) -> float:
+        return self._margin
+
+    @margin.setter
+    def margin(self, value: float) -> None:
+        self._margin = value
+        self._cache.clear()
 
     def predict(self, op: Op, shapes: list[tuple[int, ...]], on_gpu: list[bool] | None = None,
                 result_on_gpu: bool = False) -> Prediction:
-        on_gpu = on_gpu or [False] * len(shapes)
-        key = (op.name, tuple(map(tuple, shapes)), tuple(on_gpu), result_on_gpu)
-        state = (id(self.calibration), self.margin)
-        if state != self._cache_for or len(self._cache) > 4096:
+        try:
+            return self._cache[(op.name, *shapes, *(on_gpu or ()), result_on_gpu)]
+        except (KeyError, TypeError):  # not seen yet, or shapes given as lists
+            pass
+        shapes = [tuple(s) for s in shapes]
+        on_gpu = list(on_gpu or [False] * len(shapes))
+        if len(self._cache) > 4096:
             self._cache.clear()
-            self._cache_for = state
-        found = self._cache.get(key)
-        if found is None:
-            found = self._cache[key] = self._predict(op, shapes, on_gpu, result_on_gpu)
+        found = self._predict(op, shapes, on_gpu, result_on_gpu)
+        self._cache[(op.name, *shapes, *on_gpu, result_on_gpu)] = found
+        if len(on_gpu) and not any(on_gpu):  # the same call asked without on_gpu
+            self._cache[(op.name, *shapes, result_on_gpu)] = found
         return found
 
     def _predict(self, op: Op, shapes: list[tuple[int, ...]], on_gpu: list[bool],
