@@ -116,18 +116,16 @@ async def _cell(op: Op, n: int, backends: tuple[str, ...], repeats: int,
     times: dict[str, list[float]] = {b: [] for b in backends}
     stages: list[dict[str, float]] = []
     chose: list[str] = []
-    warm = 0.0
-    inner: dict[str, int] = {}
-    for b in backends:  # warm-up: compile pipelines, fill the buffer pool
-        ms = await _timed(lambda b=b: fn(*inputs, **params, backend=b))
-        warm += ms
-        # The browser's clock ticks in 0.1 ms: a sample of a fast call times several in a row.
-        inner[b] = max(1, min(20, int(INNER_MS / max(ms, 0.05))))
+    warms = [await _timed(lambda b=b: fn(*inputs, **params, backend=b))  # compile, fill the pool
+             for b in backends]
+    warm = sum(warms)
+    # The browser's clock ticks in 0.1 ms: a sample of a fast call times several in a row, as many
+    # for every backend (the first call of a sample pays for the switch; all share it alike).
+    k = max(1, min(20, int(INNER_MS / max(min(warms), 0.05))))
     runs = repeats if warm > MIN_CELL_S * 1e3 / repeats else min(4 * repeats, max(
         repeats, int(MIN_CELL_S * 1e3 / max(warm, 1e-3))))
     for r in range(runs):
         for b in (backends if r % 2 == 0 else backends[::-1]):  # each follows NumPy equally often
-            k = inner[b]
 
             async def block(b: str = b, k: int = k) -> None:
                 for _ in range(k):
