@@ -141,18 +141,27 @@ class CommandBatch:
                 continue
             if s in trees:
                 kernel = FusedKernel(trees[s])
-                binds = [gpu.upload(GpuView(self._values[i][0], self._shapes[i])) for i in kernel.inputs]
+                binds = [gpu.upload(self._input(i)) for i in kernel.inputs]
                 gpu.result = (await kernel.dispatch_async(gpu, binds, elements[s]))[0]
                 gpu.keep(gpu.result)
                 self.fused.append(kernel.name)
             else:
-                views = [GpuView(self._values[i][0], self._shapes[i]) for i in inputs]
+                views = [self._input(i) for i in inputs]
                 gpu.result = None
                 await PROGRAMS[op.kind].gpu_async(gpu, op, views, params)
             self._kept.append(gpu.result)
             self._values.append((gpu.result, 0))
         gpu.deferred = False
         await gpu.run_async()  # the one submit
+
+    def _input(self, i: int) -> GpuView | np.ndarray:
+        """Step i's value as a program input: where it lies on the GPU, or the host array of a
+        step that ran on NumPy (an empty input's reduction) or an empty upload."""
+        value = self._values[i]
+        if value is None or isinstance(value, np.ndarray):
+            return np.zeros(self._shapes[i], np.float32) if value is None else \
+                np.asarray(value, np.float32).reshape(self._shapes[i])
+        return GpuView(value[0], self._shapes[i])
 
     def _execute_numpy(self) -> None:
         for op, inputs, params in self._steps:

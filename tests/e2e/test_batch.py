@@ -140,3 +140,17 @@ limit = pycore.runtime.RUNTIME.device.limits.get("maxStorageBuffersPerShaderStag
     assert r["equal"]  # same additions in the same order: exact
     assert len(r["kernels"]) >= -(-12 // (r["limit"] - 1))  # 12 inputs, at most limit - 1 a kernel
     assert all(name.count("x") <= r["limit"] - 1 for name in r["kernels"])
+
+
+def test_steps_after_an_empty_reduction_run_on_its_value(gpu):
+    # sum of nothing runs on NumPy inside the batch; the GPU steps after it read that value
+    r = gpu.py("""
+async with pycore.CommandBatch() as b:
+    total = b.sum(b.upload(np.zeros(0, np.float32)))
+    fused = b.scale(b.vec_add(b.relu(total), total), 2.0)
+    kept = b.relu(total)
+    await b.execute_async()
+    out = [float(await b.read_async(h)) for h in (total, fused, kept)]
+out + [b.fused]
+""")
+    assert r == [0.0, 0.0, 0.0, ["scale(vec_add(relu(x0),x0),p)"]]
