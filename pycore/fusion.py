@@ -140,7 +140,7 @@ class FusedKernel:
     async def dispatch_async(self, gpu: GpuSession, inputs: list[tuple], elements: int) -> tuple[Any, int]:
         """Queue the kernel on `inputs` (bindings of self.inputs, in order) and return its output
         binding (a new buffer of `elements` float32s)."""
-        pipeline = await gpu.pipeline_async("fused", "fused", self.bindings, self.source(), self.name)
+        pipeline = await gpu.pipeline_async("fused", "fused", self.bindings, self.source, self.name)
         words = np.zeros(4 * self.param_vec4s, np.float32)
         words[:len(self.numbers)] = self.numbers
         dst = gpu.output(4 * elements)

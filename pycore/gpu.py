@@ -11,6 +11,7 @@ next read) instead of leaving zeros behind. Uniform blocks are cached by content
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -182,10 +183,10 @@ class GpuSession:
 
     # -- commands
     async def pipeline_async(self, family: str, entry: str, bindings: tuple[str, ...],
-                             source: str | None = None, name: str | None = None) -> Any:
+                             source: Callable[[], str] | None = None, name: str | None = None) -> Any:
         """The cached pipeline; a first use compiles it, and the trace shows that as "compile".
         `source` and `name`: a generated kernel (see RUNTIME.pipeline_async)."""
-        key = (family, entry if source is None else f"{entry}:{name}")
+        key = RUNTIME.pipeline_key(family, entry, name)
         if key in RUNTIME.pipelines:
             return RUNTIME.pipelines[key]
         t = time.perf_counter()

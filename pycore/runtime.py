@@ -12,6 +12,7 @@ from __future__ import annotations
 import sys
 import time
 from collections import OrderedDict, deque
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -162,12 +163,17 @@ class Runtime:
         self.generation += 1
         self._fallback(f"device lost ({reason})")
 
+    @staticmethod
+    def pipeline_key(family: str, entry: str, name: str | None = None) -> tuple[str, str]:
+        """The cache key of a pipeline: a generated kernel's `name` tells it from its siblings."""
+        return (family, entry if name is None else f"{entry}:{name}")
+
     async def pipeline_async(self, family: str, entry: str, bindings: tuple[str, ...],
-                             source: str | None = None, name: str | None = None) -> Any:
+                             source: Callable[[], str] | None = None, name: str | None = None) -> Any:
         """The compiled pipeline for one WGSL entry point, created once per device (asynchronously,
         so compiling never blocks the page); its compile time is kept for info(). The source is
-        shaders/<family>.wgsl, or `source` for generated kernels (then `name` tells them apart)."""
-        key = (family, entry if source is None else f"{entry}:{name}")
+        shaders/<family>.wgsl, or `source()` for a generated kernel (called only to compile it)."""
+        key = self.pipeline_key(family, entry, name)
         pipeline = self.pipelines.get(key)
         if pipeline is None:
             label, start = ".".join(key), time.perf_counter()
@@ -175,7 +181,8 @@ class Runtime:
             module = self.modules.get(module_key)
             try:
                 if module is None:
-                    module = self.device.create_shader_module(source or wgsl_source(family), module_key)
+                    module = self.device.create_shader_module(
+                        wgsl_source(family) if source is None else source(), module_key)
                     self.modules[module_key] = module
                 pipeline = await self.device.create_pipeline_async(module, entry, label, bindings)
             except ShaderCompileError as exc:
