@@ -24,8 +24,9 @@ the table. The result is plain JSON-able data, the same from both:
 
 Each cell interleaves the backends (gpu, numpy, auto, gpu, ...) after one warm-up call each, so
 slow drift of a shared machine affects them alike. Times are wall-clock medians in milliseconds;
-a sample of a call faster than 2 ms times up to 20 calls in a row (the browser's clock ticks in
-0.1 ms steps).
+a sample of a call faster than 2 ms times up to 20 calls in a row (averaging the noise of sub-ms
+calls; the browser's clock ticks in 5 µs steps on serve.py's cross-origin-isolated page, 0.1 ms on
+a page that is not).
 """
 
 from __future__ import annotations
@@ -119,7 +120,8 @@ async def _cell(op: Op, n: int, backends: tuple[str, ...], repeats: int,
     warms = [await _timed(lambda b=b: fn(*inputs, **params, backend=b))  # compile, fill the pool
              for b in backends]
     warm = sum(warms)
-    # The browser's clock ticks in 0.1 ms: a sample of a fast call times several in a row, as many
+    # A sample of a fast call times several in a row (noise averages out; a page that is not
+    # cross-origin isolated has a 0.1 ms clock), as many
     # for every backend (the first call of a sample pays for the switch; all share it alike).
     k = max(1, min(20, int(INNER_MS / max(min(warms), 0.05))))
     runs = repeats if warm > MIN_CELL_S * 1e3 / repeats else min(4 * repeats, max(

@@ -26,6 +26,17 @@ def test_status_bar_and_stages(gpu_page):
     assert page.evaluate("typeof globalThis.pyodide.runPythonAsync") == "function"
 
 
+def test_page_is_cross_origin_isolated_for_a_fine_clock(gpu_page):
+    # serve.py's COOP/COEP headers: the clock the benchmarks and calibration use ticks in 5 µs.
+    assert gpu_page.page.evaluate("crossOriginIsolated") is True
+    steps = gpu_page.py("""
+import time
+t = [time.perf_counter() for _ in range(3000)]
+sorted({round((b - a) * 1e6) for a, b in zip(t, t[1:]) if b != a})[:1]
+""")
+    assert steps and steps[0] <= 20, steps
+
+
 def test_every_request_stays_on_the_servers_origin(gpu_page, server):
     origin = urlsplit(server.url)
     assert len(gpu_page.requests) > 5

@@ -75,6 +75,13 @@ def test_etag_revalidation(server):
     assert headers["cache-control"] == "no-cache"
 
 
+def test_isolation_headers_on_every_response(server):
+    for path in ("/", "/pyodide/pyodide.asm.wasm", "/no-such-file"):
+        _, headers, _ = get(server, path, "HEAD")
+        assert headers["cross-origin-opener-policy"] == "same-origin"
+        assert headers["cross-origin-embedder-policy"] == "require-corp"
+
+
 def test_vendored_wheels_match_their_recorded_sha256():
     sums = serve.vendored_wheels()
     assert set(sums) == {p.name for p in serve.WHEELS.glob("*.whl")}
