@@ -40,8 +40,10 @@ def __getattr__(name: str) -> Any:
 
 
 def explain(op: str, *shapes: tuple[int, ...], on_gpu: tuple[bool, ...] | None = None) -> dict[str, Any]:
-    """Which backend backend="auto" would pick for `op` on inputs of these shapes, with the
-    predicted milliseconds of each (on_gpu: which inputs are already GpuArrays).
+    """Which backend backend="auto" would pick for `op` on inputs of these shapes, and why: the
+    predicted milliseconds of each (gpu_ms, numpy_ms, predicted_choice) and, where auto settles
+    such calls by measuring, the recent wall times it measured (measured_ms). on_gpu: which inputs
+    are already GpuArrays.
 
     >>> import pycore
     >>> pycore.explain("matmul", (1024, 1024), (1024, 1024))["choice"] in ("webgpu", "numpy")
@@ -54,7 +56,12 @@ def explain(op: str, *shapes: tuple[int, ...], on_gpu: tuple[bool, ...] | None =
         raise ValueError(f"explain: {op} takes {len(spec.inputs)} input shape(s), got {len(shapes)}")
     flags = list(on_gpu) if on_gpu is not None else [False] * len(shapes)
     keep = all(flags) and spec.kind != "reduce"
-    prediction = SELECTOR.predict(spec, [tuple(s) for s in shapes], flags, result_on_gpu=keep).as_dict()
+    shapes = tuple(tuple(s) for s in shapes)
+    prediction = SELECTOR.predict(spec, list(shapes), flags, result_on_gpu=keep).as_dict()
+    choice = SELECTOR.choose(spec, list(shapes), flags, result_on_gpu=keep)
+    prediction["predicted_choice"] = prediction["choice"]
+    prediction["choice"], prediction["why"] = choice.backend, choice.why
+    prediction["measured_ms"] = SELECTOR.measured(spec, list(shapes), flags, result_on_gpu=keep)
     prediction["backend_available"] = RUNTIME.backend
     prediction["calibration"] = SELECTOR.calibration.source
     prediction["margin"] = SELECTOR.margin

@@ -23,7 +23,10 @@ the table. The result is plain JSON-able data, the same from both:
              backend, native, on an RTX 4090), where the sweep measured the same thing
 
 Each cell interleaves the backends (gpu, numpy, auto, gpu, ...) after one warm-up call each, so
-slow drift of a shared machine affects them alike. Times are wall-clock medians in milliseconds;
+slow drift of a shared machine affects them alike. Where auto settles a call by measuring both
+backends first (near a crossover: see selector.py), those calls run before the timed rounds, as
+they would the first few times a user makes that call; the row counts them (auto_settling_calls).
+Times are wall-clock medians in milliseconds;
 a sample of a call faster than 2 ms times up to 20 calls in a row (averaging the noise of sub-ms
 calls; the browser's clock ticks in 5 µs steps on serve.py's cross-origin-isolated page, 0.1 ms on
 a page that is not).
@@ -120,6 +123,12 @@ async def _cell(op: Op, n: int, backends: tuple[str, ...], repeats: int,
     warms = [await _timed(lambda b=b: fn(*inputs, **params, backend=b))  # compile, fill the pool
              for b in backends]
     warm = sum(warms)
+    settling = 0  # auto's calls spent measuring both backends (near a crossover), before timing it
+    if "auto" in backends:
+        shapes = [tuple(i.shape) for i in inputs]
+        while SELECTOR.choose(op, shapes).measuring and settling < 2 * SELECTOR.samples:
+            await fn(*inputs, **params, backend="auto")
+            settling += 1
     # A sample of a fast call times several in a row (noise averages out; a page that is not
     # cross-origin isolated has a 0.1 ms clock), as many
     # for every backend (the first call of a sample pays for the switch; all share it alike).
@@ -147,6 +156,7 @@ async def _cell(op: Op, n: int, backends: tuple[str, ...], repeats: int,
         row["stages_ms"] = {k: _median([s.get(k, 0.0) for s in stages]) for k in stages[0]}
     if chose:
         row["auto_backend"] = max(set(chose), key=chose.count)
+        row["auto_settling_calls"] = settling
     if {"gpu", "numpy", "auto"} <= set(backends):
         row["regret"] = round(row["auto_ms"] / min(row["gpu_ms"], row["numpy_ms"]), 3)
     return row
@@ -446,9 +456,14 @@ def format_report(result: dict[str, Any]) -> str:
         st = r.get("stages_ms")
         stages = "/".join(_fmt(st.get(k)) for k in ("buffers", "upload", "dispatch", "readback", "python")) \
             if st else ""
+        ran = r.get("auto_backend", "") + ("*" if r.get("auto_settling_calls") else "")
         lines.append(f"{r['op']:<12}{_size(r['size'], kind):>7}{_fmt(r.get('gpu_ms')):>9}"
                      f"{_fmt(r.get('numpy_ms')):>9}{_fmt(r.get('auto_ms')):>9}  "
-                     f"{r.get('auto_backend', ''):<8}{r.get('regret', ''):>7}   {stages}")
+                     f"{ran:<8}{r.get('regret', ''):>7}   {stages}")
+    settled = [r["auto_settling_calls"] for r in result["sweep"] if r.get("auto_settling_calls")]
+    if settled:
+        lines.append(f"* auto settled this call by measuring both backends first ({len(settled)} "
+                     f"cells, {sum(settled)} calls in all, before the timed rounds)")
     if result.get("crossover"):
         lines += ["", "crossover (the GPU is faster from this size on): measured / predicted by the selector"]
         for name, c in result["crossover"].items():

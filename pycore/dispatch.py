@@ -1,7 +1,8 @@
 """Running an op from the table: convert the inputs, check them, pick the backend, run, record.
 
 Every public `*_async` function lands in `run_async`. backend="gpu" or "numpy" forces one;
-"auto" asks the selector (selector.py), which knows which inputs already live on the GPU. When
+"auto" asks the selector (selector.py), which knows which inputs already live on the GPU, and
+tells it the wall time of calls it settles by measuring. When
 every array input is a GpuArray, the result is a GpuArray too (reductions return floats). If the
 device is lost during a call, the NumPy path answers it. Each call is recorded in the trace with
 its backend, the selector's reasoning and the time per stage.
@@ -53,10 +54,11 @@ async def run_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: 
         raise RuntimeError(f"{op.name}: backend='gpu' asked for, but there is no WebGPU device: "
                            f"{RUNTIME.reason}")
     why = f"backend={backend!r}"
+    choice = None
     use_gpu = RUNTIME.backend == "webgpu" and program.needs_gpu(arrays) and backend != "numpy"
     if use_gpu and backend == "auto":
-        prediction = SELECTOR.predict(op, shapes, on_gpu, result_on_gpu=keep)
-        use_gpu, why = prediction.choice == "webgpu", prediction.why
+        choice = SELECTOR.choose(op, shapes, on_gpu, result_on_gpu=keep)
+        use_gpu, why = choice.backend == "webgpu", choice.why
     elif RUNTIME.backend != "webgpu":
         why = f"no WebGPU: {RUNTIME.reason}"
     if use_gpu:
@@ -65,6 +67,8 @@ async def run_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: 
                 result = await program.gpu_async(gpu, op, arrays, params)
             gpu.stages["python"] = time.perf_counter() - start - sum(gpu.stages.values())
             _record(op, shapes, "webgpu", gpu.stages, why)
+            if choice is not None:
+                SELECTOR.observe(choice, (time.perf_counter() - start) * 1e3, "webgpu")
             return GpuArray(result.shape, buffer=gpu.result) if keep else result
         except Exception:
             if RUNTIME.backend == "webgpu":
@@ -75,4 +79,6 @@ async def run_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: 
     with np.errstate(all="ignore"):  # IEEE results for inf/NaN inputs, as on the GPU, without warnings
         result = program.numpy(op, host, params)
     _record(op, shapes, "numpy", {"compute": time.perf_counter() - start}, why)
+    if choice is not None and choice.backend == "numpy":
+        SELECTOR.observe(choice, (time.perf_counter() - start) * 1e3, "numpy")
     return GpuArray(result.shape, host=result) if keep else result

@@ -13,11 +13,21 @@ Rates are per op once calibrated (ops differ more than FLOP counts say: on Swift
 what a relu costs, in NumPy ten times more), with defaults per kind of kernel (the op table's
 `kind`: unary, binary, rowwise, reduce, matmul, conv2d) until then.
 Predictions are cached per (op, shapes, placement) until the calibration or the margin changes.
+
+A model is never exact, and near a crossover it cannot be: there the two backends are within tens of
+percent, and a GPU round trip's latency can itself jump by milliseconds (on SwiftShader in Chromium
+it is bimodal). So when the two predictions for a call are within `explore_ratio` of each other and
+trying the other backend would cost little (`samples` calls predicted under `explore_ms` in all),
+auto settles the call by measuring: the first 2 x `samples` calls of that (op, shapes, placement)
+alternate between the backends, then auto runs the one whose median wall time was lower, and keeps
+timing it (the last `samples` calls), so it moves if that backend slows down. Everything else
+follows the prediction alone.
 """
 
 from __future__ import annotations
 
 import json
+import statistics
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -68,6 +78,17 @@ class Prediction:
         return asdict(self)
 
 
+@dataclass
+class Choice:
+    """What auto runs for one call, and why. `key` is set when the call's wall time should be
+    reported back with `BackendSelector.observe(choice, ms)` (the call is settled by measuring)."""
+
+    backend: str  # "webgpu" or "numpy"
+    why: str
+    key: tuple | None = None
+    measuring: bool = False  # still timing both backends for this call
+
+
 class BackendSelector:
     """Predicts both backends' times for a call and picks one (see the module doc).
 
@@ -80,10 +101,15 @@ class BackendSelector:
 
     """
 
-    def __init__(self, calibration: Calibration | None = None, margin: float = 1.0) -> None:
+    def __init__(self, calibration: Calibration | None = None, margin: float = 1.0,
+                 explore_ratio: float = 2.0, explore_ms: float = 100.0, samples: int = 3) -> None:
         self._cache: dict[tuple, Prediction] = {}
+        self._measured: dict[tuple, dict[str, list[float]]] = {}
         self.calibration = calibration or Calibration()
         self.margin = margin
+        self.explore_ratio = explore_ratio  # predictions closer than this are settled by measuring
+        self.explore_ms = explore_ms  # ... if the other backend's `samples` calls cost under this
+        self.samples = samples  # calls timed per backend (and the window kept afterwards)
 
     # Setting either forgets the cached predictions (auto asks once per call: a hit is one lookup).
     @property
@@ -119,6 +145,69 @@ class BackendSelector:
         if len(on_gpu) and not any(on_gpu):  # the same call asked without on_gpu
             self._cache[(op.name, *shapes, result_on_gpu)] = found
         return found
+
+    def choose(self, op: Op, shapes: list[tuple[int, ...]], on_gpu: list[bool] | None = None,
+               result_on_gpu: bool = False) -> Choice:
+        """The backend auto runs for this call: by prediction, or by this call's measured times
+        once they exist (see the module doc). Report the call's time with observe() when the
+        returned Choice has a key.
+
+        >>> from pycore.ops import OPS
+        >>> sel = BackendSelector(Calibration(dispatch_ms=0.9, numpy_call_ms=1.0))
+        >>> first = sel.choose(OPS["relu"], [(1000,)])  # predictions 10% apart: measure both
+        >>> first.backend, first.key is not None
+        ('webgpu', True)
+        >>> for ms in (3.0, 3.1, 2.9):
+        ...     sel.observe(first, ms, "webgpu"); sel.observe(first, 0.2, "numpy")
+        >>> sel.choose(OPS["relu"], [(1000,)]).backend
+        'numpy'
+
+        """
+        p = self.predict(op, shapes, on_gpu, result_on_gpu)
+        key = (p.op, *(tuple(s) for s in shapes), *(on_gpu or [False] * len(shapes)), result_on_gpu)
+        seen = self._measured.get(key)
+        if seen is None and not self._worth_measuring(p):
+            return Choice(p.choice, p.why)
+        gpu, host = seen["webgpu"] if seen else [], seen["numpy"] if seen else []
+        if len(gpu) < self.samples or len(host) < self.samples:
+            backend = p.choice if len(gpu) == len(host) else "webgpu" if len(gpu) < len(host) else "numpy"
+            return Choice(backend, f"measuring both backends (call {len(gpu) + len(host) + 1} of "
+                          f"{2 * self.samples}): the predictions are close, {p.why}", key, True)
+        g, n = statistics.median(gpu), statistics.median(host)
+        backend = "webgpu" if g * self.margin <= n else "numpy"
+        why = (f"measured here: webgpu {g:.3g} ms x margin {self.margin:g} "
+               f"{'<=' if backend == 'webgpu' else '>'} numpy {n:.3g} ms (medians of recent calls)")
+        return Choice(backend, why, key)
+
+    def observe(self, choice: Choice, ms: float, backend: str | None = None) -> None:
+        """Record the wall time of a call that `choice` decided (backend: the one that ran, if
+        not the one chosen, e.g. after a lost device)."""
+        if choice.key is None:
+            return
+        if choice.key not in self._measured and len(self._measured) > 4096:
+            self._measured.clear()
+        window = self._measured.setdefault(choice.key, {"webgpu": [], "numpy": []})[
+            backend or choice.backend]
+        window.append(ms)
+        del window[:-self.samples]
+
+    def measured(self, op: Op, shapes: list[tuple[int, ...]], on_gpu: list[bool] | None = None,
+                 result_on_gpu: bool = False) -> dict[str, list[float]]:
+        """The recent wall times (ms) of auto's calls like this one, per backend (empty if the
+        call is decided by prediction alone)."""
+        key = (op.name, *(tuple(s) for s in shapes), *(on_gpu or [False] * len(shapes)), result_on_gpu)
+        return {b: list(t) for b, t in self._measured.get(key, {"webgpu": [], "numpy": []}).items()}
+
+    def forget_measurements(self) -> None:
+        """Drop every measured call time: auto goes back to predictions (and measures again)."""
+        self._measured.clear()
+
+    def _worth_measuring(self, p: Prediction) -> bool:
+        """Predictions within explore_ratio of each other, and the other backend cheap to try."""
+        scaled = p.gpu_ms * self.margin
+        low, high = min(scaled, p.numpy_ms), max(scaled, p.numpy_ms)
+        other = p.numpy_ms if p.choice == "webgpu" else p.gpu_ms
+        return low > 0 and high <= low * self.explore_ratio and self.samples * other <= self.explore_ms
 
     def _predict(self, op: Op, shapes: list[tuple[int, ...]], on_gpu: list[bool],
                  result_on_gpu: bool) -> Prediction:

@@ -48,3 +48,35 @@ except RuntimeError as exc:
 err
 """)
     assert "backend='gpu'" in err and "no WebGPU device" in err
+
+
+def test_auto_settles_a_close_call_by_measuring(gpu):
+    # Injected numbers make the two predictions for a 4096-element relu 10% apart; auto then times
+    # both backends on real calls and keeps the faster, and explain() shows what it measured.
+    r = gpu.py("""
+from pycore.selector import Calibration
+saved = (pycore.SELECTOR.calibration, pycore.SELECTOR.margin)
+pycore.SELECTOR.calibration = Calibration(dispatch_ms=0.9, numpy_call_ms=1.0)
+pycore.SELECTOR.margin = 1.0
+pycore.SELECTOR.forget_measurements()
+x = np.linspace(-1, 1, 4096, dtype=np.float32)
+try:
+    ran, ok = [], True
+    for _ in range(8):
+        y = await pycore.relu_async(x)
+        ok = ok and bool(np.array_equal(y, np.maximum(x, 0)))
+        ran.append(pycore.trace()[-1]["backend"])
+    seen = pycore.SELECTOR.measured(pycore.ops.OPS["relu"], [(4096,)])
+    out = {"ran": ran, "ok": ok, "explain": pycore.explain("relu", (4096,)), "seen": seen,
+           "why": pycore.trace()[-1]["why"]}
+finally:
+    pycore.SELECTOR.calibration, pycore.SELECTOR.margin = saved
+    pycore.SELECTOR.forget_measurements()
+out
+""")
+    assert r["ok"]
+    assert r["ran"][:6] == ["webgpu", "numpy"] * 3, r["ran"]
+    faster = min(r["seen"], key=lambda b: sorted(r["seen"][b])[1])
+    assert r["ran"][6:] == [faster, faster] and r["explain"]["choice"] == faster
+    assert r["why"].startswith("measured here") and r["explain"]["predicted_choice"] == "webgpu"
+    assert all(len(t) == 3 and min(t) > 0 for t in r["seen"].values()), r["seen"]

@@ -191,3 +191,39 @@ def test_selector_decisions_with_injected_calibration():
     assert pick.choice == "webgpu"
     slow_link.margin = pick.numpy_ms / pick.gpu_ms * 1.01  # demand a bigger win than it offers
     assert slow_link.predict(matmul, [(300, 300), (300, 300)]).choice == "numpy"
+
+
+def test_close_calls_are_settled_by_measuring_both_backends():
+    from pycore.selector import BackendSelector, Calibration
+
+    relu, matmul = OPS["relu"], OPS["matmul"]
+    # Predictions 10% apart at 1000 elements (webgpu ahead); far apart at 1M elements.
+    sel = BackendSelector(Calibration(dispatch_ms=0.9, numpy_call_ms=1.0))
+    assert sel.choose(relu, [(1_000_000,)]).key is None  # decided by prediction alone
+    order = []
+    for _ in range(6):
+        c = sel.choose(relu, [(1000,)])
+        assert c.measuring and "measuring both backends" in c.why
+        order.append(c.backend)
+        sel.observe(c, {"webgpu": 2.5, "numpy": 0.4}[c.backend])
+    assert order == ["webgpu", "numpy"] * 3  # the predicted one first, then alternating
+    settled = sel.choose(relu, [(1000,)])
+    assert (settled.backend, settled.measuring) == ("numpy", False)
+    assert "measured here" in settled.why and sel.measured(relu, [(1000,)])["numpy"] == [0.4] * 3
+    for _ in range(3):  # NumPy slows down (a busy page): auto moves back to the GPU
+        sel.observe(sel.choose(relu, [(1000,)]), 6.0)
+    assert sel.choose(relu, [(1000,)]).backend == "webgpu"
+    # Placement is part of the call: the same shapes with the input on the GPU are measured apart.
+    assert sel.measured(relu, [(1000,)], [True]) == {"webgpu": [], "numpy": []}
+    sel.forget_measurements()
+    assert sel.choose(relu, [(1000,)]).measuring
+    # Trying the other backend must be cheap: a 1024² NumPy matmul is never tried for the sake of it.
+    slow = BackendSelector(Calibration(gpu_gflops={k: 1.0 for k in KINDS},
+                                       numpy_gflops={k: 0.8 for k in KINDS}))
+    pick = slow.predict(matmul, [(1024, 1024), (1024, 1024)])
+    assert pick.numpy_ms / pick.gpu_ms < slow.explore_ratio and pick.numpy_ms > slow.explore_ms
+    assert not slow.choose(matmul, [(1024, 1024), (1024, 1024)]).measuring
+    # Margin 0 (always the GPU) never measures NumPy.
+    sel.margin = 0.0
+    sel.forget_measurements()
+    assert sel.choose(relu, [(1000,)]).key is None
