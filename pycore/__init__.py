@@ -103,4 +103,5 @@ def trace() -> list[dict[str, Any]]:
     >>> isinstance(pycore.trace(), list)
     True
     """
-    return list(RUNTIME.trace)
+    return [{**e, "ms": {k: round(v, 4) for k, v in e["ms"].items()}, "total_ms": round(e["total_ms"], 4)}
+            for e in RUNTIME.trace]

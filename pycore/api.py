@@ -66,15 +66,42 @@ def signature_of(op: Op, with_backend: bool = True) -> inspect.Signature:
 def bind(op: Op, signature: inspect.Signature, caller: str, args: tuple, kwargs: dict) -> tuple[
         list[Any], dict[str, Any], dict[str, Any]]:
     """Check a call's arguments: (array inputs, checked parameters, remaining arguments)."""
-    try:
-        bound = signature.bind(*args, **kwargs)
-    except TypeError as exc:
-        raise TypeError(f"{caller}(): {exc}") from None
-    bound.apply_defaults()
-    values = bound.arguments
+    values = _fast_bind(signature, args, kwargs)
+    if values is None:  # something to complain about: let inspect name it
+        try:
+            bound = signature.bind(*args, **kwargs)
+        except TypeError as exc:
+            raise TypeError(f"{caller}(): {exc}") from None
+        bound.apply_defaults()
+        values = bound.arguments
     checked = {p.name: _check_param(op, p.name, values[p.name], p.default) for p in op.params}
     rest = {k: v for k, v in values.items() if k not in checked and k not in op.inputs}
     return [values[n] for n in op.inputs], checked, rest
+
+
+_LAYOUT: dict[int, tuple[inspect.Signature, tuple[str, ...], dict[str, Any], frozenset[str]]] = {}
+
+
+def _fast_bind(signature: inspect.Signature, args: tuple, kwargs: dict) -> dict[str, Any] | None:
+    """What signature.bind + apply_defaults give for a well-formed call (inspect's binding costs
+    more than a small op), or None when the call is not well-formed."""
+    known = _LAYOUT.get(id(signature))  # (by id: hashing a Signature costs more than a small op)
+    if known is None or known[0] is not signature:
+        params = signature.parameters.values()
+        positional = tuple(p.name for p in params if p.kind is p.POSITIONAL_OR_KEYWORD)
+        defaults = {p.name: p.default for p in params if p.default is not p.empty}
+        known = _LAYOUT[id(signature)] = (signature, positional, defaults, frozenset(signature.parameters))
+    _, positional, defaults, names = known
+    if len(args) > len(positional):
+        return None
+    values = dict(zip(positional, args, strict=False))
+    for name, value in kwargs.items():
+        if name not in names or name in values:
+            return None
+        values[name] = value
+    for name, default in defaults.items():
+        values.setdefault(name, default)
+    return values if len(values) == len(names) else None
 
 
 def make_public(op: Op) -> Callable[..., Any]:

@@ -28,9 +28,9 @@ BACKENDS = ("auto", "gpu", "numpy")
 
 def _record(op: Op, shapes: list[tuple[int, ...]], backend: str, stages: dict[str, float],
             why: str) -> None:
-    RUNTIME.record({"op": op.name, "shapes": shapes, "backend": backend, "why": why,
-                    "ms": {k: round(v * 1e3, 4) for k, v in stages.items()},
-                    "total_ms": round(sum(stages.values()) * 1e3, 4)})
+    ms = {k: v * 1e3 for k, v in stages.items()}  # (pycore.trace() rounds them)
+    RUNTIME.record({"op": op.name, "shapes": shapes, "backend": backend, "why": why, "ms": ms,
+                    "total_ms": sum(ms.values())})
 
 
 async def run_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: str = "auto") -> Any:

@@ -89,6 +89,21 @@ class Choice:
     measuring: bool = False  # still timing both backends for this call
 
 
+class _Setting:
+    """A selector attribute whose change forgets the cached predictions and decisions."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = "_" + name
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        return self if obj is None else getattr(obj, self.name)
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        setattr(obj, self.name, value)
+        obj._cache.clear()
+        obj._decided.clear()
+
+
 class BackendSelector:
     """Predicts both backends' times for a call and picks one (see the module doc).
 
@@ -104,6 +119,7 @@ class BackendSelector:
     def __init__(self, calibration: Calibration | None = None, margin: float = 1.0,
                  explore_ratio: float = 2.0, explore_ms: float = 100.0, samples: int = 3) -> None:
         self._cache: dict[tuple, Prediction] = {}
+        self._decided: dict[tuple, Choice] = {}
         self._measured: dict[tuple, dict[str, list[float]]] = {}
         self.calibration = calibration or Calibration()
         self.margin = margin
@@ -111,24 +127,13 @@ class BackendSelector:
         self.explore_ms = explore_ms  # ... if the other backend's `samples` calls cost under this
         self.samples = samples  # calls timed per backend (and the window kept afterwards)
 
-    # Setting either forgets the cached predictions (auto asks once per call: a hit is one lookup).
-    @property
-    def calibration(self) -> Calibration:
-        return self._calibration
-
-    @calibration.setter
-    def calibration(self, value: Calibration) -> None:
-        self._calibration = value
-        self._cache.clear()
-
-    @property
-    def margin(self) -> float:
-        return self._margin
-
-    @margin.setter
-    def margin(self, value: float) -> None:
-        self._margin = value
-        self._cache.clear()
+    # Setting any of these forgets the cached predictions and decisions (auto asks on every call:
+    # a cached answer is one lookup).
+    calibration: Calibration = _Setting()  # type: ignore[assignment]
+    margin: float = _Setting()  # type: ignore[assignment]
+    explore_ratio: float = _Setting()  # type: ignore[assignment]
+    explore_ms: float = _Setting()  # type: ignore[assignment]
+    samples: int = _Setting()  # type: ignore[assignment]
 
     def predict(self, op: Op, shapes: list[tuple[int, ...]], on_gpu: list[bool] | None = None,
                 result_on_gpu: bool = False) -> Prediction:
@@ -163,11 +168,19 @@ class BackendSelector:
         'numpy'
 
         """
+        try:  # a call decided by prediction alone: one lookup (auto asks on every call)
+            return self._decided[(op.name, *shapes, *(on_gpu or ()), result_on_gpu)]
+        except (KeyError, TypeError):
+            pass
         p = self.predict(op, shapes, on_gpu, result_on_gpu)
         key = (p.op, *(tuple(s) for s in shapes), *(on_gpu or [False] * len(shapes)), result_on_gpu)
         seen = self._measured.get(key)
         if seen is None and not self._worth_measuring(p):
-            return Choice(p.choice, p.why)
+            decided = Choice(p.choice, p.why)
+            if len(self._decided) > 4096:
+                self._decided.clear()
+            self._decided[(op.name, *(tuple(s) for s in shapes), *(on_gpu or ()), result_on_gpu)] = decided
+            return decided
         gpu, host = seen["webgpu"] if seen else [], seen["numpy"] if seen else []
         if len(gpu) < self.samples or len(host) < self.samples:
             backend = p.choice if len(gpu) == len(host) else "webgpu" if len(gpu) < len(host) else "numpy"

@@ -223,6 +223,8 @@ def test_close_calls_are_settled_by_measuring_both_backends():
     pick = slow.predict(matmul, [(1024, 1024), (1024, 1024)])
     assert pick.numpy_ms / pick.gpu_ms < slow.explore_ratio and pick.numpy_ms > slow.explore_ms
     assert not slow.choose(matmul, [(1024, 1024), (1024, 1024)]).measuring
+    slow.explore_ms = 1e9  # a changed setting forgets the cached decision
+    assert slow.choose(matmul, [(1024, 1024), (1024, 1024)]).measuring
     # Margin 0 (always the GPU) never measures NumPy.
     sel.margin = 0.0
     sel.forget_measurements()
