@@ -48,6 +48,7 @@ def test_chain_bridge_and_peers(small_run):
     assert chain["speedup_command_batch"] == pytest.approx(speedup, rel=1e-2)
     bridge = small_run["bridge"]
     assert 0 < bridge["raw_floor_ms"] and 0 < bridge["raw_js_ms"] and 0 < bridge["pycore_ms"]
+    assert bridge["runs"] == 60 and bridge["pycore_median_ms"] > 0 and bridge["raw_js_median_ms"] > 0
     impls = {(p["impl"].split()[0], p["op"], p["size"]) for p in small_run["peers"]}
     for impl in ("raw-js", "tfjs"):
         assert {(impl, "relu", 1000), (impl, "softmax", 20000), (impl, "matmul", 64)} <= impls
