@@ -10,6 +10,7 @@ next read) instead of leaving zeros behind. Uniform blocks are cached by content
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from typing import Any
@@ -148,7 +149,7 @@ class GpuSession:
         result stays on the GPU (its buffer is set by finish_async)."""
         from .gpuarray import GpuView
 
-        self._result_nbytes = 4 * int(np.prod(shape, dtype=np.int64))
+        self._result_nbytes = 4 * math.prod(shape)  # (np.prod costs more than a small op)
         return GpuView(None, shape) if self.keep_result else np.empty(shape, np.float32)
 
     async def finish_async(self, dst: tuple[Any, int], out_part: Any) -> None:
