@@ -297,10 +297,10 @@ async def _bridge(module: Any, repeats: int) -> dict[str, Any]:
         raw.extend((await module.rawOp(device, "relu", to_js([BRIDGE_SIZE]), per_round)).to_py()["runs"])
         floor.extend((await module.rawFloor(device, per_round)).to_py()["runs"])
 
+    sides = [pycore_calls] + ([raw_calls] if module is not None else [])
     for r in range(12):
-        for calls in ((pycore_calls, raw_calls) if r % 2 == 0 else (raw_calls, pycore_calls)):
-            if module is not None or calls is pycore_calls:
-                await calls()
+        for calls in (sides if r % 2 == 0 else sides[::-1]):
+            await calls()
     row: dict[str, Any] = {"op": "relu", "size": BRIDGE_SIZE, "runs": len(ours),
                            "pycore_ms": _trimmed_mean(ours), "pycore_median_ms": _median(ours)}
     if raw:

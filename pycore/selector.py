@@ -27,6 +27,7 @@ follows the prediction alone.
 from __future__ import annotations
 
 import json
+import numbers
 import statistics
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -90,15 +91,23 @@ class Choice:
 
 
 class _Setting:
-    """A selector attribute whose change forgets the cached predictions and decisions."""
+    """A selector attribute whose change forgets the cached predictions and decisions; `low` is
+    its smallest allowed value (None: any value, e.g. a Calibration)."""
+
+    def __init__(self, low: float | None = None, integer: bool = False) -> None:
+        self.low, self.integer = low, integer
 
     def __set_name__(self, owner: type, name: str) -> None:
-        self.name = "_" + name
+        self.public, self.name = name, "_" + name
 
     def __get__(self, obj: Any, owner: type | None = None) -> Any:
         return self if obj is None else getattr(obj, self.name)
 
     def __set__(self, obj: Any, value: Any) -> None:
+        if self.low is not None:
+            kind, what = (numbers.Integral, "an integer") if self.integer else (numbers.Real, "a number")
+            if isinstance(value, bool) or not isinstance(value, kind) or not value >= self.low:
+                raise ValueError(f"SELECTOR.{self.public} must be {what} >= {self.low:g}, got {value!r}")
         setattr(obj, self.name, value)
         obj._cache.clear()
         obj._decided.clear()
@@ -130,10 +139,10 @@ class BackendSelector:
     # Setting any of these forgets the cached predictions and decisions (auto asks on every call:
     # a cached answer is one lookup).
     calibration: Calibration = _Setting()  # type: ignore[assignment]
-    margin: float = _Setting()  # type: ignore[assignment]
-    explore_ratio: float = _Setting()  # type: ignore[assignment]
-    explore_ms: float = _Setting()  # type: ignore[assignment]
-    samples: int = _Setting()  # type: ignore[assignment]
+    margin: float = _Setting(0.0)  # type: ignore[assignment]
+    explore_ratio: float = _Setting(1.0)  # type: ignore[assignment]
+    explore_ms: float = _Setting(0.0)  # type: ignore[assignment]
+    samples: int = _Setting(1, integer=True)  # type: ignore[assignment]
 
     def predict(self, op: Op, shapes: list[tuple[int, ...]], on_gpu: list[bool] | None = None,
                 result_on_gpu: bool = False) -> Prediction:

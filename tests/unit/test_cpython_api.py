@@ -225,6 +225,10 @@ def test_close_calls_are_settled_by_measuring_both_backends():
     assert not slow.choose(matmul, [(1024, 1024), (1024, 1024)]).measuring
     slow.explore_ms = 1e9  # a changed setting forgets the cached decision
     assert slow.choose(matmul, [(1024, 1024), (1024, 1024)]).measuring
+    for name, bad in (("samples", 0), ("samples", 2.5), ("explore_ratio", 0.5), ("margin", -1.0),
+                      ("explore_ms", float("nan")), ("margin", "1")):
+        with pytest.raises(ValueError, match=f"SELECTOR.{name} must be"):
+            setattr(sel, name, bad)
     # Margin 0 (always the GPU) never measures NumPy.
     sel.margin = 0.0
     sel.forget_measurements()
