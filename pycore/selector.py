@@ -147,17 +147,15 @@ class BackendSelector:
     def predict(self, op: Op, shapes: list[tuple[int, ...]], on_gpu: list[bool] | None = None,
                 result_on_gpu: bool = False) -> Prediction:
         try:
-            return self._cache[(op.name, *shapes, *(on_gpu or ()), result_on_gpu)]
+            return self._cache[_as_asked(op, shapes, on_gpu, result_on_gpu)]
         except (KeyError, TypeError):  # not seen yet, or shapes given as lists
             pass
-        shapes = [tuple(s) for s in shapes]
-        on_gpu = list(on_gpu or [False] * len(shapes))
         if len(self._cache) > 4096:
             self._cache.clear()
-        found = self._predict(op, shapes, on_gpu, result_on_gpu)
-        self._cache[(op.name, *shapes, *on_gpu, result_on_gpu)] = found
-        if len(on_gpu) and not any(on_gpu):  # the same call asked without on_gpu
-            self._cache[(op.name, *shapes, result_on_gpu)] = found
+        shapes = [tuple(s) for s in shapes]
+        found = self._predict(op, shapes, list(on_gpu or [False] * len(shapes)), result_on_gpu)
+        self._cache[_as_asked(op, shapes, on_gpu, result_on_gpu)] = found
+        self._cache[_key(op, shapes, on_gpu, result_on_gpu)] = found
         return found
 
     def choose(self, op: Op, shapes: list[tuple[int, ...]], on_gpu: list[bool] | None = None,
@@ -178,17 +176,17 @@ class BackendSelector:
 
         """
         try:  # a call decided by prediction alone: one lookup (auto asks on every call)
-            return self._decided[(op.name, *shapes, *(on_gpu or ()), result_on_gpu)]
+            return self._decided[_as_asked(op, shapes, on_gpu, result_on_gpu)]
         except (KeyError, TypeError):
             pass
         p = self.predict(op, shapes, on_gpu, result_on_gpu)
-        key = (p.op, *(tuple(s) for s in shapes), *(on_gpu or [False] * len(shapes)), result_on_gpu)
+        key = _key(op, shapes, on_gpu, result_on_gpu)
         seen = self._measured.get(key)
         if seen is None and not self._worth_measuring(p):
             decided = Choice(p.choice, p.why)
             if len(self._decided) > 4096:
                 self._decided.clear()
-            self._decided[(op.name, *(tuple(s) for s in shapes), *(on_gpu or ()), result_on_gpu)] = decided
+            self._decided[_as_asked(op, [tuple(s) for s in shapes], on_gpu, result_on_gpu)] = decided
             return decided
         gpu, host = seen["webgpu"] if seen else [], seen["numpy"] if seen else []
         if len(gpu) < self.samples or len(host) < self.samples:
@@ -217,8 +215,8 @@ class BackendSelector:
                  result_on_gpu: bool = False) -> dict[str, list[float]]:
         """The recent wall times (ms) of auto's calls like this one, per backend (empty if the
         call is decided by prediction alone)."""
-        key = (op.name, *(tuple(s) for s in shapes), *(on_gpu or [False] * len(shapes)), result_on_gpu)
-        return {b: list(t) for b, t in self._measured.get(key, {"webgpu": [], "numpy": []}).items()}
+        seen = self._measured.get(_key(op, shapes, on_gpu, result_on_gpu), {"webgpu": [], "numpy": []})
+        return {b: list(t) for b, t in seen.items()}
 
     def forget_measurements(self) -> None:
         """Drop every measured call time: auto goes back to predictions (and measures again)."""
@@ -253,6 +251,17 @@ class BackendSelector:
         why = (f"predicted webgpu {gpu_ms:.3g} ms x margin {self.margin:g} "
                f"{'<=' if choice == 'webgpu' else '>'} numpy {numpy_ms:.3g} ms")
         return Prediction(op.name, round(gpu_ms, 4), round(numpy_ms, 4), choice, why)
+
+
+def _as_asked(op: Op, shapes: list, on_gpu: list[bool] | None, result_on_gpu: bool) -> tuple:
+    """A call's cache key as it was asked (no copies: auto asks on every call; shapes given as
+    lists make it unhashable, and the caller falls back to the slow path)."""
+    return (op.name, *shapes, *(on_gpu or ()), result_on_gpu)
+
+
+def _key(op: Op, shapes: list, on_gpu: list[bool] | None, result_on_gpu: bool) -> tuple:
+    """A call's one key however it was asked (shapes as tuples, placement spelled out)."""
+    return (op.name, *(tuple(s) for s in shapes), *(on_gpu or [False] * len(shapes)), result_on_gpu)
 
 
 def _count(shape: tuple[int, ...]) -> int:
