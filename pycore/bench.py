@@ -24,13 +24,15 @@ the table. The result is plain JSON-able data, the same from both:
              backend, native, on an RTX 4090), where the sweep measured the same thing
 
 Each cell interleaves the backends (gpu, numpy, auto, gpu, ...) after one warm-up call each, so
-slow drift of a shared machine affects them alike. Where auto settles a call by measuring both
-backends first (near a crossover: see selector.py), those calls run before the timed rounds, as
-they would the first few times a user makes that call; the row counts them (auto_settling_calls).
-Times are wall-clock medians in milliseconds;
-a sample of a call faster than 2 ms times up to 20 calls in a row (averaging the noise of sub-ms
-calls; the browser's clock ticks in 5 µs steps on serve.py's cross-origin-isolated page, 0.1 ms on
-a page that is not).
+slow drift of a shared machine affects them alike; after `repeats` rounds, auto and the backends
+close to the fastest go on for more rounds (up to 4 x repeats, within EXTRA_S seconds), so that
+auto's regret compares medians of up to 20 samples where it matters (`runs` counts each
+backend's). Where auto settles a call by measuring both backends first (near a crossover: see
+selector.py), those calls run before the timed rounds, as they would the first few times a user
+makes that call; the row counts them (auto_settling_calls). Times are wall-clock medians in
+milliseconds; a sample of a call faster than 2 ms times up to 20 calls in a row (averaging the
+noise of sub-ms calls; the browser's clock ticks in 5 µs steps on serve.py's cross-origin-isolated
+page, 0.1 ms on a page that is not).
 """
 
 from __future__ import annotations
@@ -55,6 +57,8 @@ PEER_OPS = ("relu", "softmax", "matmul")
 ROW = 1000  # rowwise ops run on (size // ROW, ROW)
 BRIDGE_SIZE = 1024  # elements of the small op in the bridge comparison
 MIN_CELL_S = 0.05  # small cells repeat until they have run about this long (up to 4 x repeats)
+EXTRA_S = 2.0  # then auto and the backends within CONTENDER x the fastest run more rounds, this long
+CONTENDER = 1.5
 INNER_MS = 2.0  # a timed sample lasts at least this long: calls faster than that are timed in a row
 
 # How a benchmark of size n shapes each kind's inputs (matrix kinds use the matrix sizes); an op
@@ -99,6 +103,18 @@ async def _timed(fn: Callable[[], Any]) -> float:
     return (time.perf_counter() - t) * 1e3
 
 
+def contenders(times: dict[str, list[float]]) -> tuple[str, ...]:
+    """auto, and the forced backends whose median is within CONTENDER x the fastest one's (the
+    ones auto's regret is measured against), in the order given.
+
+    >>> contenders({"gpu": [9.0, 10.0], "numpy": [1.0, 1.2], "auto": [1.1]})
+    ('numpy', 'auto')
+    """
+    medians = {b: statistics.median(t) for b, t in times.items()}
+    fastest = min(m for b, m in medians.items() if b != "auto")
+    return tuple(b for b, m in medians.items() if b == "auto" or m <= CONTENDER * fastest)
+
+
 def shapes_for(op: Op, n: int) -> list[tuple[int, ...]]:
     """The input shapes of `op` at benchmark size n."""
     shapes = SHAPES[op.kind](n)
@@ -136,21 +152,35 @@ async def _cell(op: Op, n: int, backends: tuple[str, ...], repeats: int,
     k = max(1, min(20, int(INNER_MS / max(min(warms), 0.05))))
     runs = repeats if warm > MIN_CELL_S * 1e3 / repeats else min(4 * repeats, max(
         repeats, int(MIN_CELL_S * 1e3 / max(warm, 1e-3))))
+
+    async def sample(b: str) -> None:
+        async def block() -> None:
+            for _ in range(k):
+                await fn(*inputs, **params, backend=b)
+
+        times[b].append(await _timed(block) / k)
+        last = RUNTIME.trace[-1]
+        if b == "gpu":
+            stages.append(last["ms"])
+        elif b == "auto":
+            chose.append(last["backend"])
+
     for r in range(runs):
         for b in (backends if r % 2 == 0 else backends[::-1]):  # each follows NumPy equally often
-
-            async def block(b: str = b, k: int = k) -> None:
-                for _ in range(k):
-                    await fn(*inputs, **params, backend=b)
-
-            times[b].append(await _timed(block) / k)
-            last = RUNTIME.trace[-1]
-            if b == "gpu":
-                stages.append(last["ms"])
-            elif b == "auto":
-                chose.append(last["backend"])
+            await sample(b)
+    # Then auto and the backends close to the fastest (the ones its regret is measured against) go
+    # on alternating, for up to EXTRA_S or 4 x repeats rounds in all: a median of 5 is too noisy
+    # to resolve 10% between two runs of the same code, and a far slower backend adds nothing.
+    if "auto" in backends:
+        close = contenders(times)
+        spent = time.perf_counter()
+        r = runs
+        while r < 4 * repeats and time.perf_counter() - spent < EXTRA_S:
+            for b in (close if r % 2 == 0 else close[::-1]):
+                await sample(b)
+            r += 1
     row: dict[str, Any] = {"op": op.name, "size": n, "shapes": [list(s.shape) for s in inputs],
-                           "runs": runs}
+                           "runs": {b: len(times[b]) for b in backends}}
     for b in backends:
         row[f"{b}_ms"] = _median(times[b])
     if stages:
@@ -470,8 +500,8 @@ def _size(n: int, kind: str) -> str:
 def format_report(result: dict[str, Any]) -> str:
     """The result of run_async as text tables (what scripts/bench.py prints)."""
     lines = [f"pycore benchmark, {result['when']}, on {result['tier']}",
-             f"median ms over {result['repeats']}+ runs; auto = the selector's choice "
-             f"(margin {result['margin']})", ""]
+             f"median ms over {result['repeats']} to {4 * result['repeats']} runs; "
+             f"auto = the selector's choice (margin {result['margin']})", ""]
     head = f"{'op':<12}{'size':>7}{'gpu':>9}{'numpy':>9}{'auto':>9}  {'auto ran':<8}{'regret':>7}"
     head += "   gpu stages: buffers/upload/dispatch/readback/python"
     lines += [head, "-" * len(head)]
