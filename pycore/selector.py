@@ -126,7 +126,7 @@ class BackendSelector:
     """
 
     def __init__(self, calibration: Calibration | None = None, margin: float = 1.0,
-                 explore_ratio: float = 2.0, explore_ms: float = 100.0, samples: int = 3) -> None:
+                 explore_ratio: float = 2.0, explore_ms: float = 100.0, samples: int = 5) -> None:
         self._cache: dict[tuple, Prediction] = {}
         self._decided: dict[tuple, Choice] = {}
         self._measured: dict[tuple, dict[str, list[float]]] = {}
@@ -169,7 +169,7 @@ class BackendSelector:
         >>> first = sel.choose(OPS["relu"], [(1000,)])  # predictions 10% apart: measure both
         >>> first.backend, first.key is not None
         ('webgpu', True)
-        >>> for ms in (3.0, 3.1, 2.9):
+        >>> for ms in (3.0, 3.1, 2.9, 3.2, 3.0):  # `samples` (5) calls on each backend
         ...     sel.observe(first, ms, "webgpu"); sel.observe(first, 0.2, "numpy")
         >>> sel.choose(OPS["relu"], [(1000,)]).backend
         'numpy'

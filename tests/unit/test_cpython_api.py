@@ -201,16 +201,17 @@ def test_close_calls_are_settled_by_measuring_both_backends():
     sel = BackendSelector(Calibration(dispatch_ms=0.9, numpy_call_ms=1.0))
     assert sel.choose(relu, [(1_000_000,)]).key is None  # decided by prediction alone
     order = []
-    for _ in range(6):
+    n = sel.samples
+    for _ in range(2 * n):
         c = sel.choose(relu, [(1000,)])
         assert c.measuring and "measuring both backends" in c.why
         order.append(c.backend)
         sel.observe(c, {"webgpu": 2.5, "numpy": 0.4}[c.backend])
-    assert order == ["webgpu", "numpy"] * 3  # the predicted one first, then alternating
+    assert order == ["webgpu", "numpy"] * n  # the predicted one first, then alternating
     settled = sel.choose(relu, [(1000,)])
     assert (settled.backend, settled.measuring) == ("numpy", False)
-    assert "measured here" in settled.why and sel.measured(relu, [(1000,)])["numpy"] == [0.4] * 3
-    for _ in range(3):  # NumPy slows down (a busy page): auto moves back to the GPU
+    assert "measured here" in settled.why and sel.measured(relu, [(1000,)])["numpy"] == [0.4] * n
+    for _ in range(n):  # NumPy slows down (a busy page): auto moves back to the GPU
         sel.observe(sel.choose(relu, [(1000,)]), 6.0)
     assert sel.choose(relu, [(1000,)]).backend == "webgpu"
     # Placement is part of the call: the same shapes with the input on the GPU are measured apart.
