@@ -6,7 +6,7 @@ binds its buffers and dispatches its WGSL, and how its NumPy path is called.
     binary      a, b, y                                   one vec4 per thread, 2-D grid
     rowwise     x, y, dims                                one workgroup per row, fused passes
     reduce      x, partials, params (+ b for dot)         passes of 1024 -> 1 until one value
-    matmul      a, b, c, dims                             32x16 (vec4) or 4x4 outputs per thread
+    matmul      a, b, c, dims                             32x32 (vec4) or 4x4 outputs per thread
     conv2d      image, kernel, out, dims                  one thread per output pixel
 
 Inputs larger than one storage binding are processed in chunks that fit (element-wise, rowwise,
@@ -189,7 +189,7 @@ class Reduce(Program):
 class Matmul(Program):
     """Three kernels. On a GPU, `matmul_tiled` (64 x 64 tiles staged in workgroup memory, any
     shape). On a CPU adapter (SwiftShader, lavapipe), where barriers cost more than the reloads
-    they save: `matmul_vec4` when N and K are multiples of 4 (vec4 loads, a 32 x 16 block of C per
+    they save: `matmul_vec4` when N and K are multiples of 4 (vec4 loads, a 32 x 32 block of C per
     thread, written out by scripts/matmul_wgsl.py from the constants here), else `matmul` (scalar
     loads, 4 x 4 per thread, any shape). `tiled` = True or False overrides the adapter's choice."""
 
@@ -197,7 +197,7 @@ class Matmul(Program):
     tiled: bool | None = None  # None: by the adapter (see GpuSession.cpu_adapter)
     TILE = 32  # rows and columns of C per workgroup of `matmul`
     TILED = 64  # rows and columns of C per workgroup of `matmul_tiled`
-    VEC4_ROWS, VEC4_COLS4, VEC4_GROUP = 32, 4, (8, 4)  # per thread, and threads per workgroup
+    VEC4_ROWS, VEC4_COLS4, VEC4_GROUP = 32, 8, (4, 8)  # per thread, and threads per workgroup
     VEC4_TILE = (VEC4_ROWS * VEC4_GROUP[1], 4 * VEC4_COLS4 * VEC4_GROUP[0])  # C rows, columns per group
 
     def out_shape(self, shapes, params=None):

@@ -32,7 +32,7 @@ const KERNELS = {
   matmul: {
     family: "matmul", entry: "matmul_vec4", bindings: ["read", "read", "write", "uniform"],
     inputs: ([n]) => [n * n, n * n], out: ([n]) => n * n,
-    words: ([n]) => [n, n, n], groups: ([n]) => [Math.ceil(n / 128), Math.ceil(n / 128), 1], pad: 16,
+    words: ([n]) => [n, n, n], groups: ([n]) => [Math.ceil(n / 128), Math.ceil(n / 256), 1], pad: 16,  // 256 x 128 of C per group
   },
 };
 
