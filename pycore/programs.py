@@ -5,7 +5,7 @@ binds its buffers and dispatches its WGSL, and how its NumPy path is called.
     unary       x, y, params                              one vec4 per thread, 2-D grid
     binary      a, b, y                                   one vec4 per thread, 2-D grid
     rowwise     x, y, dims                                one workgroup per row, fused passes
-    reduce      x, partials, params (+ b for dot)         passes of 1024 -> 1 until one value
+    reduce      x, partials, params (+ b for dot)         passes of 1024 -> 1 (GPU) or 16 -> 1 (CPU)
     matmul      a, b, c, dims                             32x32 (vec4) or 4x4 outputs per thread
     conv2d      image, kernel, out, dims                  one thread per output pixel
 
@@ -17,7 +17,7 @@ an error naming the limit and the size.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -136,7 +136,15 @@ class Rowwise(Program):
 
 
 class Reduce(Program):
+    """Passes of partial reductions, all in one command buffer. On a GPU, the op's tree kernels
+    (`reduce`, `dot_products`: 1,024 values -> 1 per workgroup); on a CPU adapter, where barriers
+    cost a context switch per thread, the barrier-free `reduce_thread` / `dot_thread` (16 values -> 1
+    per thread). `tree` = True or False overrides the adapter's choice."""
+
     kind, bindings = "reduce", ("read", "write", "uniform")
+    tree: bool | None = None  # None: by the adapter (see GpuSession.cpu_adapter)
+    THREAD_ENTRIES: ClassVar[dict[str, str]] = {"reduce": "reduce_thread", "dot_products": "dot_thread"}
+    THREAD_SPAN = 16  # values one thread of the CPU-adapter kernels reduces
 
     def out_shape(self, shapes, params=None):
         return ()
@@ -152,8 +160,11 @@ class Reduce(Program):
         return op.numpy(*arrays, **params)
 
     async def gpu_async(self, gpu, op, arrays, params):
-        first = await gpu.pipeline_async(op.family, op.entry, self.bindings + ("read",) * (len(arrays) - 1))
-        combine = await gpu.pipeline_async(op.family, "reduce", self.bindings)
+        tree = not gpu.cpu_adapter if self.tree is None else self.tree
+        entry, rest, span = ((op.entry, "reduce", REDUCE_SPAN) if tree else
+                             (self.THREAD_ENTRIES[op.entry], "reduce_thread", self.THREAD_SPAN))
+        first = await gpu.pipeline_async(op.family, entry, self.bindings + ("read",) * (len(arrays) - 1))
+        combine = await gpu.pipeline_async(op.family, rest, self.bindings)
         code, identity = REDUCE_CODES[op.name], FLOAT_BITS.get(op.name, 0.0)
         flat = [a.reshape(-1) for a in arrays]
         step = gpu.max_binding // 4 // REDUCE_SPAN * REDUCE_SPAN
@@ -162,28 +173,29 @@ class Reduce(Program):
         for c in range(n_chunks):
             parts = [f[c * step:(c + 1) * step] for f in flat]
             src = [gpu.upload(p) for p in parts]
-            last = self._passes(gpu, first, combine, src, parts[0].size, code, identity)
+            last = self._passes(gpu, first, combine, src, parts[0].size, code, identity, span)
             gpu.copy(last, results[0], 4, dst_offset=4 * c)
             if n_chunks > 1:
                 await gpu.run_async()
         if n_chunks > 1:
-            last = self._passes(gpu, combine, combine, [results], n_chunks, code, identity)
+            last = self._passes(gpu, combine, combine, [results], n_chunks, code, identity, span)
             gpu.copy(last, results[0], 4)
         return await gpu.finish_scalar_async(results)
 
     @staticmethod
-    def _passes(gpu, first, combine, inputs, n, code, identity):
-        """Queue passes reducing n values to 1; returns the buffer whose element 0 is the result."""
+    def _passes(gpu, first, combine, inputs, n, code, identity, span):
+        """Queue passes reducing n values to 1, each turning n into ceil(n / span) partials (every
+        workgroup consumes REDUCE_SPAN values); returns the buffer whose element 0 is the result."""
         pipeline, src = first, inputs
         while True:
-            groups = -(-n // REDUCE_SPAN)
-            dst = gpu.output(4 * groups)
+            partials = -(-n // span)
+            dst = gpu.output(4 * partials)
             uniform = gpu.uniform(n, code, np.float32(identity).view(np.uint32))
             binds = [src[0], dst, uniform, *src[1:]]
-            gpu.dispatch(pipeline, binds, grid(groups, gpu.max_groups))
-            if groups == 1:
+            gpu.dispatch(pipeline, binds, grid(-(-n // REDUCE_SPAN), gpu.max_groups))
+            if partials == 1:
                 return dst[0]
-            pipeline, src, n = combine, [dst], groups
+            pipeline, src, n = combine, [dst], partials
 
 
 class Matmul(Program):

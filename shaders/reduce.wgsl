@@ -1,6 +1,11 @@
-// Reductions to one number, entirely on the GPU: each pass turns n values into ceil(n / 1024)
-// partials (each 256-thread workgroup loads 4 values per thread, then reduces in a tree), and the
-// host encodes passes until one value is left, all in one command buffer; only 4 bytes are read.
+// Reductions to one number, entirely on the GPU: the host encodes passes until one value is left,
+// all in one command buffer; only 4 bytes are read. Two kernel pairs, both pairwise (so the error
+// grows with log n, as in NumPy's pairwise sum):
+// - `reduce` / `dot_products` (GPUs): each 256-thread workgroup loads 4 values per thread, then
+//   reduces in a tree in workgroup memory; a pass turns n values into ceil(n / 1024) partials.
+// - `reduce_thread` / `dot_thread` (CPU adapters such as SwiftShader, where each barrier switches
+//   every thread's context): no workgroup memory, no barrier; each thread reduces 16 values in
+//   registers, and a pass turns n values into ceil(n / 16) partials.
 //
 // params.op: 0 sum, 1 max, 2 min. params.identity: the bits of 0, -inf or +inf (WGSL has no
 // infinity literal). max and min return NaN if any input is NaN, as NumPy's do.
@@ -61,4 +66,38 @@ fn dot_products(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) 
     let base = group * 1024u + lid;
     let v = (product(base) + product(base + 256u)) + (product(base + 512u) + product(base + 768u));
     finish(v, lid, group);
+}
+
+// ---- the CPU-adapter pair: each thread combines 16 neighbouring values pairwise in registers, so
+// partial s covers values 16 s .. 16 s + 15; 64 threads per workgroup, 1024 values as above.
+fn load4(i: u32) -> f32 {
+    return combine(combine(load(i), load(i + 1u)), combine(load(i + 2u), load(i + 3u)));
+}
+
+fn product4(i: u32) -> f32 {
+    return (product(i) + product(i + 1u)) + (product(i + 2u) + product(i + 3u));
+}
+
+fn thread_slot(wid: vec3<u32>, groups: vec3<u32>, lid: u32) -> u32 {
+    return (wid.x + wid.y * groups.x) * 64u + lid;
+}
+
+@compute @workgroup_size(64)
+fn reduce_thread(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>,
+                 @builtin(local_invocation_index) lid: u32) {
+    let slot = thread_slot(wid, groups, lid);
+    let i = slot * 16u;
+    if (i < params.n) {
+        partials[slot] = combine(combine(load4(i), load4(i + 4u)), combine(load4(i + 8u), load4(i + 12u)));
+    }
+}
+
+@compute @workgroup_size(64)
+fn dot_thread(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>,
+              @builtin(local_invocation_index) lid: u32) {
+    let slot = thread_slot(wid, groups, lid);
+    let i = slot * 16u;
+    if (i < params.n) {
+        partials[slot] = (product4(i) + product4(i + 4u)) + (product4(i + 8u) + product4(i + 12u));
+    }
 }

@@ -38,23 +38,32 @@ shown = eval({op.shows!r}, {{"array": np.array, "float32": np.float32}})
     assert r["backend"] == "webgpu" and r["close"], r["value"]
 
 
-@pytest.mark.parametrize("tiled", [True, False])
-def test_every_matmul_kernel_matches_float64(gpu, tiled):
-    # Which kernel runs depends on the adapter (matmul_tiled on GPUs, the others on CPU adapters
-    # like the ones CI has): force each choice, so all three are checked here.
-    ids = [c for c in case_ids() if c.startswith("matmul:")]
+# Which kernel runs depends on the adapter (on GPUs: matmul_tiled and the tree reductions; on CPU
+# adapters like the ones CI has, the others): force each choice, so every kernel is checked here.
+# (program, its switch, value, the kernels that value runs, the case ids' prefixes)
+KERNEL_CHOICES = [
+    ("matmul", "tiled", True, {"matmul_tiled"}, ("matmul:",)),
+    ("matmul", "tiled", False, {"matmul", "matmul_vec4"}, ("matmul:",)),
+    ("reduce", "tree", True, {"reduce", "dot_products"}, ("sum:", "max:", "min:", "dot:")),
+    ("reduce", "tree", False, {"reduce_thread", "dot_thread"}, ("sum:", "max:", "min:", "dot:")),
+]
+
+
+@pytest.mark.parametrize("kind,switch,value,kernels,prefixes", KERNEL_CHOICES,
+                         ids=[f"{k}-{s}={v}" for k, s, v, *_ in KERNEL_CHOICES])
+def test_every_kernel_choice_matches_float64(gpu, kind, switch, value, kernels, prefixes):
+    ids = [c for c in case_ids() if c.startswith(prefixes)]
     gpu.load_reference()
     r = gpu.py(f"""
 from pycore.programs import PROGRAMS
 from pycore_reference import run_case_async
-PROGRAMS["matmul"].tiled = {tiled}
+setattr(PROGRAMS[{kind!r}], {switch!r}, {value})
 try:
     results = [await run_case_async(c, backend="gpu") for c in {ids!r}]
 finally:
-    PROGRAMS["matmul"].tiled = None
+    setattr(PROGRAMS[{kind!r}], {switch!r}, None)
 {{"bad": [(r["case"], r["problems"]) for r in results if not r["ok"]],
-  "kernels": sorted(e for f, e in pycore.runtime.RUNTIME.pipelines if f == "matmul")}}
+  "kernels": sorted(e for f, e in pycore.runtime.RUNTIME.pipelines if f == {kind!r})}}
 """)
     assert r["bad"] == []
-    used = {"matmul_tiled"} if tiled else {"matmul", "matmul_vec4"}
-    assert used <= set(r["kernels"]), r["kernels"]
+    assert kernels <= set(r["kernels"]), r["kernels"]
