@@ -107,6 +107,15 @@ class GpuSession:
                 or any(name in text for name in ("swiftshader", "llvmpipe", "lavapipe")))
 
     @property
+    def loop_cap(self) -> int | None:
+        """Loop iterations one shader invocation may run in all, if the driver caps them: llvmpipe
+        (lavapipe) silently leaves every loop once an invocation has run 65,535 iterations (measured:
+        a matmul with K / 4 = 65,600 came back wrong). None elsewhere."""
+        info = self.device.adapter_info
+        text = " ".join(str(info.get(k, "")) for k in ("vendor", "description", "device")).lower()
+        return 65_535 if any(name in text for name in ("llvmpipe", "lavapipe")) else None
+
+    @property
     def max_groups(self) -> int:
         return self.limits.get("maxComputeWorkgroupsPerDimension", 65535)
 

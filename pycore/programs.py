@@ -4,7 +4,7 @@ binds its buffers and dispatches its WGSL, and how its NumPy path is called.
     kind        bindings (group 0, in order)              dispatch
     unary       x, y, params                              one vec4 per thread, 2-D grid
     binary      a, b, y                                   one vec4 per thread, 2-D grid
-    rowwise     x, y, dims                                one workgroup per row, fused passes
+    rowwise     x, y, dims                                a workgroup (GPU) or thread (CPU) per row
     reduce      x, partials, params (+ b for dot)         passes of 1024 -> 1 (GPU) or 16 -> 1 (CPU)
     matmul      a, b, c, dims                             32x32 (vec4) or 4x4 outputs per thread
     conv2d      image, kernel, out, dims                  one thread per output pixel
@@ -104,7 +104,19 @@ class Elementwise(Program):
 
 
 class Rowwise(Program):
+    """One dispatch per chunk of rows. On a GPU, a 256-thread workgroup per row (`softmax`,
+    `log_softmax`: tree reductions in workgroup memory); on a CPU adapter, where barriers cost a
+    context switch per thread, a thread per row (`softmax_thread`, `log_softmax_thread`), unless
+    there are few long rows or the rows are very long. `tree` = True or False overrides the choice.
+
+    On SwiftShader, the workgroup kernels cost about 0.6 ms per row in barriers alone (100,000 x 10:
+    60 s against 59 ms a thread per row; 1,000 x 1,000: 800 against 48 ms), while one thread takes
+    about 0.3 s for a row of 1M (1 x 1M: 114 ms in a workgroup), hence the thresholds."""
+
     kind, bindings = "rowwise", ("read", "write", "uniform")
+    tree: bool | None = None  # None: by the adapter and the shape
+    THREAD_ROWS, THREAD_COLS = 64, 4096  # CPU adapters: fewer rows, each longer, keep the workgroups
+    THREAD_COLS_MAX = 16_384  # and so do longer rows (3 loops of cols stay within GpuSession.loop_cap)
 
     def numpy(self, op, arrays, params):
         if arrays[0].size == 0:
@@ -123,14 +135,24 @@ class Rowwise(Program):
         rows, cols = matrix.shape
         if cols * 4 > gpu.max_binding:
             raise _too_big(op, "one row", cols * 4, gpu.max_binding)
-        pipeline = await gpu.pipeline_async(op.family, op.entry, self.bindings)
+        cap = gpu.loop_cap
+        if cap and 3 * -(-cols // WORKGROUP) > cap:
+            raise ValueError(f"{op.name}: rows of {cols:,} values need more loop iterations per GPU "
+                             f"thread than this adapter runs ({cap:,}); use backend='numpy'")
+        few_long = rows < self.THREAD_ROWS and cols > self.THREAD_COLS
+        tree = (not gpu.cpu_adapter or few_long or cols > self.THREAD_COLS_MAX
+                if self.tree is None else self.tree)
+        tree = tree or bool(cap and 3 * cols + cols // 64 + 8 > cap)  # a thread's loops over the row
+        pipeline = await gpu.pipeline_async(op.family, op.entry if tree else op.entry + "_thread",
+                                            self.bindings)
         out = gpu.result_array(matrix.shape)
         step = gpu.max_binding // (cols * 4)
         for lo in range(0, rows, step):
             part = matrix[lo:lo + step]
             dst = gpu.output(part.nbytes)
-            gpu.dispatch(pipeline, [gpu.upload(part), dst, gpu.uniform(part.shape[0], cols, NEG_INF_BITS)],
-                         grid(part.shape[0], gpu.max_groups))
+            n = part.shape[0]
+            gpu.dispatch(pipeline, [gpu.upload(part), dst, gpu.uniform(n, cols, NEG_INF_BITS)],
+                         grid(n if tree else -(-n // 64), gpu.max_groups))
             await gpu.finish_async(dst, out[lo:lo + step])
         return out.reshape(x.shape)
 
@@ -215,6 +237,18 @@ class Matmul(Program):
     def out_shape(self, shapes, params=None):
         return (shapes[0][0], shapes[1][1])
 
+    @staticmethod
+    def _k_step(cap: int | None, tiled: bool) -> int:
+        """The longest K one dispatch may loop over within `cap` iterations per invocation: about K
+        for `matmul_tiled` (16 per staged slice, plus the slice loop), K / 4 (+3) for the others.
+
+        >>> Matmul._k_step(65_535, False), Matmul._k_step(65_535, True), Matmul._k_step(None, True) > 1e9
+        (262108, 61680, True)
+        """
+        if cap is None:
+            return 1 << 62
+        return (cap * 16 // 17) // 16 * 16 if tiled else 4 * (cap - 8)
+
     def check(self, op, arrays, params):
         a, b = arrays
         for name, arr in (("a", a), ("b", b)):
@@ -240,6 +274,13 @@ class Matmul(Program):
         if b.nbytes > gpu.max_binding:
             raise _too_big(op, f"b {b.shape}", b.nbytes, gpu.max_binding)
         tiled = not gpu.cpu_adapter if self.tiled is None else self.tiled
+        k_step = self._k_step(gpu.loop_cap, tiled)
+        if k > k_step:  # a capped driver would cut the k loop short: sum products of slices of K
+            out = np.zeros((m, n), np.float32)
+            for k0 in range(0, k, k_step):
+                parts = [np.ascontiguousarray(a[:, k0:k0 + k_step]), b[k0:k0 + k_step]]
+                out += await self.gpu_async(gpu, op, parts, params)
+            return out
         vec4 = not tiled and n % 4 == 0 and k % 4 == 0
         entry, (tile_rows, tile_cols) = (("matmul_tiled", (self.TILED, self.TILED)) if tiled else
                                          ("matmul_vec4", self.VEC4_TILE) if vec4 else

@@ -1,7 +1,10 @@
-// Row-wise kernels over the last axis of a (rows, cols) matrix, fused into one dispatch:
-// one 256-thread workgroup per row finds the row max, then the sum of exp(x - max), then writes
-// the result, with workgroup reductions in between (no round trip to the CPU).
-// Workgroups form a 2-D grid (row = wid.x + wid.y * groups.x) so more than 65,535 rows work.
+// Row-wise kernels over the last axis of a (rows, cols) matrix, fused into one dispatch: find the
+// row max, then the sum of exp(x - max), then write the result (no round trip to the CPU).
+// - `softmax`, `log_softmax` (GPUs, and few long rows): one 256-thread workgroup per row, with
+//   tree reductions in workgroup memory in between. Workgroups form a 2-D grid
+//   (row = wid.x + wid.y * groups.x) so more than 65,535 rows work.
+// - `softmax_thread`, `log_softmax_thread` (CPU adapters such as SwiftShader, where each barrier
+//   switches every thread's context): one thread per row, no workgroup memory, no barrier.
 
 // neg_inf holds the bits of -inf: WGSL has no infinity literal and rejects one made by a constant
 // bitcast, so it comes from the host.
@@ -72,6 +75,53 @@ fn log_softmax(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) g
     let stats = row_stats(base, lid);
     let shift = stats.x + log(stats.y);
     for (var c = lid; c < dims.cols; c = c + 256u) {
+        dst[base + c] = src[base + c] - shift;
+    }
+}
+
+// ---- the CPU-adapter pair: thread `row` = gid.x + gid.y * (groups.x * 64) does the whole row.
+fn thread_row(gid: vec3<u32>, groups: vec3<u32>) -> u32 {
+    return gid.x + gid.y * (groups.x * 64u);
+}
+
+// The row's max and sum of exp(x - max), the sum in blocks of 64 (its error grows with
+// cols / 64 + 64 rather than cols).
+fn row_stats_thread(base: u32) -> vec2<f32> {
+    var m = bitcast<f32>(dims.neg_inf);
+    for (var c = 0u; c < dims.cols; c = c + 1u) {
+        m = max_nan(m, src[base + c]);
+    }
+    var s = 0.0;
+    for (var c0 = 0u; c0 < dims.cols; c0 = c0 + 64u) {
+        var block = 0.0;
+        for (var c = c0; c < min(c0 + 64u, dims.cols); c = c + 1u) {
+            block = block + exp(src[base + c] - m);
+        }
+        s = s + block;
+    }
+    return vec2<f32>(m, s);
+}
+
+@compute @workgroup_size(64)
+fn softmax_thread(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let row = thread_row(gid, groups);
+    if (row >= dims.rows) { return; }
+    let base = row * dims.cols;
+    let stats = row_stats_thread(base);
+    let inv = 1.0 / stats.y;
+    for (var c = 0u; c < dims.cols; c = c + 1u) {
+        dst[base + c] = exp(src[base + c] - stats.x) * inv;
+    }
+}
+
+@compute @workgroup_size(64)
+fn log_softmax_thread(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let row = thread_row(gid, groups);
+    if (row >= dims.rows) { return; }
+    let base = row * dims.cols;
+    let stats = row_stats_thread(base);
+    let shift = stats.x + log(stats.y);
+    for (var c = 0u; c < dims.cols; c = c + 1u) {
         dst[base + c] = src[base + c] - shift;
     }
 }

@@ -38,14 +38,16 @@ shown = eval({op.shows!r}, {{"array": np.array, "float32": np.float32}})
     assert r["backend"] == "webgpu" and r["close"], r["value"]
 
 
-# Which kernel runs depends on the adapter (on GPUs: matmul_tiled and the tree reductions; on CPU
-# adapters like the ones CI has, the others): force each choice, so every kernel is checked here.
+# Which kernel runs depends on the adapter (on GPUs: matmul_tiled and the workgroup reductions; on
+# CPU adapters like the ones CI has, mostly the others): force each choice, so every kernel is checked here.
 # (program, its switch, value, the kernels that value runs, the case ids' prefixes)
 KERNEL_CHOICES = [
     ("matmul", "tiled", True, {"matmul_tiled"}, ("matmul:",)),
     ("matmul", "tiled", False, {"matmul", "matmul_vec4"}, ("matmul:",)),
     ("reduce", "tree", True, {"reduce", "dot_products"}, ("sum:", "max:", "min:", "dot:")),
     ("reduce", "tree", False, {"reduce_thread", "dot_thread"}, ("sum:", "max:", "min:", "dot:")),
+    ("rowwise", "tree", True, {"softmax", "log_softmax"}, ("softmax:", "log_softmax:")),
+    ("rowwise", "tree", False, {"softmax_thread", "log_softmax_thread"}, ("softmax:", "log_softmax:")),
 ]
 
 
@@ -67,3 +69,31 @@ finally:
 """)
     assert r["bad"] == []
     assert kernels <= set(r["kernels"]), r["kernels"]
+
+
+def test_long_loops_stay_within_the_drivers_loop_cap(gpu):
+    # llvmpipe (the native adapter CI has) silently ends a shader invocation's loops after 65,535
+    # iterations in all: a matmul whose K needs more runs as a sum over slices of K, and a softmax
+    # row that needs more is refused with the limit named. Other adapters have no cap.
+    r = gpu.py("""
+from pycore.gpu import GpuSession
+cap = GpuSession("probe").loop_cap
+rng = np.random.default_rng(5)
+k = 4 * 65_600
+a = rng.standard_normal((2, k), dtype=np.float32)
+b = rng.standard_normal((k, 4), dtype=np.float32)
+got = await pycore.matmul_async(a, b, backend="gpu")
+err = float((np.abs(got - a.astype(np.float64) @ b) / (np.abs(a) @ np.abs(b))).max())
+refused = None
+if cap:
+    try:
+        await pycore.softmax_async(np.zeros(256 * 22_000, np.float32), backend="gpu")
+    except ValueError as exc:
+        refused = str(exc)
+{"cap": cap, "err": err, "refused": refused, "transport": pycore.info()["transport"]}
+""")
+    assert r["err"] < 65_600 * 4 * 2 ** -24, r
+    if r["transport"] == "native":
+        assert r["cap"] == 65_535 and "loop iterations" in r["refused"], r
+    else:
+        assert r["cap"] is None and r["refused"] is None, r
