@@ -341,6 +341,10 @@ class Conv2d(Program):
         if max(groups) > gpu.max_groups:
             raise ValueError(f"convolve2d: an output of {oh} x {ow} needs more than the device's "
                              f"{gpu.max_groups} workgroups per dimension")
+        cap = gpu.loop_cap
+        if cap and kh * kw + kh + 8 > cap:
+            raise ValueError(f"convolve2d: a {kh} x {kw} kernel needs more loop iterations per GPU "
+                             f"thread than this adapter runs ({cap:,}); use backend='numpy'")
         pad = (kh // 2, kw // 2) if params["mode"] == "same" else (0, 0)
         pipeline = await gpu.pipeline_async(op.family, op.entry, self.bindings)
         out = gpu.result_array((oh, ow))

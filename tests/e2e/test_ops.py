@@ -73,8 +73,8 @@ finally:
 
 def test_long_loops_stay_within_the_drivers_loop_cap(gpu):
     # llvmpipe (the native adapter CI has) silently ends a shader invocation's loops after 65,535
-    # iterations in all: a matmul whose K needs more runs as a sum over slices of K, and a softmax
-    # row that needs more is refused with the limit named. Other adapters have no cap.
+    # iterations in all: a matmul whose K needs more runs as a sum over slices of K; a softmax row
+    # or a convolution kernel that needs more is refused with the limit named. Other adapters have no cap.
     r = gpu.py("""
 from pycore.gpu import GpuSession
 cap = GpuSession("probe").loop_cap
@@ -84,16 +84,20 @@ a = rng.standard_normal((2, k), dtype=np.float32)
 b = rng.standard_normal((k, 4), dtype=np.float32)
 got = await pycore.matmul_async(a, b, backend="gpu")
 err = float((np.abs(got - a.astype(np.float64) @ b) / (np.abs(a) @ np.abs(b))).max())
-refused = None
+refused = []
 if cap:
-    try:
-        await pycore.softmax_async(np.zeros(256 * 22_000, np.float32), backend="gpu")
-    except ValueError as exc:
-        refused = str(exc)
+    for call in (pycore.softmax_async(np.zeros(256 * 22_000, np.float32), backend="gpu"),
+                 pycore.convolve2d_async(np.zeros((300, 300), np.float32), np.ones((256, 256), np.float32),
+                                         backend="gpu")):
+        try:
+            await call
+        except ValueError as exc:
+            refused.append(str(exc))
 {"cap": cap, "err": err, "refused": refused, "transport": pycore.info()["transport"]}
 """)
     assert r["err"] < 65_600 * 4 * 2 ** -24, r
     if r["transport"] == "native":
-        assert r["cap"] == 65_535 and "loop iterations" in r["refused"], r
+        assert r["cap"] == 65_535 and len(r["refused"]) == 2, r
+        assert all("loop iterations" in text and "65,535" in text for text in r["refused"]), r
     else:
-        assert r["cap"] is None and r["refused"] is None, r
+        assert r["cap"] is None and r["refused"] == [], r
