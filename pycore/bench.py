@@ -275,6 +275,32 @@ def _peer_shape(op: str, n: int) -> list[int]:
     return list(SHAPES[OPS[op].kind](n)[0])
 
 
+def _raw_head(op: str, shape: list[int]) -> np.ndarray:
+    """The first 8 values of op on baselines.js's inputs (its randomData), by NumPy in float64."""
+    def data(n: int) -> np.ndarray:
+        return (np.sin(np.arange(n) * 12.9898) * 2).astype(np.float32).astype(np.float64)
+
+    if op == "matmul":
+        n = shape[0]
+        return data(n * n)[:n] @ data(n * n).reshape(n, n)[:, :8]
+    row = data(shape[-1])  # relu: the first values; softmax: the first row
+    if op == "relu":
+        return np.maximum(row[:8], 0)
+    e = np.exp(row - row.max())
+    return (e / e.sum())[:8]
+
+
+def _raw_kernel(op: str, shape: list[int]) -> str:
+    """The baselines.js kernel that runs what pycore runs for op at shape on this adapter."""
+    if op == "softmax":
+        from .gpu import GpuSession
+        from .programs import PROGRAMS
+
+        rows, cols = (1, shape[0]) if len(shape) == 1 else shape
+        return op if PROGRAMS["rowwise"].uses_tree(GpuSession("bench"), rows, cols) else "softmax_thread"
+    return op
+
+
 async def _peers(module: Any, sizes: tuple[int, ...], matrix_sizes: tuple[int, ...], repeats: int,
                  note: Callable[[str], None]) -> list[dict[str, Any]]:
     from pyodide.ffi import to_js  # type: ignore[import-not-found]
@@ -290,7 +316,11 @@ async def _peers(module: Any, sizes: tuple[int, ...], matrix_sizes: tuple[int, .
         for n in matrix_sizes if op == "matmul" else sizes:
             shape = _peer_shape(op, n)
             reps = max(1, min(repeats, 3)) if op == "matmul" and n >= 512 else repeats
-            raw = (await module.rawOp(device, op, to_js(shape), reps)).to_py()
+            raw = (await module.rawOp(device, _raw_kernel(op, shape), to_js(shape), reps)).to_py()
+            want = _raw_head(op, shape)
+            if not np.allclose(raw["head"], want, rtol=1e-4, atol=1e-6):
+                raise AssertionError(f"bench: raw-JS {op} at {shape} computed {raw['head']}, "
+                                     f"NumPy {want.tolist()}")
             rows.append({"impl": "raw-js", "op": op, "size": n, "shape": shape, "ms": round(raw["ms"], 4)})
             if tf:
                 got = (await module.tfjsOp(op, to_js(shape), reps)).to_py()

@@ -129,6 +129,14 @@ class Rowwise(Program):
             raise ValueError(f"{op.name}: x must be 1-D or 2-D (rows over the last axis), "
                              f"got {_shape_text(x)}")
 
+    def uses_tree(self, gpu: GpuSession, rows: int, cols: int) -> bool:
+        """Whether (rows, cols) runs on the workgroup kernels (else a thread per row) on gpu's adapter."""
+        few_long = rows < self.THREAD_ROWS and cols > self.THREAD_COLS
+        tree = (not gpu.cpu_adapter or few_long or cols > self.THREAD_COLS_MAX
+                if self.tree is None else self.tree)
+        cap = gpu.loop_cap
+        return tree or bool(cap and 3 * cols + cols // 64 + 8 > cap)  # a thread's loops over the row
+
     async def gpu_async(self, gpu, op, arrays, params):
         x = arrays[0]
         matrix = x.reshape(-1, x.shape[-1])
@@ -139,10 +147,7 @@ class Rowwise(Program):
         if cap and 3 * -(-cols // WORKGROUP) > cap:
             raise ValueError(f"{op.name}: rows of {cols:,} values need more loop iterations per GPU "
                              f"thread than this adapter runs ({cap:,}); use backend='numpy'")
-        few_long = rows < self.THREAD_ROWS and cols > self.THREAD_COLS
-        tree = (not gpu.cpu_adapter or few_long or cols > self.THREAD_COLS_MAX
-                if self.tree is None else self.tree)
-        tree = tree or bool(cap and 3 * cols + cols // 64 + 8 > cap)  # a thread's loops over the row
+        tree = self.uses_tree(gpu, rows, cols)
         pipeline = await gpu.pipeline_async(op.family, op.entry if tree else op.entry + "_thread",
                                             self.bindings)
         out = gpu.result_array(matrix.shape)

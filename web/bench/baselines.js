@@ -16,8 +16,8 @@ const UNIFORM = GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST;
 const READ = GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST;
 const TYPES = { read: "read-only-storage", write: "storage", uniform: "uniform" };
 
-// op -> how pycore binds and dispatches it (see pycore/programs.py; checked by tests/e2e/test_bench.py,
-// which compares these results with pycore's).
+// op -> how pycore binds and dispatches it (see pycore/programs.py). rawOp returns the head of its
+// result, which pycore/bench.py checks against NumPy on the same inputs (randomData).
 const KERNELS = {
   relu: {
     family: "elementwise", entry: "relu", bindings: ["read", "write", "uniform"],
@@ -28,6 +28,11 @@ const KERNELS = {
     family: "rowwise", entry: "softmax", bindings: ["read", "write", "uniform"],
     inputs: ([r, c]) => [r * c], out: ([r, c]) => r * c,
     words: ([r, c]) => [r, c, 0xff800000], groups: ([r]) => grid(r), pad: 4,
+  },
+  softmax_thread: {  // pycore's choice on CPU adapters for many rows (see Rowwise.uses_tree)
+    family: "rowwise", entry: "softmax_thread", bindings: ["read", "write", "uniform"],
+    inputs: ([r, c]) => [r * c], out: ([r, c]) => r * c,
+    words: ([r, c]) => [r, c, 0xff800000], groups: ([r]) => grid(Math.ceil(r / 64)), pad: 4,
   },
   matmul: {
     family: "matmul", entry: "matmul_vec4", bindings: ["read", "read", "write", "uniform"],
@@ -123,7 +128,8 @@ export async function rawFloor(device, repeats) {
   }
 }
 
-/** `op` (relu | softmax | matmul) on `shape` written directly against WebGPU, pycore's WGSL. */
+/** `op` (relu | softmax | softmax_thread | matmul) on `shape` written directly against WebGPU,
+ * pycore's WGSL. */
 export async function rawOp(device, op, shape, repeats) {
   const k = KERNELS[op];
   const pipe = await pipeline(device, k.family, k.entry, k.bindings);
@@ -142,7 +148,7 @@ export async function rawOp(device, op, shape, repeats) {
   const result = new Float32Array(outBytes / 4);
   const groups = k.groups(shape);
   try {
-    return await timeRuns(async () => {
+    const timed = await timeRuns(async () => {
       inputs.forEach((a, i) => device.queue.writeBuffer(ins[i], 0, a));
       device.queue.writeBuffer(params, 0, new Uint32Array([...k.words(shape), 0, 0, 0, 0, 0, 0, 0, 0].slice(0, 8)));
       const enc = device.createCommandEncoder();
@@ -157,6 +163,7 @@ export async function rawOp(device, op, shape, repeats) {
       result.set(new Float32Array(staging.getMappedRange()));
       staging.unmap();
     }, repeats);
+    return { ...timed, head: Array.from(result.subarray(0, 8)) };
   } finally {
     [...ins, dst, params, staging].forEach((b) => b.destroy());
   }
