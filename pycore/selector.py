@@ -17,7 +17,8 @@ Predictions are cached per (op, shapes, placement) until the calibration or the 
 A model is never exact, and near a crossover it cannot be: there the two backends are within tens of
 percent, and a GPU round trip's latency can itself jump by milliseconds (on SwiftShader in Chromium
 it is bimodal). So when the two predictions for a call are within `explore_ratio` of each other and
-trying the other backend would cost little (`samples` calls predicted under `explore_ms` in all),
+trying the other backend would cost little (its `samples` calls predicted to take at most
+`explore_ms` longer in all than on the predicted choice: 10 calls near a 2 s crossover can qualify),
 auto settles the call by measuring: the first 2 x `samples` calls of that (op, shapes, placement)
 alternate between the backends, then auto runs the one whose median wall time was lower, and keeps
 timing it (the last `samples` calls), so it moves if that backend slows down. Everything else
@@ -133,7 +134,7 @@ class BackendSelector:
         self.calibration = calibration or Calibration()
         self.margin = margin
         self.explore_ratio = explore_ratio  # predictions closer than this are settled by measuring
-        self.explore_ms = explore_ms  # ... if the other backend's `samples` calls cost under this
+        self.explore_ms = explore_ms  # ... if the other backend's `samples` calls cost at most this more
         self.samples = samples  # calls timed per backend (and the window kept afterwards)
 
     # Setting any of these forgets the cached predictions and decisions (auto asks on every call:
@@ -223,11 +224,12 @@ class BackendSelector:
         self._measured.clear()
 
     def _worth_measuring(self, p: Prediction) -> bool:
-        """Predictions within explore_ratio of each other, and the other backend cheap to try."""
+        """Predictions within explore_ratio of each other, and trying the other backend cheap: its
+        `samples` calls predicted to cost at most explore_ms more than the predicted choice's."""
         scaled = p.gpu_ms * self.margin
         low, high = min(scaled, p.numpy_ms), max(scaled, p.numpy_ms)
-        other = p.numpy_ms if p.choice == "webgpu" else p.gpu_ms
-        return low > 0 and high <= low * self.explore_ratio and self.samples * other <= self.explore_ms
+        extra = abs(p.numpy_ms - p.gpu_ms)  # a call on the backend predicted slower costs this more
+        return low > 0 and high <= low * self.explore_ratio and self.samples * extra <= self.explore_ms
 
     def _predict(self, op: Op, shapes: list[tuple[int, ...]], on_gpu: list[bool],
                  result_on_gpu: bool) -> Prediction:
