@@ -25,6 +25,7 @@ import base64
 import hashlib
 import http.server
 import io
+import ipaddress
 import json
 import os
 import posixpath
@@ -228,17 +229,17 @@ def resolve(url_path: str) -> Path | None:
     path = urllib.parse.unquote(url_path, errors="strict")
     if "\\" in path or "\0" in path or not path.startswith("/"):
         return None
-    if any(seg in ("..", ".") for seg in path.split("/")):
-        return None
+    if any(seg in ("..", ".") or len(seg.encode()) > 255 for seg in path.split("/")):
+        return None  # (a segment over 255 bytes is no file name: the OS would refuse it)
     trailing = "/" if path.endswith("/") and path != "/" else ""
     path = posixpath.normpath(path) + trailing
     for prefix, base in MOUNTS.items():
         if path.startswith(prefix) or path + "/" == prefix:
             rel = path[len(prefix):].lstrip("/")
             target = (base / rel) if rel else base
-            if target.is_dir():
-                target = target / "index.html"
             try:
+                if target.is_dir():
+                    target = target / "index.html"
                 real, real_base = target.resolve(strict=True), base.resolve(strict=True)
             except (FileNotFoundError, OSError):
                 return None
@@ -246,6 +247,30 @@ def resolve(url_path: str) -> Path | None:
                 return real
             return None
     return None
+
+
+def host_allowed(host: str | None) -> bool:
+    """Whether a request's Host header names this server by address or as localhost. A page on
+    another site can point a name of its own at 127.0.0.1 (DNS rebinding) and read what is
+    served; its requests carry that name, so any other name is refused.
+
+    >>> [host_allowed(h) for h in ("127.0.0.1:8000", "localhost", "[::1]:80", "evil.example:8000")]
+    [True, True, True, False]
+    """
+    if host is None:  # HTTP/1.0 without Host: not a browser
+        return True
+    name = host.strip().lower()
+    if name.startswith("["):
+        name = name[1:name.find("]")] if "]" in name else name
+    elif name.count(":") == 1:
+        name = name.split(":")[0]
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
 
 
 def mime_type(path: str) -> str:
@@ -256,6 +281,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
     server_version = "pycore-serve"
     wheels = WheelCache()
     quiet = False
+    timeout = 30  # seconds a connection may sit idle (or trickle) before it is closed
 
     def do_HEAD(self) -> None:
         self._serve(head=True)
@@ -264,13 +290,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self._serve(head=False)
 
     def _serve(self, head: bool) -> None:
+        if not host_allowed(self.headers.get("Host")):
+            return self._send(403, b"403 this server answers only to localhost and IP addresses\n",
+                              "text/plain; charset=utf-8", head)
         url_path = urllib.parse.urlsplit(self.path).path
         try:
             body, ctype = self._generated(url_path) or self._static(url_path)
         except FileNotFoundError:
             return self._send(404, b"404 not found\n", "text/plain; charset=utf-8", head)
         except Exception as exc:  # a broken build must say why, not hang the page
-            msg = f"500 {type(exc).__name__}: {exc}\n".encode()
+            text = str(exc).replace(str(ROOT), ".")  # the checkout's place is nobody's business
+            msg = f"500 {type(exc).__name__}: {text}\n".encode()
             return self._send(500, msg, "text/plain; charset=utf-8", head)
         etag = '"' + hashlib.sha1(body).hexdigest() + '"'
         if self.headers.get("If-None-Match") == etag:

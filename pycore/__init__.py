@@ -12,10 +12,9 @@ array([0. , 0.5], dtype=float32)
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
-
 from typing import Any
 
+from ._version import __version__
 from .api import PUBLIC
 from .batch import CommandBatch
 from .calibrate import calibrate_async

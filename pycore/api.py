@@ -30,7 +30,10 @@ def _check_param(op: Op, name: str, value: Any, default: Any) -> Any:
         return value
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(f"{op.name}: {name} must be a real number, got {type(value).__name__} {value!r}")
-    value = float(value)
+    try:
+        value = float(value)
+    except OverflowError:
+        raise ValueError(f"{op.name}: {name} is too large for a float (over 1.8e308)") from None
     if np.isnan(value):
         raise ValueError(f"{op.name}: {name} is NaN")
     return value

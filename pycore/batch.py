@@ -28,9 +28,10 @@ import numpy as np
 
 from .api import bind, signature_of
 from .arrays import as_float32
+from .device import Check, Device
 from .fusion import FusedKernel, plan
-from .gpu import GpuSession
-from .gpuarray import GpuArray, GpuView
+from .gpu import GpuSession, GpuView, raise_for
+from .gpuarray import GpuArray
 from .ops import OPS, Op
 from .programs import PROGRAMS
 from .runtime import RUNTIME
@@ -58,21 +59,24 @@ class CommandBatch:
         self._handles: list[weakref.ref[Handle]] = []  # whether the caller can still read a step
         self.fused: list[str] = []  # after execute: the fused kernels that ran (FusedKernel.name)
         self._values: list[Any] = []  # after execute: buffers (GPU) or arrays / floats (NumPy)
-        self._session: GpuSession | None = None
-        self._kept: list[Any] = []  # result buffers the batch owns until release()
+        self._device: Device | None = None  # the device it ran on
+        self._buffers: list[Any] = []  # GPU buffers the batch owns until release()
+        self._checks: tuple[Check, ...] = ()  # what its GPU results depend on
         self._on_gpu = False
         self.executed = False
         self.released = False
+        # A batch dropped without release() gives its buffers back when it is collected.
+        self._finalizer = weakref.finalize(self, _give_back, self._buffers, [None])
 
     # -- queueing
     def upload(self, x: Any) -> Handle:
         """Queue an upload of an array-like (float32) or a GpuArray (used where it lies)."""
-        self._check_open()
+        self._check_queueing("upload")
         value = x if isinstance(x, GpuArray) else as_float32(x, "x")
         return self._add(None, [value], {}, tuple(value.shape))
 
     def _queue(self, op: Op, signature: Any, args: tuple, kwargs: dict) -> Handle:
-        self._check_open()
+        self._check_queueing(op.name)
         inputs, params, _ = bind(op, signature, f"batch.{op.name}", args, kwargs)
         for x in inputs:
             if isinstance(x, Handle) and x.batch_id != id(self):
@@ -101,27 +105,50 @@ class CommandBatch:
 
     # -- running
     async def execute_async(self) -> None:
-        """Run every queued step: on WebGPU as one command buffer and one submit."""
+        """Run every queued step: on WebGPU as one command buffer and one submit. If the device is
+        lost meanwhile, the whole batch runs on NumPy instead."""
         self._check_open()
         if self.executed:
             raise RuntimeError("this CommandBatch was executed already; make a new one")
         start = time.perf_counter()
         await RUNTIME.init_async()
-        self._on_gpu = RUNTIME.backend == "webgpu"
-        if self._on_gpu:
-            await self._execute_gpu_async()
-        else:
+        device = RUNTIME.device
+        why = ""
+        if device is not None:
+            try:
+                await self._execute_gpu_async(device)
+            except Exception as exc:
+                self._drop_gpu_values()
+                if not await RUNTIME.lost_during_async(device, exc):
+                    raise
+                why = f"; device lost during the batch ({device.lost}): ran on NumPy"
+        if not self._on_gpu:
             self._execute_numpy()
         self.executed = True
         fused = f"; {len(self.fused)} fused kernels: {', '.join(self.fused)}" if self.fused else ""
+        ms = round((time.perf_counter() - start) * 1e3, 4)
         RUNTIME.record({"op": "batch", "shapes": list(self._shapes),
-                              "backend": "webgpu" if self._on_gpu else "numpy",
-                              "why": f"CommandBatch of {len(self._steps)} steps{fused}",
-                              "ms": {"total": round((time.perf_counter() - start) * 1e3, 4)},
-                              "total_ms": round((time.perf_counter() - start) * 1e3, 4)})
+                        "backend": "webgpu" if self._on_gpu else "numpy",
+                        "why": f"CommandBatch of {len(self._steps)} steps{fused}{why}",
+                        "ms": {"total": ms}, "total_ms": ms})
 
-    async def _execute_gpu_async(self) -> None:
-        gpu = self._session = GpuSession("batch", deferred=True)
+    async def _execute_gpu_async(self, device: Device) -> None:
+        gpu = GpuSession(device, "batch", deferred=True)
+        self._device, self._on_gpu = device, True
+        self._finalizer.detach()
+        self._finalizer = weakref.finalize(self, _give_back, self._buffers, [device])
+        try:
+            await self._encode_async(gpu)
+            gpu.deferred = False
+            await gpu.run_async()  # the one submit
+        except BaseException:
+            gpu.close(failed=True)
+            raise
+        self._buffers.extend(gpu.release_all())  # inputs and results: read until release()
+        self._checks = gpu.result_checks()
+        gpu.close()
+
+    async def _encode_async(self, gpu: GpuSession) -> None:
         elements = [int(np.prod(s, dtype=np.int64)) for s in self._shapes]
         trees = plan(self._steps, elements, lambda i: self._handles[i]() is not None,
                      gpu.limits.get("maxStorageBuffersPerShaderStage", 8) - 1, gpu.max_binding // 16 * 4)
@@ -142,17 +169,13 @@ class CommandBatch:
             if s in trees:
                 kernel = FusedKernel(trees[s])
                 binds = [gpu.upload(self._input(i)) for i in kernel.inputs]
-                gpu.result = (await kernel.dispatch_async(gpu, binds, elements[s]))[0]
-                gpu.keep(gpu.result)
+                dst = await kernel.dispatch_async(gpu, binds, elements[s])
                 self.fused.append(kernel.name)
             else:
                 views = [self._input(i) for i in inputs]
-                gpu.result = None
-                await PROGRAMS[op.kind].gpu_async(gpu, op, views, params)
-            self._kept.append(gpu.result)
-            self._values.append((gpu.result, 0))
-        gpu.deferred = False
-        await gpu.run_async()  # the one submit
+                result = await PROGRAMS[op.kind].gpu_async(gpu, op, views, params)
+                dst = (result.buffer, 0)
+            self._values.append(dst)
 
     def _input(self, i: int) -> GpuView | np.ndarray:
         """Step i's value as a program input: where it lies on the GPU, or the host array of a
@@ -167,19 +190,34 @@ class CommandBatch:
         for op, inputs, params in self._steps:
             if op is None:
                 value = inputs[0]
-                self._values.append(value._host if isinstance(value, GpuArray) else value)
+                if isinstance(value, GpuArray):
+                    value = value.view()  # a host array here (else: the device is lost, and it says so)
+                    if isinstance(value, GpuView):
+                        raise RuntimeError("CommandBatch: a GpuArray input lives on the GPU, which "
+                                           "the batch cannot use now; read it with to_numpy_async()")
+                self._values.append(value)
                 continue
             with np.errstate(all="ignore"):
                 args = [self._values[i] for i in inputs]
                 self._values.append(PROGRAMS[op.kind].numpy(op, args, params))
 
+    def _drop_gpu_values(self) -> None:
+        """Forget a GPU run that did not finish (its buffers went back with its session)."""
+        self._values.clear()
+        self.fused.clear()
+        self._on_gpu, self._device = False, None
+
     async def read_async(self, handle: Handle) -> np.ndarray | float:
-        """The value of a handle after execute_async: a float32 array, or a float for reductions."""
+        """The value of a handle after execute_async: a float32 array, or a float for reductions.
+        Raises if the GPU rejected the batch's work. If the device was lost after the batch ran,
+        the batch is computed again on NumPy (from its host inputs) and read from there."""
         self._check_open()
         if not self.executed:
             raise RuntimeError("read_async before execute_async: the batch has not run yet")
         if handle.batch_id != id(self):
             raise ValueError(f"{handle!r} belongs to another CommandBatch")
+        if self._on_gpu and self._device is not RUNTIME.device:
+            self._rerun_on_numpy()
         value = self._values[handle.index]
         if value is FUSED:  # (only a copy of a handle dropped before execute_async could ask)
             raise RuntimeError(f"{handle!r} was fused into a later step and never stored: keep its "
@@ -190,26 +228,53 @@ class CommandBatch:
                 return np.zeros(handle.shape, np.float32)
             return float(value) if scalar else np.array(value, dtype=np.float32)
         out = np.empty(1 if scalar else handle.shape, np.float32)
-        if out.size:
-            async with GpuSession("batch.read") as reader:
-                await reader.run_async(read=(value[0], out))
+        device = self._device
+        try:
+            async with GpuSession(device, "batch.read") as reader:
+                reader.depend_on(self._checks)
+                if out.size:
+                    await reader.run_async(read=(value[0], out))
+                else:
+                    await device.settle_async()
+                    raise_for("batch.read", self._checks)
+        except Exception as exc:
+            if not await RUNTIME.lost_during_async(device, exc):
+                raise
+            self._rerun_on_numpy()
+            return await self.read_async(handle)
         return float(out[0]) if scalar else out
+
+    def _rerun_on_numpy(self) -> None:
+        """The device the batch ran on is gone: compute every step again on NumPy."""
+        self._give_back_buffers()
+        self._drop_gpu_values()
+        self._execute_numpy()
+
+    def _give_back_buffers(self) -> None:
+        buffers, device = list(self._buffers), self._device
+        self._buffers.clear()
+        if device is not None and device is RUNTIME.device:  # (a lost device took them all)
+            for buf in buffers:
+                device.pool.release(buf)
 
     # -- life
     def _check_open(self) -> None:
         if self.released:
             raise RuntimeError("this CommandBatch was released")
 
+    def _check_queueing(self, what: str) -> None:
+        self._check_open()
+        if self.executed:
+            raise RuntimeError(f"batch.{what}: this CommandBatch was executed already; queue steps "
+                               "before execute_async(), or make a new CommandBatch")
+
     def release(self) -> None:
         """Give every buffer of the batch back to the pool (idempotent)."""
         if self.released:
             return
         self.released = True
-        session, self._session = self._session, None
-        if session is not None and RUNTIME.pool is session.pool:  # (a lost device took them all)
-            for buf in session.release_all() + self._kept:
-                session.pool.release(buf)
-        self._kept.clear()
+        self._finalizer.detach()
+        self._give_back_buffers()
         self._values.clear()
 
     async def __aenter__(self) -> CommandBatch:
@@ -223,6 +288,15 @@ class CommandBatch:
 
     def __exit__(self, *exc: object) -> None:
         self.release()
+
+
+def _give_back(buffers: list[Any], device: list[Device | None]) -> None:
+    """A collected batch's buffers go back to the pool of the device they came from, if it is
+    still the one in use."""
+    if device[0] is not None and device[0] is RUNTIME.device:
+        for buf in buffers:
+            device[0].pool.release(buf)
+    buffers.clear()
 
 
 def _batch_method(op: Op) -> Any:

@@ -297,7 +297,8 @@ def _raw_kernel(op: str, shape: list[int]) -> str:
         from .programs import PROGRAMS
 
         rows, cols = (1, shape[0]) if len(shape) == 1 else shape
-        return op if PROGRAMS["rowwise"].uses_tree(GpuSession("bench"), rows, cols) else "softmax_thread"
+        tree = PROGRAMS["rowwise"].uses_tree(GpuSession(RUNTIME.device, "bench"), rows, cols)
+        return op if tree else "softmax_thread"
     return op
 
 
@@ -311,7 +312,7 @@ async def _peers(module: Any, sizes: tuple[int, ...], matrix_sizes: tuple[int, .
     except Exception as exc:  # no TF.js (npm ci not run?): the raw-JS rows still count
         tf = None
         note(f"TF.js unavailable: {exc}")
-    device = RUNTIME.device.device
+    device = RUNTIME.device.transport.device
     for op in PEER_OPS:
         for n in matrix_sizes if op == "matmul" else sizes:
             shape = _peer_shape(op, n)
@@ -353,7 +354,7 @@ async def _bridge(module: Any, repeats: int) -> dict[str, Any]:
     async def raw_calls() -> None:
         from pyodide.ffi import to_js  # type: ignore[import-not-found]
 
-        device = RUNTIME.device.device
+        device = RUNTIME.device.transport.device
         raw.extend((await module.rawOp(device, "relu", to_js([BRIDGE_SIZE]), per_round)).to_py()["runs"])
         floor.extend((await module.rawFloor(device, per_round)).to_py()["runs"])
 

@@ -33,9 +33,20 @@ from .transport import (
 _BRIDGE_JS = """
 (m) => {
   const heap = () => m.HEAPU8;
-  function encode(device, commands) {
+  function scoped(device) {
     device.pushErrorScope("out-of-memory");
     device.pushErrorScope("validation");
+  }
+  function scopeErrors(device) {  // after scoped(): a promise of the errors' text, or null
+    return Promise.all([device.popErrorScope(), device.popErrorScope()]).then(([validation, oom]) => {
+      const found = [];
+      if (validation) found.push("validation error: " + validation.message);
+      if (oom) found.push("out-of-memory error: " + oom.message);
+      return found.length ? found.join("; ") : null;
+    }, (e) => "device error: " + (e?.message ?? e));
+  }
+  function encode(device, commands) {
+    scoped(device);
     const encoder = device.createCommandEncoder();
     let pass = null;
     for (const c of commands) {
@@ -56,14 +67,14 @@ _BRIDGE_JS = """
     }
     if (pass) pass.end();
     device.queue.submit([encoder.finish()]);
-    return Promise.all([device.popErrorScope(), device.popErrorScope()]).then(([validation, oom]) => {
-      const found = [];
-      if (validation) found.push("validation error: " + validation.message);
-      if (oom) found.push("out-of-memory error: " + oom.message);
-      return found.length ? found.join("; ") : null;
-    });
+    return scopeErrors(device);
   }
   return {
+    createChecked(device, size, usage, label) {
+      scoped(device);
+      const buffer = device.createBuffer({ size, usage, label });
+      return [buffer, scopeErrors(device)];
+    },
     write(queue, buffer, ptr, nbytes) { queue.writeBuffer(buffer, 0, heap(), ptr, nbytes); },
     submit: encode,
     submitAndRead(device, commands, staging, nbytes, ptr, earlier) {
@@ -140,6 +151,10 @@ class BrowserTransport(Transport):
     # -- buffers
     def create_buffer(self, size: int, usage: int, label: str = "") -> Any:
         return self.device.createBuffer(_js({"size": size, "usage": usage, "label": label}))
+
+    def create_buffer_checked(self, size: int, usage: int, label: str = "") -> tuple[Any, Any]:
+        buffer, check = _bridge().createChecked(self.device, size, usage, label)
+        return buffer, check
 
     def destroy_buffer(self, buffer: Any) -> None:
         buffer.destroy()

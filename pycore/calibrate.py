@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from .device import Device
 from .runtime import RUNTIME
 from .selector import SELECTOR, STORAGE_KEY, Calibration
 
@@ -86,7 +87,7 @@ async def calibrate_async(repeats: int = 3, save: bool = True) -> dict[str, Any]
     if RUNTIME.backend == "webgpu":
         cal.dispatch_ms = await _median_ms(lambda: relu(tiny, backend="gpu"), repeats)
         stream = rng.standard_normal(1 << 20, dtype=np.float32)
-        device = RUNTIME.device
+        device = RUNTIME.device.transport
 
         async def upload() -> None:
             t = await to_gpu_async(stream)
@@ -111,7 +112,7 @@ async def calibrate_async(repeats: int = 3, save: bool = True) -> dict[str, Any]
     cal.source = f"calibrated {when} on {RUNTIME.tier()}"
     SELECTOR.calibration = cal
     if save and RUNTIME.device is not None:
-        RUNTIME.device.save_setting(STORAGE_KEY, cal.to_json())
+        RUNTIME.device.transport.save_setting(STORAGE_KEY, cal.to_json())
     return _rounded(cal)
 
 
@@ -127,16 +128,22 @@ def _rounded(cal: Calibration) -> dict[str, Any]:
     return out
 
 
-def load_saved() -> bool:
+def load_saved(device: Device | None = None) -> bool:
     """Use the calibration saved by an earlier calibrate_async() on this device (the browser's
-    localStorage; natively, a file under $PYCORE_CACHE_DIR or ~/.cache/pycore), if any."""
-    device = RUNTIME.device
-    text = device.load_setting(STORAGE_KEY) if device is not None else None
+    localStorage; natively, a file under $PYCORE_CACHE_DIR or ~/.cache/pycore), if any. Called
+    when a device is acquired."""
+    device = device or RUNTIME.device
+    if device is None:
+        return False
+    text = device.transport.load_setting(STORAGE_KEY)
     if not text:
         return False
     try:
         SELECTOR.calibration = Calibration.from_json(text)
     except (TypeError, ValueError):
-        device.save_setting(STORAGE_KEY, None)  # from an older pycore: measure again
+        device.transport.save_setting(STORAGE_KEY, None)  # from an older pycore: measure again
         return False
     return True
+
+
+RUNTIME.on_device.append(lambda device: device is not None and load_saved(device))

@@ -16,12 +16,15 @@ from typing import Any
 import numpy as np
 
 from .arrays import as_float32
-from .gpu import GpuSession
-from .gpuarray import GpuArray, GpuView
+from .device import GpuOutOfMemoryError
+from .gpu import GpuSession, GpuView
+from .gpuarray import GpuArray
 from .ops import Op
 from .programs import PROGRAMS
 from .runtime import RUNTIME
 from .selector import SELECTOR
+
+RUNTIME.on_device.append(lambda device: SELECTOR.forget_measurements())  # a new device, new speeds
 
 BACKENDS = ("auto", "gpu", "numpy")
 
@@ -50,30 +53,34 @@ async def run_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: 
     on_gpu = [isinstance(a, GpuView) for a in arrays]
     keep = all(isinstance(x, GpuArray) for x in inputs) and op.kind != "reduce"
     await RUNTIME.init_async()
-    if backend == "gpu" and RUNTIME.backend != "webgpu":
+    device = RUNTIME.device
+    if backend == "gpu" and device is None:
         raise RuntimeError(f"{op.name}: backend='gpu' asked for, but there is no WebGPU device: "
                            f"{RUNTIME.reason}")
     why = f"backend={backend!r}"
     choice = None
-    use_gpu = RUNTIME.backend == "webgpu" and program.needs_gpu(arrays) and backend != "numpy"
+    use_gpu = device is not None and program.needs_gpu(arrays) and backend != "numpy"
     if use_gpu and backend == "auto":
         choice = SELECTOR.choose(op, shapes, on_gpu, result_on_gpu=keep)
         use_gpu, why = choice.backend == "webgpu", choice.why
-    elif RUNTIME.backend != "webgpu":
+    elif device is None:
         why = f"no WebGPU: {RUNTIME.reason}"
     if use_gpu:
         try:
-            async with GpuSession(op.name, keep_result=keep) as gpu:
+            async with GpuSession(device, op.name, keep_result=keep) as gpu:
                 result = await program.gpu_async(gpu, op, arrays, params)
             gpu.stages["python"] = time.perf_counter() - start - sum(gpu.stages.values())
             _record(op, shapes, "webgpu", gpu.stages, why)
             if choice is not None and choice.key is not None:  # a call auto settles by timing it
                 SELECTOR.observe(choice, (time.perf_counter() - start) * 1e3, "webgpu")
-            return GpuArray(result.shape, buffer=gpu.result) if keep else result
-        except Exception:
-            if RUNTIME.backend == "webgpu":
+            return GpuArray.of(result, device) if keep else result
+        except Exception as exc:
+            if await RUNTIME.lost_during_async(device, exc):
+                why = f"device lost during the call: {device.lost}"
+            elif isinstance(exc, GpuOutOfMemoryError) and backend == "auto":
+                why = f"the GPU ran out of memory: {exc}"
+            else:
                 raise
-            why = f"device lost during the call: {RUNTIME.reason}"
     host = [await x.to_numpy_async() if isinstance(x, GpuArray) and isinstance(a, GpuView) else a
             for x, a in zip(inputs, arrays, strict=True)]
     with np.errstate(all="ignore"):  # IEEE results for inf/NaN inputs, as on the GPU, without warnings
@@ -81,4 +88,4 @@ async def run_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: 
     _record(op, shapes, "numpy", {"compute": time.perf_counter() - start}, why)
     if choice is not None and choice.key is not None and choice.backend == "numpy":
         SELECTOR.observe(choice, (time.perf_counter() - start) * 1e3, "numpy")
-    return GpuArray(result.shape, host=result) if keep else result
+    return GpuArray.of(result) if keep else result

@@ -6,7 +6,8 @@ A queued step is folded into the step that consumes it when no one can tell the 
 - the caller holds no handle to the folded step any more (so it can never be read), and exactly one
   step consumes it;
 - the array fits one storage binding (larger ones run step by step, in chunks);
-- the fused kernel still has at most maxStorageBuffersPerShaderStage - 1 distinct inputs.
+- the fused kernel still has at most maxStorageBuffersPerShaderStage - 1 distinct inputs, and at
+  most MAX_STEPS steps (a longer chain runs as several fused kernels, each compiled once).
 
 So `b.vec_add(b.scale(b.relu(x), 2.0), y)` runs as one pass that reads x and y and writes the sum:
 relu's and scale's results are never written to memory. Keep a handle (`r = b.relu(x)`) and that
@@ -31,10 +32,10 @@ import numpy as np
 from .gpu import WORKGROUP, GpuSession, grid
 from .ops import Op
 from .programs import whole_vec4s
-from .runtime import RUNTIME
 from .shaders import wgsl_functions, wgsl_template
 
 FUSABLE_KINDS = ("unary", "binary")
+MAX_STEPS = 32  # steps in one fused kernel
 
 
 @dataclass
@@ -55,6 +56,10 @@ class Node:
                 if leaf not in found:
                     found.append(leaf)
         return found
+
+    def steps(self) -> int:
+        """How many steps the tree computes (itself and every folded node)."""
+        return 1 + sum(a.steps() for a in self.args if isinstance(a, Node))
 
     def folded(self) -> list[int]:
         """The step indices of the nodes folded into this one (its whole tree but itself)."""
@@ -78,7 +83,7 @@ def plan(steps: list[tuple[Op | None, list[Any], dict[str, Any]]], elements: lis
         args: list[Node | int] = [nodes[i] if i in nodes and uses[i] == 1 and not alive(i)
                                   else i for i in inputs]
         node = Node(s, op, params, args)
-        if len(node.leaves()) > max_inputs:
+        if len(node.leaves()) > max_inputs or node.steps() > MAX_STEPS:
             node = Node(s, op, params, list(inputs))
         folded.update(a.step for a in node.args if isinstance(a, Node))
         nodes[s] = node
@@ -144,7 +149,7 @@ class FusedKernel:
         words = np.zeros(4 * self.param_vec4s, np.float32)
         words[:len(self.numbers)] = self.numbers
         dst = gpu.output(4 * elements)
-        uniform = RUNTIME.uniform(words.view(np.uint32))
-        gpu.dispatch(pipeline, [whole_vec4s(b) for b in [*inputs, dst]] + [(uniform, words.nbytes)],
+        uniform = gpu.uniform_words(words.view(np.uint32))
+        gpu.dispatch(pipeline, [whole_vec4s(b) for b in [*inputs, dst]] + [uniform],
                      grid(-(-elements // (4 * WORKGROUP)), gpu.max_groups))
         return dst

@@ -1,11 +1,14 @@
 """One op's work on the GPU: pooled buffers, uploads, uniforms, commands, and the readback.
 
-A `GpuSession` is opened per call (`async with GpuSession(op) as gpu:`); every buffer it hands
-out goes back to the pool when the call ends, whatever happens (WebGPU orders queue work, so a
-buffer reused by the next call is written only after this call's commands have read it). Commands
-queued with `dispatch` and `copy` are encoded into one command buffer by `run_async`, inside
-validation and out-of-memory error scopes, so a rejected command raises (at the latest, at the
-next read) instead of leaving zeros behind. Uniform blocks are cached by content.
+A `GpuSession` is opened per call (`async with GpuSession(device, op) as gpu:`); every buffer it
+hands out goes back to the device's pool when the call ends, whatever happens (WebGPU orders queue
+work, so a buffer reused by the next call is written only after this call's commands have read it).
+Commands queued with `dispatch` and `copy` are encoded into one command buffer by `run_async`, inside
+validation and out-of-memory error scopes. The submit's `Check` goes with every result it made
+(a GpuView's `checks`), together with the checks of its inputs, so a rejected command raises at the
+latest when a result that depends on it is read, never in an unrelated call, and never leaves zeros
+behind silently. Uniform blocks are cached by content and pinned until the work using them is
+submitted.
 """
 
 from __future__ import annotations
@@ -17,10 +20,11 @@ from typing import Any
 
 import numpy as np
 
-from .runtime import RUNTIME
+from .device import Check, Device, GpuOutOfMemoryError, gpu_error, pending_of
 from .transport import COPY_DST, COPY_SRC, MAP_READ, STORAGE
 
 WORKGROUP = 256  # threads per workgroup of the 1-D kernels (elementwise, binary, rowwise, reduce)
+BACKLOG = 64  # submits left unsettled before a chain that never reads waits for them
 
 
 # Usage of every data buffer: inputs, outputs and GpuArrays share one pool class, and any of them
@@ -45,13 +49,13 @@ def grid(n_groups: int, max_per_dim: int) -> tuple[int, int, int]:
 
 
 def pack_uniform(*values: float | int) -> np.ndarray:
-    """Up to 8 numbers as the 32-byte uniform block the kernels declare: ints as u32, floats as
-    f32 (their bits), in order.
+    """Up to 16 numbers as the uniform block the kernels declare (32 bytes for up to 8, else 64):
+    ints as u32, floats as f32 (their bits), in order.
 
-    >>> pack_uniform(3, 1.5).view(np.uint32)[:2].tolist()
-    [3, 1069547520]
+    >>> pack_uniform(3, 1.5).view(np.uint32)[:2].tolist(), pack_uniform(*range(9)).nbytes
+    ([3, 1069547520], 64)
     """
-    words = np.zeros(8, dtype=np.uint32)
+    words = np.zeros(8 if len(values) <= 8 else 16, dtype=np.uint32)
     for i, v in enumerate(values):
         if isinstance(v, (float, np.floating)):
             words[i] = np.float32(v).view(np.uint32)
@@ -60,28 +64,85 @@ def pack_uniform(*values: float | int) -> np.ndarray:
     return words
 
 
+class GpuView:
+    """A float32, C-ordered window on a GPU buffer: what programs bind instead of uploading, and
+    what a program returns for a result that stays on the GPU. `checks`: the unsettled (or failed)
+    error checks of the work that wrote it. Supports the little of ndarray's interface the programs
+    use: shape, size, nbytes, ndim, reshape, and slicing along the first axis."""
+
+    __slots__ = ("buffer", "checks", "offset", "shape")
+
+    def __init__(self, buffer: Any, shape: tuple[int, ...], offset: int = 0,
+                 checks: tuple[Check, ...] = ()) -> None:
+        self.buffer, self.shape, self.offset, self.checks = buffer, tuple(shape), offset, checks
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.shape)
+
+    @property
+    def nbytes(self) -> int:
+        return 4 * math.prod(self.shape)
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    def reshape(self, *shape: Any) -> GpuView:
+        new = np.empty(self.shape, dtype=np.bool_).reshape(*shape).shape  # NumPy's shape rules, no data
+        return GpuView(self.buffer, new, self.offset, self.checks)
+
+    def __getitem__(self, key: slice) -> GpuView:
+        if not isinstance(key, slice) or key.step not in (None, 1):
+            raise TypeError("GpuView supports only contiguous slices along the first axis")
+        lo, hi, _ = key.indices(self.shape[0])
+        hi = max(hi, lo)
+        row = math.prod(self.shape[1:])
+        return GpuView(self.buffer, (hi - lo, *self.shape[1:]), self.offset + 4 * lo * row, self.checks)
+
+
 class GpuSession:
-    def __init__(self, op_name: str, keep_result: bool = False, deferred: bool = False) -> None:
-        """keep_result: the op's output stays on the GPU (see finish_async) instead of being read.
-        deferred: run_async only queues (a CommandBatch submits everything once, at the end)."""
+    def __init__(self, device: Device, op_name: str, keep_result: bool = False,
+                 deferred: bool = False) -> None:
+        """keep_result: the op's output stays on the GPU (result_array gives a GpuView) instead of
+        being read. deferred: run_async only queues (a CommandBatch submits everything once, at
+        the end)."""
         self.op_name = op_name
         self.keep_result = keep_result or deferred
         self.deferred = deferred
-        self.result: Any = None  # the kept output buffer
-        self.device = RUNTIME.device
-        self.pool = RUNTIME.pool
-        self.limits = self.device.limits
+        self.device = device
+        self.transport = device.transport
+        self.pool = device.pool
+        self.limits = device.limits
+        self.max_binding = device.max_binding
+        self.max_groups = device.max_groups
+        self.cpu_adapter = device.cpu_adapter
+        self.loop_cap = device.loop_cap
         self._held: list[Any] = []
+        self._fresh: list[Any] = []  # buffers made (not reused) for this session
         self._commands: list[tuple] = []
+        self._pins: list[bytes] = []  # uniform blocks queued commands use
+        self._inherited: list[Check] = []  # checks of the inputs and of large allocations
+        self._result: GpuView | None = None  # the output that stays on the GPU (keep_result)
+        self.checks: tuple[Check, ...] = ()  # what the results so far depend on
         self.stages = {"buffers": 0.0, "upload": 0.0, "dispatch": 0.0, "readback": 0.0}
 
     async def __aenter__(self) -> GpuSession:
         return self
 
-    async def __aexit__(self, *exc: object) -> None:
-        held = self.release_all()
-        if RUNTIME.pool is self.pool:  # the device was not lost meanwhile
-            for buf in held:
+    async def __aexit__(self, exc_type: Any, *exc: object) -> None:
+        self.close(failed=exc_type is not None)
+
+    def close(self, failed: bool = False) -> None:
+        """Give back every buffer still held and unpin the uniforms. After a failure, buffers made
+        for this session are destroyed rather than pooled (an allocation may have failed)."""
+        self.device.unpin(self._pins)
+        held, self._held = self._held, []
+        fresh = {id(b) for b in self._fresh} if failed else set()
+        for buf in held:
+            if id(buf) in fresh:
+                self.pool.discard(buf)
+            else:
                 self.pool.release(buf)
 
     def release_all(self) -> list[Any]:
@@ -89,98 +150,86 @@ class GpuSession:
         held, self._held = self._held, []
         return held
 
-    # -- limits
-    @property
-    def max_binding(self) -> int:
-        """Largest byte size one storage binding may have on this device (a multiple of 256)."""
-        lim = min(self.limits.get("maxStorageBufferBindingSize", 128 << 20),
-                  self.limits.get("maxBufferSize", 256 << 20))
-        return lim // 256 * 256
-
-    @property
-    def cpu_adapter(self) -> bool:
-        """Whether the adapter is a CPU implementation (SwiftShader, lavapipe/llvmpipe), where
-        kernels that lean on workgroup memory and barriers run slower than ones that do not."""
-        info = self.device.adapter_info
-        text = " ".join(str(info.get(k, "")) for k in ("architecture", "description", "device")).lower()
-        return (info.get("adapter_type") == "CPU" or bool(info.get("isFallbackAdapter"))
-                or any(name in text for name in ("swiftshader", "llvmpipe", "lavapipe")))
-
-    @property
-    def loop_cap(self) -> int | None:
-        """Loop iterations one shader invocation may run in all, if the driver caps them: llvmpipe
-        (lavapipe) silently leaves every loop once an invocation has run 65,535 iterations (measured:
-        a matmul with K / 4 = 65,600 came back wrong). None elsewhere."""
-        info = self.device.adapter_info
-        text = " ".join(str(info.get(k, "")) for k in ("vendor", "description", "device")).lower()
-        return 65_535 if any(name in text for name in ("llvmpipe", "lavapipe")) else None
-
-    @property
-    def max_groups(self) -> int:
-        return self.limits.get("maxComputeWorkgroupsPerDimension", 65535)
-
     # -- buffers
     def buffer(self, nbytes: int, usage: int) -> Any:
         t = time.perf_counter()
-        buf = self.pool.acquire(max(nbytes, 4), usage)
+        made = self.pool.allocations
+        try:
+            buf = self.pool.acquire(max(nbytes, 4), usage)
+        except GpuOutOfMemoryError as exc:
+            raise GpuOutOfMemoryError(f"{self.op_name}: allocating {nbytes:,} bytes failed: out of GPU "
+                                      f"memory ({exc})") from None
         self._held.append(buf)
+        if self.pool.allocations != made:
+            self._fresh.append(buf)
+            pending = self.device.take_allocation_check(buf)
+            if pending is not None:  # settled with the next read, like a submit
+                self._inherited.append(self.device.submitted(f"allocating {nbytes:,} bytes", pending))
         self.stages["buffers"] += time.perf_counter() - t
         return buf
 
     def upload(self, array: Any) -> tuple:
         """A binding of `array`: a host array (C-contiguous float32) is uploaded to a new buffer,
         a GpuView already on the device is bound where it lies: (buffer, nbytes[, offset])."""
-        from .gpuarray import GpuView
-
         if isinstance(array, GpuView):
             align = self.limits.get("minStorageBufferOffsetAlignment", 256)
             if array.offset % align:
                 raise ValueError(f"{self.op_name}: a part of a GpuArray at byte {array.offset} cannot be "
                                  f"bound (offsets must be multiples of {align}); use a smaller input")
+            self.depend_on(array.checks)
             return array.buffer, max(array.nbytes, 4), array.offset
         buf = self.buffer(array.nbytes, DATA_USAGE)
         t = time.perf_counter()
         if array.nbytes:
-            self.device.write_buffer(buf, array)
+            self.transport.write_buffer(buf, array)
         self.stages["upload"] += time.perf_counter() - t
         return buf, max(array.nbytes, 4)
+
+    def depend_on(self, checks: tuple[Check, ...]) -> None:
+        """What this session computes depends on work with these checks."""
+        if checks:
+            self._inherited.extend(checks)
+
+    def result_checks(self) -> tuple[Check, ...]:
+        """The checks a result made so far depends on (its submits', its inputs', allocations')."""
+        return pending_of([*self.checks, *self._inherited])
 
     def output(self, nbytes: int) -> tuple[Any, int]:
         """A storage buffer for results."""
         return self.buffer(nbytes, DATA_USAGE), max(nbytes, 4)
 
     def keep(self, buf: Any) -> None:
-        """Let `buf` outlive this session (a GpuArray now owns it)."""
+        """Let `buf` outlive this session (a GpuArray or a CommandBatch now owns it)."""
         self._held.remove(buf)
 
     def result_array(self, shape: tuple[int, ...]) -> Any:
-        """Where a program assembles its output: a host array, or a GpuView placeholder when the
-        result stays on the GPU (its buffer is set by finish_async)."""
-        from .gpuarray import GpuView
-
-        self._result_nbytes = 4 * math.prod(shape)  # (np.prod costs more than a small op)
-        return GpuView(None, shape) if self.keep_result else np.empty(shape, np.float32)
+        """Where a program assembles its output: a host array, or a GpuView whose buffer
+        finish_async sets when the result stays on the GPU."""
+        if not self.keep_result:
+            return np.empty(shape, np.float32)
+        self._result = GpuView(None, shape)
+        return self._result
 
     async def finish_async(self, dst: tuple[Any, int], out_part: Any) -> None:
         """Submit the queued work that computed `dst`, then read it into `out_part` (a part of
-        result_array), or, when the result stays on the GPU, keep `dst` as the result."""
+        result_array), or, when the result stays on the GPU, make `dst` the GpuView's buffer."""
         if not self.keep_result:
             await self.run_async(read=(dst[0], out_part))
             return
-        if out_part.nbytes != self._result_nbytes:
+        result = self._result
+        if result.buffer is not None or out_part.nbytes != result.nbytes:
             raise ValueError(f"{self.op_name}: the result is too large to stay on the GPU in one binding "
                              f"(maxStorageBufferBindingSize is {self.max_binding:,} bytes)")
         await self.run_async()
-        self.keep(dst[0])
-        self.result = dst[0]
-
-    async def finish_scalar_async(self, dst: tuple[Any, int]) -> float | None:
-        """A reduction's end: element 0 of `dst` read back as a float; None when deferred (the
-        buffer is kept as the result, for a CommandBatch to read later)."""
-        if self.deferred:
+        if not self.deferred:  # (a deferred session's buffers all go to its CommandBatch)
             self.keep(dst[0])
-            self.result = dst[0]
-            return None
+        result.buffer, result.checks = dst[0], self.result_checks()
+
+    async def finish_scalar_async(self, dst: tuple[Any, int]) -> float | GpuView:
+        """A reduction's end: element 0 of `dst` read back as a float; when deferred (a
+        CommandBatch reads it later), a GpuView of it."""
+        if self.deferred:
+            return GpuView(dst[0], (), checks=self.result_checks())
         value = np.empty(1, np.float32)
         await self.run_async(read=(dst[0], value))
         return float(value[0])
@@ -188,19 +237,22 @@ class GpuSession:
     def uniform(self, *values: float | int) -> tuple[Any, int]:
         """A uniform buffer holding `values` (see pack_uniform), shared by every call that passes
         the same values: most calls find theirs already on the GPU and upload nothing."""
-        words = pack_uniform(*values)
-        return RUNTIME.uniform(words), words.nbytes
+        return self.uniform_words(pack_uniform(*values))
+
+    def uniform_words(self, words: np.ndarray) -> tuple[Any, int]:
+        return self.device.uniform(words, self._pins), words.nbytes
 
     # -- commands
     async def pipeline_async(self, family: str, entry: str, bindings: tuple[str, ...],
                              source: Callable[[], str] | None = None, name: str | None = None) -> Any:
         """The cached pipeline; a first use compiles it, and the trace shows that as "compile".
-        `source` and `name`: a generated kernel (see RUNTIME.pipeline_async)."""
-        key = RUNTIME.pipeline_key(family, entry, name)
-        if key in RUNTIME.pipelines:
-            return RUNTIME.pipelines[key]
+        `source` and `name`: a generated kernel (see Device.pipeline_async)."""
+        device = self.device
+        pipeline = device.pipelines.get(device.pipeline_key(family, entry, name))
+        if pipeline is not None and source is None:
+            return pipeline
         t = time.perf_counter()
-        pipeline = await RUNTIME.pipeline_async(family, entry, bindings, source, name)
+        pipeline = await device.pipeline_async(family, entry, bindings, source, name)
         self.stages["compile"] = self.stages.get("compile", 0.0) + time.perf_counter() - t
         return pipeline
 
@@ -214,30 +266,48 @@ class GpuSession:
         """Submit the queued commands as one command buffer; with `read=(buffer, out)`, also copy
         `out.nbytes` bytes of `buffer` to a staging buffer and read them into `out`.
 
-        Without a read nothing is awaited: the submit's error check is left with the runtime and
-        settled at the next read (so ops whose results stay on the GPU queue back to back). With a
-        read, the error checks and the mapping are awaited together, in one await.
+        Without a read nothing is awaited: the submit's check is left with the device and settled
+        at the next read (so ops whose results stay on the GPU queue back to back). With a read,
+        every unsettled check and the mapping are awaited together, in one await, and the read
+        raises if its own work, or work it depends on, was rejected.
         Stages: "dispatch" is encoding and submitting; "readback" is waiting for the GPU (its
         compute time included) and copying the result into NumPy memory."""
         if self.deferred:
             return
+        device = self.device
         staging = None
         if read is not None:
             staging = self.buffer(read[1].nbytes, MAP_READ | COPY_DST)
             self.copy(read[0], staging, read[1].nbytes)
         t = time.perf_counter()
         commands, self._commands = self._commands, []
+        inherited, self._inherited = self._inherited, []
         if read is None:
-            RUNTIME.defer_check(self.op_name, self.device.submit(commands))
+            check = device.submitted(self.op_name, self.transport.submit(commands))
+            device.unpin(self._pins)
+            self.checks = pending_of([*self.checks, *inherited, check])
             self.stages["dispatch"] += time.perf_counter() - t
-            if RUNTIME.unchecked() > 64:  # bound the backlog of a long chain with no reads
-                await RUNTIME.settle_checks_async()
+            if len(device.checks) > BACKLOG:  # bound the backlog of a long chain with no reads
+                await device.settle_async()
             return
-        earlier = RUNTIME.take_checks()
-        earlier_errors, error, encode_ms = await self.device.submit_and_read_async(
-            commands, staging, read[1], [c for _, c in earlier])
+        earlier = device.take_checks()
+        others = [c for c in inherited if not c.settled and c not in earlier]  # taken by a read in flight
+        earlier_errors, error, encode_ms = await self.transport.submit_and_read_async(
+            commands, staging, read[1], [c.pending for c in earlier + others])
+        device.unpin(self._pins)
+        device.settled(earlier + others, earlier_errors)
         self.stages["dispatch"] += encode_ms / 1e3
         self.stages["readback"] += time.perf_counter() - t - encode_ms / 1e3
-        RUNTIME.raise_first(list(zip([op for op, _ in earlier], earlier_errors, strict=True)))
+        raise_for(self.op_name, [*inherited, *self.checks])
         if error:
-            raise RuntimeError(f"{self.op_name}: the GPU rejected the work: {error}")
+            raise gpu_error(f"{self.op_name}: the GPU rejected the work", error)
+
+
+def raise_for(reader: str, checks: list[Check] | tuple[Check, ...]) -> None:
+    """Raise if work that a result depends on failed (an allocation's failure first: it names
+    memory), naming what failed."""
+    failed = [c for c in checks if c.error]
+    if failed:
+        check = next((c for c in failed if c.op.startswith("allocating")), failed[0])
+        what = check.op if check.op.startswith("allocating") else f"{check.op}, which this result depends on,"
+        raise gpu_error(f"{reader}: {what} failed", check.error)

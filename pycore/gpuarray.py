@@ -9,11 +9,15 @@ in host memory, so the same code runs on the NumPy fallback.
 
 from __future__ import annotations
 
+import math
 import weakref
 from typing import Any
 
 import numpy as np
 
+from .arrays import as_float32
+from .device import Check, Device
+from .gpu import GpuSession, GpuView
 from .runtime import RUNTIME
 
 
@@ -24,7 +28,7 @@ class _Float32Shape:
 
     @property
     def size(self) -> int:
-        return int(np.prod(self.shape, dtype=np.int64))
+        return math.prod(self.shape)
 
     @property
     def nbytes(self) -> int:
@@ -33,28 +37,6 @@ class _Float32Shape:
     @property
     def ndim(self) -> int:
         return len(self.shape)
-
-
-class GpuView(_Float32Shape):
-    """A float32, C-ordered window on a GPU buffer: what programs bind instead of uploading.
-    Supports the little of ndarray's interface the programs use: shape, size, nbytes, ndim,
-    reshape, and slicing along the first axis."""
-
-    def __init__(self, buffer: Any, shape: tuple[int, ...], offset: int = 0) -> None:
-        self.buffer, self.shape, self.offset = buffer, tuple(shape), offset
-
-
-    def reshape(self, *shape: Any) -> GpuView:
-        new = np.empty(self.shape, dtype=np.bool_).reshape(*shape).shape  # NumPy's shape rules, no data
-        return GpuView(self.buffer, new, self.offset)
-
-    def __getitem__(self, key: slice) -> GpuView:
-        if not isinstance(key, slice) or key.step not in (None, 1):
-            raise TypeError("GpuView supports only contiguous slices along the first axis")
-        lo, hi, _ = key.indices(self.shape[0])
-        hi = max(hi, lo)
-        row = int(np.prod(self.shape[1:], dtype=np.int64))
-        return GpuView(self.buffer, (hi - lo, *self.shape[1:]), self.offset + 4 * lo * row)
 
 
 class GpuArray(_Float32Shape):
@@ -69,16 +51,24 @@ class GpuArray(_Float32Shape):
     ((1, 2), array([[0., 2.]], dtype=float32))
     """
 
-    def __init__(self, shape: tuple[int, ...], buffer: Any = None, host: np.ndarray | None = None) -> None:
+    def __init__(self, shape: tuple[int, ...], buffer: Any = None, host: np.ndarray | None = None,
+                 checks: tuple[Check, ...] = (), device: Device | None = None) -> None:
         self.shape = tuple(int(s) for s in shape)
         self.dtype = np.dtype(np.float32)
         self.device = "numpy" if buffer is None else "webgpu"
         self._buffer, self._host = buffer, host
-        self._generation = RUNTIME.generation
+        self._checks = checks  # the error checks of the work that wrote it, until settled
         self._released = False
+        self._device = device  # the Device that holds `buffer`
         if buffer is not None:
-            pool = RUNTIME.pool
-            self._finalizer = weakref.finalize(self, _give_back, pool, buffer, RUNTIME.generation)
+            self._finalizer = weakref.finalize(self, _give_back, self._device, buffer)
+
+    @classmethod
+    def of(cls, result: GpuView | np.ndarray, device: Device | None = None) -> GpuArray:
+        """The GpuArray of a program's result: a GpuView it kept on `device`, or a host array."""
+        if isinstance(result, GpuView):
+            return cls(result.shape, buffer=result.buffer, checks=result.checks, device=device)
+        return cls(result.shape, host=result)
 
     # -- facts
     def __len__(self) -> int:
@@ -96,7 +86,7 @@ class GpuArray(_Float32Shape):
         """Raise a clear error if this array can no longer be used."""
         if self._released:
             raise RuntimeError(f"this GpuArray {self.shape} was released; its data is gone")
-        if self._buffer is not None and self._generation != RUNTIME.generation:
+        if self._buffer is not None and (self._device.lost is not None or self._device is not RUNTIME.device):
             raise RuntimeError(f"this GpuArray {self.shape} lived on a GPU device that was lost "
                                f"({RUNTIME.device_lost}); its data is gone")
 
@@ -125,25 +115,34 @@ class GpuArray(_Float32Shape):
     def view(self) -> GpuView | np.ndarray:
         """What a program binds: a GpuView of the buffer, or the host array on the fallback."""
         self.check_usable()
-        return self._host if self._buffer is None else GpuView(self._buffer, self.shape)
+        if self._buffer is None:
+            return self._host
+        self._checks = tuple(c for c in self._checks if not c.settled or c.error)
+        return GpuView(self._buffer, self.shape, checks=self._checks)
 
     async def to_numpy_async(self) -> np.ndarray:
         """Read the array back into a new float32 NumPy array."""
         self.check_usable()
         if self._buffer is None:
             return self._host.copy()
-        from .gpu import GpuSession
-
         out = np.empty(self.shape, np.float32)
         if out.size:
-            async with GpuSession("to_numpy") as gpu:
-                await gpu.run_async(read=(self._buffer, out))
+            view, device = self.view(), self._device
+            try:
+                async with GpuSession(device, "to_numpy") as gpu:
+                    gpu.depend_on(view.checks)
+                    await gpu.run_async(read=(self._buffer, out))
+            except Exception as exc:
+                if await RUNTIME.lost_during_async(device, exc):
+                    self.check_usable()  # says the device was lost
+                raise
+            self.check_usable()  # the device may have been lost while reading
         return out
 
 
-def _give_back(pool: Any, buffer: Any, generation: int) -> None:
-    if generation == RUNTIME.generation and RUNTIME.pool is pool:
-        pool.release(buffer)
+def _give_back(device: Any, buffer: Any) -> None:
+    if device is RUNTIME.device:  # a lost device's buffers went with it
+        device.pool.release(buffer)
 
 
 async def to_gpu_async(x: Any) -> GpuArray:
@@ -153,18 +152,22 @@ async def to_gpu_async(x: Any) -> GpuArray:
     >>> asyncio.run(pycore.to_gpu_async([1, 2, 3])).shape
     (3,)
     """
-    from .arrays import as_float32
-
     arr = as_float32(x, "x")
     await RUNTIME.init_async()
-    if RUNTIME.backend != "webgpu":
+    if RUNTIME.device is None:
         return GpuArray(arr.shape, host=arr.copy())
-    from .gpu import GpuSession
-
-    async with GpuSession("to_gpu") as gpu:
-        if arr.nbytes > gpu.max_binding:
-            raise ValueError(f"to_gpu: x needs {arr.nbytes:,} bytes, over this device's "
-                             f"maxStorageBufferBindingSize of {gpu.max_binding:,} bytes")
-        buf, _ = gpu.upload(arr)
-        gpu.keep(buf)
-    return GpuArray(arr.shape, buffer=buf)
+    device = RUNTIME.device
+    if arr.nbytes > device.max_binding:
+        raise ValueError(f"to_gpu: x needs {arr.nbytes:,} bytes, over this device's "
+                         f"maxStorageBufferBindingSize of {device.max_binding:,} bytes")
+    try:
+        async with GpuSession(device, "to_gpu") as gpu:
+            buf, _ = gpu.upload(arr)
+            gpu.keep(buf)
+    except Exception as exc:
+        if await RUNTIME.lost_during_async(device, exc):  # lost meanwhile: keep it on the host
+            return GpuArray(arr.shape, host=arr.copy())
+        raise
+    if device is not RUNTIME.device:
+        return GpuArray(arr.shape, host=arr.copy())
+    return GpuArray(arr.shape, buffer=buf, checks=gpu.result_checks(), device=device)

@@ -29,6 +29,7 @@ from .transport import (
     GpuUnavailableError,
     ShaderCompileError,
     Transport,
+    is_lost_text,
 )
 
 ADAPTER_INFO_KEYS = ("vendor", "architecture", "device", "description", "adapter_type", "backend_type")
@@ -66,31 +67,46 @@ class NativeTransport(Transport):
 
     # -- buffers
     def create_buffer(self, size: int, usage: int, label: str = "") -> Any:
-        return self.device.create_buffer(size=size, usage=usage, label=label)
+        try:
+            return self.device.create_buffer(size=size, usage=usage, label=label)
+        except wgpu.GPUError as exc:
+            text = self._error_text(exc)
+            if "memory" in text.lower():
+                raise MemoryError(text) from None
+            raise
+
+    def create_buffer_checked(self, size: int, usage: int, label: str = "") -> tuple[Any, Any]:
+        return self.create_buffer(size, usage, label), None
 
     def destroy_buffer(self, buffer: Any) -> None:
         buffer.destroy()
 
     def write_buffer(self, buffer: Any, array: np.ndarray) -> None:
-        self.queue.write_buffer(buffer, 0, array.reshape(-1).view(np.uint8))
+        try:
+            self.queue.write_buffer(buffer, 0, array.reshape(-1).view(np.uint8))
+        except wgpu.GPUError as exc:
+            self._error_text(exc)  # a lost device is reported
+            raise
 
     # -- pipelines
     def create_shader_module(self, wgsl: str, label: str) -> Any:
         try:
             return self.device.create_shader_module(code=wgsl, label=label)
         except wgpu.GPUError as exc:  # naga parses and validates here, at creation
+            self._error_text(exc)  # a lost device is reported
             raise ShaderCompileError(str(exc)) from None
 
     async def create_pipeline_async(self, module: Any, entry_point: str, label: str,
                                     bindings: tuple[str, ...]) -> Any:
-        layout = self.device.create_bind_group_layout(label=label, entries=[
-            {"binding": i, "visibility": STAGE_COMPUTE, "buffer": {"type": BUFFER_BINDING_TYPES[kind]}}
-            for i, kind in enumerate(bindings)])
         try:
+            layout = self.device.create_bind_group_layout(label=label, entries=[
+                {"binding": i, "visibility": STAGE_COMPUTE, "buffer": {"type": BUFFER_BINDING_TYPES[kind]}}
+                for i, kind in enumerate(bindings)])
             pipeline = self.device.create_compute_pipeline(
                 label=label, layout=self.device.create_pipeline_layout(bind_group_layouts=[layout]),
                 compute={"module": module, "entry_point": entry_point})
         except wgpu.GPUError as exc:
+            self._error_text(exc)  # a lost device is reported
             raise ShaderCompileError(str(exc)) from None
         return _Pipeline(pipeline, layout)
 
@@ -158,9 +174,10 @@ class NativeTransport(Transport):
         self.queue.read_buffer(self._fence, 0, 4)
 
     def _error_text(self, exc: Exception) -> str:
+        """The error's text; a lost device (wgpu-native reports none by itself) is reported."""
         text = f"{type(exc).__name__.removeprefix('GPU')}: {exc}"
-        if "lost" in str(exc).lower():
-            self._report_lost(str(exc))
+        if is_lost_text(str(exc)):
+            self._report_lost(" ".join(str(exc).split()))
         return text
 
     # -- the device

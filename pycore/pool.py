@@ -20,10 +20,20 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
+LARGE = 128 << 20  # above this, sizes round up to whole 4 KiB pages only
+
 
 def size_class(nbytes: int) -> int:
-    """Round up to 2**k * (4, 5, 6 or 7) / 4, at least 256 bytes (a multiple of 4 always)."""
+    """Round up to 2**k * (4, 5, 6 or 7) / 4, at least 256 bytes (a multiple of 4 always); past
+    128 MiB, to a multiple of 4 KiB only (a device may be unable to allocate a rounded-up size:
+    SwiftShader fails at exactly its 1 GiB maxBufferSize).
+
+    >>> size_class(1000), size_class(900 << 20) == 900 << 20, size_class((1 << 30) - 8000)
+    (1024, True, 1073737728)
+    """
     nbytes = max(int(nbytes), 256)
+    if nbytes > LARGE:
+        return -(-nbytes // 4096) * 4096
     top = 1 << (nbytes - 1).bit_length()  # next power of two
     step = top // 8
     return -(-nbytes // step) * step
@@ -69,6 +79,14 @@ class BufferPool:
         self._classes.setdefault((size, usage), []).append(key)
         self._free_bytes += size
         self._trim()
+
+    def discard(self, buf: Any) -> None:
+        """Destroy a buffer in use instead of pooling it (its allocation may have failed)."""
+        key = id(buf)
+        if self._in_use.pop(key, None) is None:
+            raise ValueError("buffer discarded twice or not from this pool")
+        del self._size[key]
+        self._destroy(buf)
 
     def _drop_oldest(self) -> None:
         key, (buf, size, usage) = self._free.popitem(last=False)

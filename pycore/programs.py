@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .gpu import WORKGROUP, GpuSession, grid
+from .gpu import WORKGROUP, GpuSession, GpuView, grid
 from .ops import Op, Shapes
 
 FLOAT_BITS = {"sum": 0.0, "max": -math.inf, "min": math.inf}
@@ -281,6 +281,10 @@ class Matmul(Program):
         tiled = not gpu.cpu_adapter if self.tiled is None else self.tiled
         k_step = self._k_step(gpu.loop_cap, tiled)
         if k > k_step:  # a capped driver would cut the k loop short: sum products of slices of K
+            if isinstance(a, GpuView) or isinstance(b, GpuView) or gpu.keep_result:
+                raise ValueError(f"matmul: k = {k:,} needs more loop iterations per GPU thread than this "
+                                 f"adapter runs ({gpu.loop_cap:,}), and inputs already on the GPU cannot "
+                                 "be split: pass NumPy arrays (split on the host) or use backend='numpy'")
             out = np.zeros((m, n), np.float32)
             for k0 in range(0, k, k_step):
                 parts = [np.ascontiguousarray(a[:, k0:k0 + k_step]), b[k0:k0 + k_step]]
@@ -355,7 +359,7 @@ class Conv2d(Program):
         out = gpu.result_array((oh, ow))
         dst = gpu.output(out.nbytes)
         gpu.dispatch(pipeline, [gpu.upload(image), gpu.upload(kernel), dst,
-                                gpu.uniform(h, w, kh, kw, oh, ow, *pad)], groups)
+                                gpu.uniform(h, w, kh, kw, oh, ow, *pad, math.nan)], groups)
         await gpu.finish_async(dst, out)
         return out
 

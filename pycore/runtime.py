@@ -1,41 +1,38 @@
-"""The compute backend in use: acquiring a WebGPU device, falling back to NumPy, and reporting.
+"""The compute backend in use: acquiring a WebGPU device, falling back to NumPy, getting a new
+device after a loss, and reporting.
 
 There is one Runtime per Python process (`RUNTIME`). `init_async()` picks the backend once:
 "webgpu" when a transport (transport.py) has a usable adapter and device, through the browser in
 Pyodide or through wgpu-py under CPython, else "numpy" with the reason. $PYCORE_TRANSPORT (or
 init_async's `transport`) asks for one: "auto", "browser", "native" or "numpy".
-A lost device switches the runtime to "numpy" (the reason says so); later ops keep working.
+
+A lost device (a driver reset, a GPU removed, a device destroyed) switches the runtime to "numpy"
+at once, so calls in flight and later calls are answered on NumPy. Every op calls init_async(),
+which then asks for a new device: at the first call after the loss, and if that fails, again after
+1, 2, 4 ... up to 60 seconds. The trace records the loss and the new device (op "device").
 """
 
 from __future__ import annotations
 
+import asyncio
 import math
 import sys
 import time
-from collections import OrderedDict, deque
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from . import __version__
-from .pool import BufferPool
-from .shaders import wgsl_source
-from .transport import (
-    COPY_DST,
-    TRANSPORTS,
-    UNIFORM,
-    GpuUnavailableError,
-    ShaderCompileError,
-    Transport,
-    request_async,
-    wanted_transport,
-)
+from ._version import __version__
+from .device import Device, DeviceLostError
+from .transport import TRANSPORTS, GpuUnavailableError, is_lost_text, request_async, wanted_transport
 
 IN_PYODIDE = sys.platform == "emscripten"
 DEVICE_TIMEOUT_S = 15.0
 TRACE_LENGTH = 256
-UNIFORM_CACHE = 512  # distinct uniform blocks kept on the GPU (32 bytes each)
+RETRY_MAX_S = 60.0  # the longest wait between tries for a new device after a loss
+STABLE_S = 60.0  # a device that lived this long before its loss is retried at once
 
 
 class Runtime:
@@ -43,70 +40,116 @@ class Runtime:
         self.backend = "numpy"
         self.reason = "not initialised yet: await pycore.init_async()"
         self.initialised = False
-        self.device: Transport | None = None  # set when backend == "webgpu"
+        self.wanted = "auto"  # the transport asked for
+        self.device: Device | None = None  # set when backend == "webgpu"
         self.transport = "none"  # "browser", "native" or "none"
-        self.pool: BufferPool | None = None
-        self.pipelines: dict[tuple[str, str], Any] = {}
-        self.modules: dict[str, Any] = {}  # family (or generated kernel) -> GPUShaderModule
-        self.compile_ms: dict[str, float] = {}
         self.trace: deque[dict[str, Any]] = deque(maxlen=TRACE_LENGTH)
-        self.device_lost: str | None = None
-        self.generation = 0  # bumped when a device is lost: GpuArrays of older generations are dead
-        self.uniforms: OrderedDict[bytes, Any] = OrderedDict()  # packed words -> uniform buffer
-        self._checks: list[tuple[str, Any]] = []  # (op, promise of error text) not yet awaited
+        self.device_lost: str | None = None  # the last loss's reason
+        self.losses = 0
+        self.recoveries = 0
+        self._retry_at: float | None = None  # when to ask for a new device after a loss
+        self._backoff = 0.0
         self.counters = {"ops_run": 0, "elements": 0, "busy_ms": 0.0}  # since the page loaded
+        # Called with the new Device when one is acquired, and with None when it goes (the
+        # selector forgets its measurements; the saved calibration is loaded).
+        self.on_device: list[Callable[[Device | None], None]] = []
 
     async def init_async(self, transport: str | None = None) -> None:
-        """Acquire a device through `transport` (default: $PYCORE_TRANSPORT, else "auto")."""
+        """Acquire a device through `transport` (default: $PYCORE_TRANSPORT, else "auto"); after a
+        loss, try for a new one when the backoff allows."""
         if transport is not None and transport not in TRANSPORTS:
             raise ValueError(f"init_async: transport must be one of {', '.join(TRANSPORTS)}, "
                              f"got {transport!r}")
         if self.initialised:  # every op calls this: nothing more to do once a backend is chosen
+            if self._retry_at is not None and time.monotonic() >= self._retry_at:
+                await self._reacquire_async()
             return
-        wanted = transport or wanted_transport()
+        self.wanted = transport or wanted_transport()
         self.initialised = True
-        if wanted == "numpy":
+        if self.wanted == "numpy":
             self._fallback("the NumPy backend was asked for (transport='numpy')")
             return
+        await self._acquire_async()
+
+    async def _acquire_async(self) -> str | None:
+        """Get a device through self.wanted; on failure, fall back and return the reason."""
         try:
-            device = await request_async(wanted, DEVICE_TIMEOUT_S)
+            transport = await request_async(self.wanted, DEVICE_TIMEOUT_S)
         except GpuUnavailableError as exc:
             self._fallback(str(exc))
-            return
+            return str(exc)
         except Exception as exc:  # an unexpected answer must not leave pycore unusable
             self._fallback(f"WebGPU initialisation failed: {type(exc).__name__}: {exc}")
-            return
+            return self.reason
+        device = Device(transport)
         self.device = device
-        self.transport = device.name
-        self.pool = BufferPool(device.create_buffer, device.destroy_buffer)
+        self.transport = transport.name
         self.backend = "webgpu"
-        self.reason = ("WebGPU device acquired from the browser" if device.name == "browser" else
+        self.reason = ("WebGPU device acquired from the browser" if transport.name == "browser" else
                        "WebGPU device acquired through wgpu-py (wgpu-native)")
-        device.on_lost(self._on_device_lost)
-        from .calibrate import load_saved
+        transport.on_lost(lambda reason: self.lose(device, reason))
+        for hook in self.on_device:
+            hook(device)
+        return None
 
-        load_saved()
+    async def _reacquire_async(self) -> None:
+        lost, start = self.device_lost, time.perf_counter()
+        self._retry_at = None  # calls arriving meanwhile run on NumPy, and do not ask again
+        failed = await self._acquire_async()
+        ms = (time.perf_counter() - start) * 1e3
+        if failed is None:
+            self.recoveries += 1
+            self.reason += f" (a new device, after the last was lost: {lost})"
+            self.note(f"a new WebGPU device, after the last was lost ({lost})", ms)
+            return
+        self._backoff = min(max(2 * self._backoff, 1.0), RETRY_MAX_S)
+        self._retry_at = time.monotonic() + self._backoff
+        self.reason = (f"device lost ({lost}); no new device yet ({failed}); "
+                       f"next try in {self._backoff:g} s")
+        self.note(f"no new WebGPU device: {failed}", ms)
+
+    def lose(self, device: Device, reason: str) -> None:
+        """`device` was lost: switch to NumPy now, and ask for a new device at the next call."""
+        if self.device is not device or device.lost is not None:
+            return  # an earlier device, or a loss already handled
+        device.lost = reason
+        self.device_lost = reason
+        self.losses += 1
+        if time.monotonic() - device.acquired_at > STABLE_S:
+            self._backoff = 0.0
+        self._retry_at = time.monotonic() + self._backoff
+        self._fallback(f"device lost ({reason}); pycore asks for a new one at the next call")
+        self.note(f"WebGPU device lost: {reason}", 0.0)
+
+    async def lost_during_async(self, device: Device, exc: BaseException) -> bool:
+        """Whether `device` was lost by the time a call on it raised `exc` (then NumPy answers the
+        call). An error that says the device is lost reports the loss itself; otherwise the loss's
+        own report, if one is on its way, gets one turn of the event loop to arrive."""
+        if device.lost is None and (isinstance(exc, DeviceLostError) or is_lost_text(str(exc))):
+            self.lose(device, str(exc))
+        if device.lost is None:
+            await asyncio.sleep(0)
+        return device.lost is not None
 
     def shutdown(self) -> None:
         """Give the device back and forget everything on it: GpuArrays made so far stop working,
         and the next init_async() chooses a transport again."""
         device = self.device
-        self.generation += 1
         self._fallback("shut down: await pycore.init_async() to start again")
         self.initialised = False
+        self._retry_at, self._backoff = None, 0.0
         if device is not None:
-            device.destroy()  # its loss report finds no device left to drop
+            device.destroy()  # its loss report finds it is no longer the device in use
         self.device_lost = None
 
     def _fallback(self, reason: str) -> None:
+        had = self.device is not None
         self.backend, self.reason = "numpy", reason
         self.device = None
         self.transport = "none"
-        self.pool = None
-        self.pipelines.clear()
-        self.modules.clear()
-        self.uniforms.clear()
-        self._checks.clear()
+        if had:
+            for hook in self.on_device:
+                hook(None)
 
     def record(self, entry: dict[str, Any]) -> None:
         """Add a finished call to the trace and the counters (see info())."""
@@ -117,87 +160,15 @@ class Runtime:
             c["elements"] += math.prod(shape)
         c["busy_ms"] += entry["total_ms"]
 
-    def uniform(self, words: np.ndarray) -> Any:
-        """The uniform buffer holding `words` (made and written once, then reused)."""
-        key = words.tobytes()
-        buf = self.uniforms.get(key)
-        if buf is not None:
-            self.uniforms.move_to_end(key)
-            return buf
-        buf = self.device.create_buffer(words.nbytes, UNIFORM | COPY_DST, "uniform")
-        self.device.write_buffer(buf, words)
-        self.uniforms[key] = buf
-        if len(self.uniforms) > UNIFORM_CACHE:  # work already submitted may still use it: destroy
-            _, old = self.uniforms.popitem(last=False)  # lets that work finish first
-            self.device.destroy_buffer(old)
-        return buf
-
-    def defer_check(self, op: str, checked: Any) -> None:
-        """Remember a submit's error check, to be settled at the next read."""
-        self._checks.append((op, checked))
-
-    def unchecked(self) -> int:
-        return len(self._checks)
-
-    def take_checks(self) -> list[tuple[str, Any]]:
-        """The deferred error checks (op, promise), handed over for settling."""
-        checks, self._checks = self._checks, []
-        return checks
-
-    async def settle_checks_async(self) -> None:
-        """Await the deferred error checks (in one await); raise for the first that found one."""
-        checks = self.take_checks()
-        if checks and self.device is not None:
-            errors = await self.device.settle_async([c for _, c in checks])
-            self.raise_first([(op, e) for (op, _), e in zip(checks, errors, strict=True)])
-
-    @staticmethod
-    def raise_first(results: list[tuple[str, Any]]) -> None:
-        for op, error in results:
-            if error:
-                raise RuntimeError(f"{op} (an earlier call whose result stayed on the GPU): "
-                                   f"the GPU rejected the work: {error}")
-
-    def _on_device_lost(self, reason: str) -> None:
-        if self.device is None:
-            return
-        self.device_lost = reason
-        self.generation += 1
-        self._fallback(f"device lost ({reason})")
-
-    @staticmethod
-    def pipeline_key(family: str, entry: str, name: str | None = None) -> tuple[str, str]:
-        """The cache key of a pipeline: a generated kernel's `name` tells it from its siblings."""
-        return (family, entry if name is None else f"{entry}:{name}")
-
-    async def pipeline_async(self, family: str, entry: str, bindings: tuple[str, ...],
-                             source: Callable[[], str] | None = None, name: str | None = None) -> Any:
-        """The compiled pipeline for one WGSL entry point, created once per device (asynchronously,
-        so compiling never blocks the page); its compile time is kept for info(). The source is
-        shaders/<family>.wgsl, or `source()` for a generated kernel (called only to compile it)."""
-        key = self.pipeline_key(family, entry, name)
-        pipeline = self.pipelines.get(key)
-        if pipeline is None:
-            label, start = ".".join(key), time.perf_counter()
-            module_key = family if source is None else label
-            module = self.modules.get(module_key)
-            try:
-                if module is None:
-                    module = self.device.create_shader_module(
-                        wgsl_source(family) if source is None else source(), module_key)
-                    self.modules[module_key] = module
-                pipeline = await self.device.create_pipeline_async(module, entry, label, bindings)
-            except ShaderCompileError as exc:
-                what = f"shaders/{family}.wgsl" + ("" if source is None else f" (generated: {name})")
-                raise RuntimeError(f"{what} does not compile:\n{exc}") from None
-            self.compile_ms[label] = round((time.perf_counter() - start) * 1e3, 3)
-            self.pipelines[key] = pipeline
-        return pipeline
+    def note(self, why: str, ms: float) -> None:
+        """A device event in the trace (op "device"): a loss, a new device, a failed try."""
+        self.trace.append({"op": "device", "shapes": [], "backend": self.backend, "why": why,
+                           "ms": {"acquire": ms}, "total_ms": ms})
 
     def tier(self) -> str:
         """One line for a status bar: 'WebGPU — google / swiftshader' (in a browser), 'WebGPU
         (wgpu-native) — llvmpipe / ...' (native), or 'NumPy fallback — <reason>'."""
-        if self.backend == "webgpu":
+        if self.device is not None:
             names = (self.device.adapter_info.get(k) for k in ("vendor", "architecture", "description"))
             where = "WebGPU" if self.transport == "browser" else "WebGPU (wgpu-native)"
             return f"{where} — " + (" / ".join(n for n in names if n) or "unnamed adapter")
@@ -222,11 +193,14 @@ class Runtime:
             "tier": self.tier(),
             "adapter": dict(dev.adapter_info) if dev else None,
             "limits": dict(dev.limits) if dev else {},
-            "features": list(dev.features) if dev else [],
+            "features": list(dev.transport.features) if dev else [],
             "versions": versions,
-            "memory": self.pool.stats() if self.pool else None,
-            "pipelines_compiled_ms": dict(self.compile_ms),
+            "memory": dev.pool.stats() if dev else None,
+            "pipelines_compiled_ms": dict(dev.compile_ms) if dev else {},
+            "gpu_errors": list(dev.errors) if dev else [],
             "device_lost": self.device_lost,
+            "device_losses": self.losses,
+            "device_recoveries": self.recoveries,
             "counters": {**self.counters, "busy_ms": round(self.counters["busy_ms"], 4)},
         }
 

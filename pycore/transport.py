@@ -39,6 +39,14 @@ LIMIT_NAMES = (
 TRANSPORTS = ("auto", "browser", "native", "numpy")
 
 
+def is_lost_text(text: str) -> bool:
+    """Whether a transport's error text says the device is gone ("Parent device is lost", ...)."""
+    low = text.lower()
+    return "device is lost" in low or "device lost" in low or "device was lost" in low \
+        or "device is destroyed" in low
+
+
+
 class GpuUnavailableError(RuntimeError):
     """No usable WebGPU device; the message is the reason shown to the user."""
 
@@ -59,6 +67,10 @@ class Transport(ABC):
     # -- buffers
     @abstractmethod
     def create_buffer(self, size: int, usage: int, label: str = "") -> Any: ...
+    @abstractmethod
+    def create_buffer_checked(self, size: int, usage: int, label: str = "") -> tuple[Any, Any]:
+        """A buffer and the check of its allocation (settled like a submit's; None when the
+        transport knew at once). Raises MemoryError if the allocation failed at once."""
     @abstractmethod
     def destroy_buffer(self, buffer: Any) -> None: ...
     @abstractmethod

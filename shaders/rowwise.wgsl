@@ -21,6 +21,18 @@ fn max_nan(a: f32, b: f32) -> f32 {
     return select(select(max(a, b), a, is_nan(a)), b, is_nan(b));
 }
 
+// A row whose max is not finite (it holds NaN or +inf, or is all -inf) is NaN throughout in NumPy
+// (inf - inf and exp(NaN) are NaN). GPUs may compute those steps differently (SwiftShader gave
+// [0, NaN, 0] for [0, inf, 0]), so such a row is written as NaN explicitly: NaN's bits come from
+// neg_inf's (-inf with a mantissa bit set), as WGSL has no NaN literal.
+fn row_is_nan(row_max: f32) -> bool {
+    return (bitcast<u32>(row_max) & 0x7fffffffu) >= 0x7f800000u;
+}
+
+fn nan_value() -> f32 {
+    return bitcast<f32>(dims.neg_inf | 0x00400000u);
+}
+
 // Tree reduction of scratch[0..256) into scratch[0]; `use_max` picks max (else sum).
 fn reduce_scratch(lid: u32, use_max: bool) {
     for (var stride = 128u; stride > 0u; stride = stride / 2u) {
@@ -61,8 +73,9 @@ fn softmax(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) group
     let base = row * dims.cols;
     let stats = row_stats(base, lid);
     let inv = 1.0 / stats.y;
+    let nan_row = row_is_nan(stats.x);
     for (var c = lid; c < dims.cols; c = c + 256u) {
-        dst[base + c] = exp(src[base + c] - stats.x) * inv;
+        dst[base + c] = select(exp(src[base + c] - stats.x) * inv, nan_value(), nan_row);
     }
 }
 
@@ -74,8 +87,9 @@ fn log_softmax(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) g
     let base = row * dims.cols;
     let stats = row_stats(base, lid);
     let shift = stats.x + log(stats.y);
+    let nan_row = row_is_nan(stats.x);
     for (var c = lid; c < dims.cols; c = c + 256u) {
-        dst[base + c] = src[base + c] - shift;
+        dst[base + c] = select(src[base + c] - shift, nan_value(), nan_row);
     }
 }
 
@@ -109,8 +123,9 @@ fn softmax_thread(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_wo
     let base = row * dims.cols;
     let stats = row_stats_thread(base);
     let inv = 1.0 / stats.y;
+    let nan_row = row_is_nan(stats.x);
     for (var c = 0u; c < dims.cols; c = c + 1u) {
-        dst[base + c] = exp(src[base + c] - stats.x) * inv;
+        dst[base + c] = select(exp(src[base + c] - stats.x) * inv, nan_value(), nan_row);
     }
 }
 
@@ -121,7 +136,8 @@ fn log_softmax_thread(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(nu
     let base = row * dims.cols;
     let stats = row_stats_thread(base);
     let shift = stats.x + log(stats.y);
+    let nan_row = row_is_nan(stats.x);
     for (var c = 0u; c < dims.cols; c = c + 1u) {
-        dst[base + c] = src[base + c] - shift;
+        dst[base + c] = select(src[base + c] - shift, nan_value(), nan_row);
     }
 }

@@ -67,12 +67,16 @@ def _log_softmax(x):
 
 
 def _conv_full(image, kernel):
-    """The full 2-D convolution by its definition: one shifted, scaled copy per kernel entry."""
+    """The full 2-D convolution by its definition, over the image padded with zeros: one shifted,
+    scaled copy of the padded image per kernel entry (so a non-finite kernel entry that meets the
+    padding gives NaN, 0 * inf, as SciPy's and NumPy's zero padding does)."""
     (h, w), (kh, kw) = image.shape, kernel.shape
+    padded = np.pad(image, ((kh - 1, kh - 1), (kw - 1, kw - 1)))
     out = np.zeros((h + kh - 1, w + kw - 1))
     for i in range(kh):
         for j in range(kw):
-            out[i:i + h, j:j + w] += kernel[i, j] * image
+            top, left = kh - 1 - i, kw - 1 - j
+            out += kernel[i, j] * padded[top:top + h + kh - 1, left:left + w + kw - 1]
     return out
 
 
@@ -259,6 +263,9 @@ def cases() -> list[Case]:
             out.append(Case(op, f"2-D {shape}", _normal(shape)))
         out.append(Case(op, "edge rows", _const([[1e4, -1e4, 0, 1], [89, 88, -89, 44], [0, 0, 0, 0],
                                                  [-np.inf, 0, 1, 2], [np.nan, 1, 2, 3]])))
+        out.append(Case(op, "non-finite rows", _const(  # NaN rows, as NumPy gives (inf - inf, exp(NaN))
+            [[0, np.inf, 0, 1], [-np.inf] * 4, [np.nan, 0, 0, 0], [np.inf, np.inf, 0, 0],
+             [-np.inf, 0, 1, -np.inf]])))
         out.append(Case(op, "large values", _normal(1000, scale=1e4)))
         out.append(Case(op, "empty", _const(np.zeros((0, 4)))))
     for op in ["sum", "max", "min"]:
@@ -286,6 +293,10 @@ def cases() -> list[Case]:
                             {"mode": mode}))
     out.append(Case("convolve2d", "300x300 * 5x5 same", _normal((300, 300), (5, 5), scale=1.0),
                     {"mode": "same"}))
+    for mode in ["valid", "same"]:  # zero padding times inf or NaN is NaN, as in SciPy
+        out.append(Case("convolve2d", f"non-finite kernel, {mode}", lambda rng: [
+            rng.normal(size=(9, 11)).astype(np.float32),
+            np.array([[np.inf, 1, 1], [1, 1, 1], [1, np.nan, -1]], np.float32)], {"mode": mode}))
     out.append(Case("convolve2d", "kernel larger, same", _normal((3, 3), (5, 5)), {"mode": "same"}))
     out.append(Case("convolve2d", "empty image, same", _const(np.zeros((0, 5)), np.ones((3, 3))),
                     {"mode": "same"}))

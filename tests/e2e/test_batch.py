@@ -7,7 +7,7 @@ import pytest
 CHAIN = """
 x_host = np.random.default_rng(2).normal(size=(64, 48)).astype(np.float32)
 w_host = np.random.default_rng(3).normal(size=(48, 16)).astype(np.float32)
-dev = pycore.runtime.RUNTIME.device
+dev = pycore.runtime.RUNTIME.device.transport
 submits = []
 real_submit = dev.submit
 dev.submit = lambda commands: (submits.append(len(commands)), real_submit(commands))[1]

@@ -35,24 +35,28 @@ def test_missing_navigator_gpu(browser, server):
         page.close()
 
 
-def test_lost_device_switches_to_numpy_and_keeps_working(browser, server):
+def test_lost_device_falls_back_at_once_then_gets_a_new_device(browser, server):
     page = boot(browser, server.url + "/")
     try:
         assert page.ready()["backend"] == "webgpu"
         result = page.py("""
 import asyncio
-pycore.runtime.RUNTIME.device.destroy()
+pycore.runtime.RUNTIME.device.transport.device.destroy()  # behind pycore's back
 for _ in range(100):  # the loss is reported asynchronously
     if pycore.info()["backend"] != "webgpu":
         break
     await asyncio.sleep(0.01)
-""" + SAME_CALL)
-        assert result["info"]["backend"] == "numpy" and "device lost" in result["info"]["reason"]
-        assert result["backend"] == "numpy" and result["equal"]
+lost_info = pycore.info()
+""" + SAME_CALL.replace("relu_async(x)", 'relu_async(x, backend="gpu")')
+                          .replace('"info": pycore.info()', '"info": pycore.info(), "lost_info": lost_info'))
+        assert result["lost_info"]["backend"] == "numpy" and "device lost" in result["lost_info"]["reason"]
+        assert result["backend"] == "webgpu" and result["equal"]  # the call got a new device
+        info = result["info"]
+        assert info["device_recoveries"] == 1 and "after the last was lost" in info["reason"]
         box = page.page.locator("#console-input")
         box.fill("1")
         box.press("Enter")
-        page.page.wait_for_function("document.querySelector('#tier').textContent.includes('device lost')")
+        page.page.wait_for_function("document.querySelector('#tier').textContent.startsWith('WebGPU')")
     finally:
         page.close()
 

@@ -36,9 +36,9 @@ def test_live_gpu_bytes_return_to_baseline_after_1000_mixed_ops(gpu):
 
 CHUNKED = """
 from pycore.runtime import RUNTIME
-limits = RUNTIME.device.limits
-saved = limits["maxStorageBufferBindingSize"]
-limits["maxStorageBufferBindingSize"] = 4096  # 1,024 floats per binding
+device = RUNTIME.device
+saved = device.max_binding
+device.max_binding = 4096  # 1,024 floats per binding
 rng = np.random.default_rng(11)
 out = {}
 try:
@@ -67,7 +67,7 @@ try:
     except ValueError as exc:
         out["conv_too_big"] = str(exc)
 finally:
-    limits["maxStorageBufferBindingSize"] = saved
+    device.max_binding = saved
 out
 """
 

@@ -65,7 +65,7 @@ try:
 finally:
     setattr(PROGRAMS[{kind!r}], {switch!r}, None)
 {{"bad": [(r["case"], r["problems"]) for r in results if not r["ok"]],
-  "kernels": sorted(e for f, e in pycore.runtime.RUNTIME.pipelines if f == {kind!r})}}
+  "kernels": sorted(e for f, e in pycore.runtime.RUNTIME.device.pipelines if f == {kind!r})}}
 """)
     assert r["bad"] == []
     assert kernels <= set(r["kernels"]), r["kernels"]
@@ -76,8 +76,7 @@ def test_long_loops_stay_within_the_drivers_loop_cap(gpu):
     # iterations in all: a matmul whose K needs more runs as a sum over slices of K; a softmax row
     # or a convolution kernel that needs more is refused with the limit named. Other adapters have no cap.
     r = gpu.py("""
-from pycore.gpu import GpuSession
-cap = GpuSession("probe").loop_cap
+cap = pycore.runtime.RUNTIME.device.loop_cap
 rng = np.random.default_rng(5)
 k = 4 * 65_600
 a = rng.standard_normal((2, k), dtype=np.float32)

@@ -72,14 +72,14 @@ after = pycore.info()
 def test_inputs_larger_than_the_binding_limit_run_in_chunks(gpu):
     # Pretend the device binds at most 4 KiB, so 10,000 elements take 10 chunks.
     r = gpu.py("""
-limits = pycore.runtime.RUNTIME.device.limits
-saved = limits["maxStorageBufferBindingSize"]
-limits["maxStorageBufferBindingSize"] = 4096
+device = pycore.runtime.RUNTIME.device
+saved = device.max_binding
+device.max_binding = 4096
 try:
     x = np.random.default_rng(9).normal(size=(100, 100)).astype(np.float32)
     y = await pycore.relu_async(x)
 finally:
-    limits["maxStorageBufferBindingSize"] = saved
+    device.max_binding = saved
 {"equal": bool(np.array_equal(y, np.maximum(x, 0))), "backend": pycore.trace()[-1]["backend"]}
 """)
     assert r == {"equal": True, "backend": "webgpu"}

@@ -147,3 +147,52 @@ def test_binds_loopback_by_default_and_stops_cleanly_on_ctrl_c():
     proc.send_signal(signal.SIGINT)
     out, _ = proc.communicate(timeout=10)
     assert proc.returncode == 0 and "stopped" in out and "Traceback" not in out
+
+
+def test_overlong_path_segments_are_404_and_errors_never_show_the_checkout(server):
+    for path in ["/" + "a" * 300, "/pyodide/" + "b" * 256 + "/x.js", "/" + "%41" * 260]:
+        status, _, body = get(server, path)
+        assert status == 404, (path[:40], body[:80])
+        assert str(ROOT).encode() not in body
+
+
+def request_with_host(server, host: str) -> int:
+    hostname, port = server.url.removeprefix("http://").split(":")
+    conn = http.client.HTTPConnection(hostname, int(port), timeout=30)
+    conn.putrequest("GET", "/index.html", skip_host=True)
+    conn.putheader("Host", host)
+    conn.endheaders()
+    status = conn.getresponse().status
+    conn.close()
+    return status
+
+
+@pytest.mark.parametrize("host, status", [
+    ("127.0.0.1:8000", 200), ("localhost:8000", 200), ("LOCALHOST", 200), ("[::1]:8000", 200),
+    ("app.localhost", 200), ("evil.example", 403), ("evil.example:8000", 403), ("127.0.0.1.nip.io", 403),
+])
+def test_only_loopback_names_and_addresses_are_answered(server, host, status):
+    # A DNS-rebinding page reaches 127.0.0.1 under a name of its own: that name is refused.
+    assert request_with_host(server, host) == status
+
+
+def test_idle_connections_are_closed():
+    import socket
+    import time
+
+    assert serve.Handler.timeout and serve.Handler.timeout <= 60
+    srv = serve.make_server("127.0.0.1", 0, quiet=True)
+    saved, serve.Handler.timeout = serve.Handler.timeout, 0.5
+    thread = __import__("threading").Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    try:
+        sock = socket.create_connection(srv.server_address[:2])
+        sock.settimeout(5)
+        start = time.monotonic()
+        assert sock.recv(1) == b""  # the server hung up on the silent client
+        assert time.monotonic() - start < 4
+        sock.close()
+    finally:
+        serve.Handler.timeout = saved
+        srv.shutdown()
+        srv.server_close()
