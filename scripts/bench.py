@@ -5,9 +5,9 @@
     python3 scripts/bench.py                       # full sweep -> bench-results.json
     python3 scripts/bench.py --quick               # a small sweep, for a first look
     python3 scripts/bench.py --ops relu,matmul --sizes 1000,1000000 --matrix-sizes 256,512
-    python3 scripts/bench.py --write-readme        # also put the table into README.md
+    python3 scripts/bench.py --write-readme        # also put the table into docs/benchmarks.md
     python3 scripts/bench.py --native-readme docs/bench/native-h200.json
-                      # README's native section from a `python3 -m pycore.bench --native` JSON
+                      # docs/benchmarks.md's native table from a `python3 -m pycore.bench --native` JSON
 
 The machine this runs on matters: on a CPU-only machine Chromium's WebGPU is SwiftShader (a CPU
 rasteriser), and its numbers say nothing about a real GPU. Compare ratios from one run.
@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scripts.readme import replace_section
+from scripts.readme import BENCHMARKS, replace_section
 from tests.harness import ROOT, Server, boot, launch
 
 
@@ -55,8 +55,8 @@ def run(args: argparse.Namespace) -> dict:
 def readme_table(result: dict, json_path: str) -> str:
     from pycore.bench import format_report
 
-    return (f"Measured with `python3 scripts/bench.py --write-readme` on {result['when']}: a 2-core VM "
-            f"with no GPU, so WebGPU here is **SwiftShader** ({result['tier']}), a CPU implementation. "
+    return (f"Measured with `python3 scripts/bench.py --write-readme` on {result['when']}: a 2-core "
+            f"machine with no GPU, so WebGPU is **SwiftShader** ({result['tier']}), a CPU implementation. "
             f"The numbers show pycore's overheads and the ratios between implementations in one page "
             f"and one run, not what a real GPU does. Raw data: `{json_path}`.\n\n"
             f"```text\n{format_report(result)}\n```\n")
@@ -92,12 +92,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-peers", action="store_true", help="skip raw JavaScript and TF.js")
     ap.add_argument("--no-webgpu", action="store_true", help="Chromium without WebGPU: the NumPy fallback")
     ap.add_argument("--timeout", type=int, default=3600, help="seconds the whole run may take")
-    ap.add_argument("--write-readme", action="store_true", help="put the table into README.md")
+    ap.add_argument("--write-readme", action="store_true", help="put the table into docs/benchmarks.md")
     ap.add_argument("--native-readme", metavar="JSON",
-                    help="only write README's native section from this native run's JSON")
+                    help="only write docs/benchmarks.md's native table from this native run's JSON")
     args = ap.parse_args(argv)
     if args.native_readme:
-        replace_section("native", native_readme(args.native_readme))
+        replace_section("native", native_readme(args.native_readme), path=BENCHMARKS)
         return 0
 
     result = run(args)
@@ -105,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     if args.write_readme:
         rel = out.resolve().relative_to(ROOT).as_posix() if out.resolve().is_relative_to(ROOT) else str(out)
-        replace_section("bench", readme_table(result, rel))
+        replace_section("bench", readme_table(result, rel), path=BENCHMARKS)
     return 0 if all(t["met"] is not False for t in result.get("targets", [])) else 1
 
 

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# pycore on a real GPU through the native transport (wgpu-py), on a machine with no registry access
-# (the `device` tool's H200): install what was carried, check every op against its float64
-# reference on the GPU and every fused chain against the separate kernels, then run the benchmark
-# and write its JSON.
+# pycore on a real GPU through the native transport (wgpu-py), also on a machine with no registry
+# access: install what was brought along, check every op against its float64 reference on the GPU
+# and every fused chain against the separate kernels, then run the benchmark and write its JSON.
 #
-#   here, once:  see "Native WebGPU on a real GPU" in the README (.whl/ and .gl/ to carry)
-#   there:       bash scripts/native-gpu-run.sh OUT_DIR
+# On a machine without network access, bring along (both git-ignored in your checkout):
+#   .whl/  wgpu and its needs as wheels for that machine's Python:
+#          pip download --no-deps --only-binary=:all: -d .whl wgpu==0.32.0 cffi pycparser rendercanvas
+#          (with --python-version and --platform manylinux_2_28_x86_64 etc. when they differ)
+#   .gl/   Debian's Vulkan and GL loaders, if the machine lacks them:
+#          (cd .gl && apt-get download libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2)
+# then, on the GPU machine:  bash scripts/native-gpu-run.sh OUT_DIR
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:?usage: native-gpu-run.sh OUT_DIR}"

@@ -1,5 +1,6 @@
-"""Generated sections of README.md: the op reference (from pycore.ops.OPS) and measured tables,
-each between `<!-- NAME:begin -->` and `<!-- NAME:end -->` markers.
+"""Generated sections of the docs, each between `<!-- NAME:begin -->` and `<!-- NAME:end -->`
+markers: README.md's op reference (from pycore.ops.OPS) and error table, and the measured tables of
+docs/benchmarks.md.
 
     python3 scripts/readme.py      rewrites the op reference (tests check it is current)
 """
@@ -12,17 +13,18 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
+BENCHMARKS = ROOT / "docs" / "benchmarks.md"
 
 
-def replace_section(name: str, body: str, text: str | None = None) -> str:
-    """README text with the `name` section replaced by `body`; written unless `text` is given."""
-    source = README.read_text() if text is None else text
+def replace_section(name: str, body: str, text: str | None = None, path: Path = README) -> str:
+    """The file's text with the `name` section replaced by `body`; written unless `text` is given."""
+    source = path.read_text() if text is None else text
     begin, end = f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
     head, rest = source.split(begin, 1)
     _, tail = rest.split(end, 1)
     updated = f"{head}{begin}\n{body}\n{end}{tail}"
     if text is None:
-        README.write_text(updated)
+        path.write_text(updated)
     return updated
 
 
