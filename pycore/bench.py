@@ -47,6 +47,7 @@ import numpy as np
 
 from .ops import OPS, Op
 from .runtime import IN_PYODIDE, RUNTIME
+from .samples import SHAPES, shapes_for
 from .selector import SELECTOR
 
 SIZES = (1_000, 10_000, 100_000, 1_000_000, 4_000_000)
@@ -54,23 +55,12 @@ MATRIX_SIZES = (64, 128, 256, 512, 1024)
 QUICK = {"ops": ("relu", "vec_add", "softmax", "sum", "matmul"), "sizes": (1_000, 100_000),
          "matrix_sizes": (64, 256), "repeats": 3, "chain_size": 100_000}
 PEER_OPS = ("relu", "softmax", "matmul")
-ROW = 1000  # rowwise ops run on (size // ROW, ROW)
 BRIDGE_SIZE = 1024  # elements of the small op in the bridge comparison
 MIN_CELL_S = 0.05  # small cells repeat until they have run about this long (up to 4 x repeats)
 EXTRA_S = 2.0  # then auto and the backends within CONTENDER x the fastest run more rounds, this long
 CONTENDER = 1.5
 INNER_MS = 2.0  # a timed sample lasts at least this long: calls faster than that are timed in a row
 
-# How a benchmark of size n shapes each kind's inputs (matrix kinds use the matrix sizes); an op
-# with more inputs than listed (dot) gets the first shape for each.
-SHAPES: dict[str, Callable[[int], list[tuple[int, ...]]]] = {
-    "unary": lambda n: [(n,)],
-    "binary": lambda n: [(n,), (n,)],
-    "reduce": lambda n: [(n,)],
-    "rowwise": lambda n: [(max(n // ROW, 1), min(n, ROW))],
-    "matmul": lambda n: [(n, n), (n, n)],
-    "conv2d": lambda n: [(n, n), (3, 3)],
-}
 MATRIX_KINDS = {"matmul", "conv2d"}
 
 TARGETS = {
@@ -113,12 +103,6 @@ def contenders(times: dict[str, list[float]]) -> tuple[str, ...]:
     medians = {b: statistics.median(t) for b, t in times.items()}
     fastest = min(m for b, m in medians.items() if b != "auto")
     return tuple(b for b, m in medians.items() if b == "auto" or m <= CONTENDER * fastest)
-
-
-def shapes_for(op: Op, n: int) -> list[tuple[int, ...]]:
-    """The input shapes of `op` at benchmark size n."""
-    shapes = SHAPES[op.kind](n)
-    return shapes if len(shapes) == len(op.inputs) else [shapes[0]] * len(op.inputs)
 
 
 def _inputs(op: Op, n: int, rng: np.random.Generator) -> list[np.ndarray]:

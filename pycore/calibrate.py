@@ -19,6 +19,7 @@ import numpy as np
 
 from .device import Device
 from .runtime import RUNTIME
+from .samples import shapes_for
 from .selector import SELECTOR, STORAGE_KEY, Calibration
 
 
@@ -62,7 +63,6 @@ async def calibrate_async(repeats: int = 3, save: bool = True) -> dict[str, Any]
     True
     """
     from . import api
-    from .bench import shapes_for
     from .gpuarray import to_gpu_async
     from .ops import OPS
     from .programs import PROGRAMS

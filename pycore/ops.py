@@ -64,12 +64,6 @@ class Op:
         """Parameters for a benchmark call: the defaults, and a sample value where there is none."""
         return {p.name: p.typical for p in self.params}
 
-    def bytes_moved(self, shapes: Shapes) -> int:
-        """Bytes uploaded plus bytes read back when every input starts on the CPU."""
-        from .programs import PROGRAMS
-
-        out = PROGRAMS[self.kind].out_shape(shapes)
-        return 4 * (sum(int(np.prod(s)) for s in shapes) + int(np.prod(out)))
 
 
 def per_element(flops: float) -> Callable[[Shapes], float]:

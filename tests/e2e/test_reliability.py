@@ -357,3 +357,48 @@ compiled = [k for k in pycore.runtime.RUNTIME.device.pipelines if k[0] == "fused
 """)
     assert r["chain"] and 1200 // 32 <= r["kernels"] <= 1200 // 16
     assert r["leaked"] == 0 and r["compiled_fused"] <= 128
+
+
+def test_native_loss_found_through_a_failing_call_falls_back_then_recovers():
+    # wgpu-native reports no loss by itself: a call that fails with "Parent device is lost" must
+    # switch pycore to NumPy (the call answered there), and the next call gets a new device.
+    worker = Native()
+    try:
+        assert worker.ready()["transport"] == "native"
+        r = worker.py("""
+x = np.random.default_rng(4).normal(size=(33, 20)).astype(np.float32)
+await pycore.relu_async(x, backend="gpu")
+pycore.runtime.RUNTIME.device.transport.device.destroy()  # the raw wgpu device, behind pycore's back
+y = await pycore.softmax_async(x, backend="gpu")  # needs a new pipeline: wgpu says the device is lost
+first = pycore.trace()[-1]
+z = await pycore.gelu_async(x, backend="gpu")
+{"softmax": bool(np.allclose(y, pycore.ops.OPS["softmax"].numpy(x), atol=1e-6)), "first": first["backend"],
+ "why": first["why"], "gelu": bool(np.allclose(z, pycore.ops.OPS["gelu"].numpy(x), atol=1e-5)),
+ "then": pycore.trace()[-1]["backend"], "recoveries": pycore.info()["device_recoveries"]}
+""")
+        assert r["softmax"] and r["first"] == "numpy" and "device lost during the call" in r["why"], r
+        assert r["gelu"] and r["then"] == "webgpu" and r["recoveries"] == 1
+    finally:
+        worker.close()
+
+
+def test_matmul_past_the_loop_cap_on_gpu_arrays_is_refused_clearly(native):
+    # lavapipe caps a shader invocation's loops: host inputs are split along K on the host; inputs
+    # already on the GPU cannot be, and say so (was: a TypeError from inside pycore).
+    r = native.py("""
+k = 4 * 65_600
+a = np.ones((2, k), np.float32)
+b = np.ones((k, 4), np.float32)
+ta, tb = await pycore.to_gpu_async(a), await pycore.to_gpu_async(b)
+try:
+    await pycore.matmul_async(ta, tb, backend="gpu")
+    error = None
+except ValueError as exc:
+    error = str(exc)
+host = await pycore.matmul_async(a, b, backend="gpu")
+ta.release(); tb.release()
+{"error": error, "host": float(host[0, 0]), "cap": pycore.runtime.RUNTIME.device.loop_cap}
+""")
+    if r["cap"]:
+        assert "loop iterations" in r["error"] and "backend='numpy'" in r["error"], r
+    assert r["host"] == 4 * 65_600
