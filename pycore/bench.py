@@ -38,6 +38,7 @@ page, 0.1 ms on a page that is not).
 from __future__ import annotations
 
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -246,10 +247,25 @@ async def _chain(n: int, repeats: int, rng: np.random.Generator) -> dict[str, An
     return row
 
 
+def _runtime_name() -> str:
+    """What runs this Python: the browser's user agent (Chromium, or Node with Dawn), or CPython."""
+    if IN_PYODIDE:
+        import js  # type: ignore[import-not-found]
+
+        return str(js.navigator.userAgent)
+    return f"CPython {sys.version.split()[0]}"
+
+
 async def _baselines_module() -> Any:
-    """web/bench/baselines.js, imported into this page (None outside a page served by serve.py)."""
+    """web/bench/baselines.js: preloaded by the host (scripts/dawn.mjs sets globalThis.pycoreBaselines),
+    else imported into this page (None outside a page served by serve.py)."""
     if not IN_PYODIDE or RUNTIME.backend != "webgpu":
         return None
+    import js  # type: ignore[import-not-found]
+
+    preloaded = getattr(js, "pycoreBaselines", None)
+    if preloaded is not None:
+        return preloaded
     from pyodide.code import run_js  # type: ignore[import-not-found]
 
     return await run_js("import('/bench/baselines.js')")
@@ -468,8 +484,9 @@ async def run_async(ops: tuple[str, ...] | None = None, sizes: tuple[int, ...] =
     result: dict[str, Any] = {
         "when": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "tier": RUNTIME.tier(),
-        "environment": {k: v for k, v in RUNTIME.info().items()
-                        if k in ("backend", "transport", "adapter", "versions")},
+        "environment": {**{k: v for k, v in RUNTIME.info().items()
+                           if k in ("backend", "transport", "adapter", "versions")},
+                        "runtime": _runtime_name()},
         "calibration": dict(SELECTOR.calibration.__dict__),
         "margin": SELECTOR.margin,
         "repeats": repeats,

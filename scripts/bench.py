@@ -4,6 +4,8 @@
 
     python3 scripts/bench.py                       # full sweep -> bench-results.json
     python3 scripts/bench.py --quick               # a small sweep, for a first look
+    python3 scripts/bench.py --dawn --quick        # the same in Node on Dawn (Chrome's WebGPU), on the
+                                                   # machine's GPU (or lavapipe: scripts/lavapipe.sh)
     python3 scripts/bench.py --ops relu,matmul --sizes 1000,1000000 --matrix-sizes 256,512
     python3 scripts/bench.py --write-readme        # also put the table into docs/benchmarks.md
     python3 scripts/bench.py --native-readme docs/bench/native-h200.json
@@ -27,13 +29,39 @@ from scripts.readme import BENCHMARKS, replace_section
 from tests.harness import ROOT, Server, boot, launch
 
 
-def run(args: argparse.Namespace) -> dict:
-    from playwright.sync_api import sync_playwright
+def run_dawn(args: argparse.Namespace, kwargs: str) -> dict:
+    """The same benchmark in Node on Dawn (scripts/dawn.mjs): Pyodide, pycore's browser transport,
+    raw JS and TF.js in one process. Exits with a message when Dawn finds no adapter."""
+    from tests.harness import Dawn
 
+    try:
+        worker = Dawn(tuple(args.dawn_toggle or ()))
+    except (RuntimeError, FileNotFoundError) as exc:
+        raise SystemExit(f"bench.py --dawn: Dawn did not start: {exc}") from None
+    try:
+        info = worker.ready()
+        if info["backend"] != "webgpu":
+            raise SystemExit(f"bench.py --dawn: Dawn found no WebGPU adapter ({info['reason']}); on a "
+                             "machine without a GPU run: bash scripts/lavapipe.sh")
+        print(f"Dawn: {info['tier']}", file=sys.stderr)
+        started = time.time()
+        print(f"running pycore.bench.run_async({kwargs}) ...", file=sys.stderr, flush=True)
+        result = worker.py(f"await pycore.bench.run_async({kwargs})")
+        print(f"done in {time.time() - started:.0f} s", file=sys.stderr)
+    finally:
+        worker.close()
+    return result
+
+
+def run(args: argparse.Namespace) -> dict:
     from pycore.bench import call_kwargs
 
     call = {**call_kwargs(args), "peers": not args.no_peers}
     kwargs = ", ".join(f"{k}={v!r}" for k, v in call.items())
+    if args.dawn:
+        return run_dawn(args, kwargs)
+    from playwright.sync_api import sync_playwright
+
     server = Server()
     try:
         with sync_playwright() as pw:
@@ -92,6 +120,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-peers", action="store_true", help="skip raw JavaScript and TF.js")
     ap.add_argument("--no-webgpu", action="store_true", help="Chromium without WebGPU: the NumPy fallback")
     ap.add_argument("--timeout", type=int, default=3600, help="seconds the whole run may take")
+    ap.add_argument("--dawn", action="store_true",
+                    help="run in Node on Dawn (npm webgpu: a real GPU, or lavapipe) instead of Chromium")
+    ap.add_argument("--dawn-toggle", action="append", metavar="TOGGLE",
+                    help="a Dawn option for --dawn, e.g. enable-dawn-features=allow_unsafe_apis")
     ap.add_argument("--write-readme", action="store_true", help="put the table into docs/benchmarks.md")
     ap.add_argument("--native-readme", metavar="JSON",
                     help="only write docs/benchmarks.md's native table from this native run's JSON")

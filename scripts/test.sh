@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Set up everything the tests need on a fresh Debian machine, then run every test:
 # Chromium and Mesa's Vulkan drivers (lavapipe, for the native transport) from apt, Node.js/npm
-# (apt, if missing), Python deps with wgpu (pip), Pyodide (npm ci), then ruff and pytest (CPython
-# unit tests, the native-WebGPU suite, headless-Chromium end-to-end tests). Extra args go to pytest.
+# (apt, if missing), Python deps with wgpu (pip), Pyodide and Dawn (npm ci), Mesa 25's lavapipe for
+# Dawn (scripts/lavapipe.sh), then ruff and pytest (CPython unit tests, the GPU suites natively, on
+# Dawn in Node and in headless Chromium). Extra args go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,5 +21,6 @@ command -v npm >/dev/null || missing+=(nodejs npm)
 
 python3 -m pip install -q --disable-pip-version-check -e ".[test]"
 npm ci --no-audit --no-fund --loglevel=error
+bash scripts/lavapipe.sh  # Mesa 25's lavapipe for Dawn (the browser transport in Node), if not there yet
 python3 -m ruff check .
 python3 -m pytest "$@"

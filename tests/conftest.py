@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.harness import ARTIFACTS, CHROMIUM, ROOT, Booted, Native, Server, boot, launch
+from tests.harness import ARTIFACTS, CHROMIUM, ROOT, Booted, Dawn, Native, Server, boot, launch
 
 __all__ = ["ARTIFACTS", "ROOT", "Booted", "boot"]
 
@@ -88,7 +88,25 @@ def native() -> Iterator[Native]:
     worker.close()
 
 
-@pytest.fixture(scope="session", params=["browser", "native"])
+@pytest.fixture(scope="session")
+def dawn() -> Iterator[Dawn]:
+    """pycore's browser transport on Dawn in Node (scripts/dawn.mjs): Mesa 25's lavapipe on a machine
+    without a GPU (scripts/lavapipe.sh), a real GPU where there is one. Margin 0 like gpu_page."""
+    worker = Dawn()
+    info = worker.ready()
+    if info["backend"] != "webgpu":
+        worker.close()
+        pytest.fail(f"Dawn has no WebGPU adapter here: {info['reason']} (run: bash scripts/lavapipe.sh)")
+    worker.py("pycore.SELECTOR.margin = 0.0")
+    yield worker
+    worker.close()
+
+
+GPU_TARGETS = {"browser": "gpu_page", "native": "native", "dawn": "dawn"}
+
+
+@pytest.fixture(scope="session", params=list(GPU_TARGETS))
 def gpu(request: pytest.FixtureRequest) -> Any:
-    """pycore on WebGPU: in the browser (gpu_page), then natively (native). Both answer `py`."""
-    return request.getfixturevalue("gpu_page" if request.param == "browser" else "native")
+    """pycore on WebGPU: in the browser (gpu_page), natively (native), and through the browser
+    transport on Dawn (dawn). All answer `py`."""
+    return request.getfixturevalue(GPU_TARGETS[request.param])

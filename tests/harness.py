@@ -112,26 +112,27 @@ def boot(browser: Any, url: str, init_script: str | None = None) -> Booted:
 
 
 
-class Native(Snippets):
-    """pycore on the native transport (wgpu-py), in a worker process of its own (its RUNTIME is not
-    the test process's): tests/native_worker.py runs each snippet as a page would."""
+class Worker(Snippets):
+    """A process that runs pycore and answers snippets, one JSON line each way (see
+    tests/native_worker.py and scripts/dawn.mjs): its RUNTIME is not the test process's."""
 
-    def __init__(self, transport: str = "native") -> None:
-        env = {**os.environ, "PYCORE_TRANSPORT": transport, "PYTHONUNBUFFERED": "1"}
-        env.setdefault("XDG_RUNTIME_DIR", "/tmp")  # Mesa's Vulkan loader complains without it
-        self.proc = subprocess.Popen([sys.executable, "-m", "tests.native_worker"], cwd=ROOT, env=env,
+    def __init__(self, command: list[str], env: dict[str, str]) -> None:
+        self.proc = subprocess.Popen(command, cwd=ROOT, env={**os.environ, **env},
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def _reply(self) -> dict[str, Any]:
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"the worker exited (code {self.proc.wait()})")
+        return json.loads(line)
 
     def py(self, code: str) -> Any:
         """Run Python in the worker; returns the last expression's value through JSON."""
         self.proc.stdin.write(json.dumps({"code": "import numpy as np\nimport pycore\n" + code}) + "\n")
         self.proc.stdin.flush()
-        line = self.proc.stdout.readline()
-        if not line:
-            raise RuntimeError(f"the native worker exited (code {self.proc.wait()})")
-        reply = json.loads(line)
+        reply = self._reply()
         if "error" in reply:
-            raise RuntimeError("the snippet failed in the native worker:\n" + reply["error"])
+            raise RuntimeError("the snippet failed in the worker:\n" + reply["error"])
         return json.loads(reply["value"])
 
     def ready(self) -> dict[str, Any]:
@@ -141,5 +142,45 @@ class Native(Snippets):
         """tests/reference.py is importable in the worker as `pycore_reference` from the start."""
 
     def close(self) -> None:
-        self.proc.stdin.close()
+        if self.proc.stdin and not self.proc.stdin.closed:
+            self.proc.stdin.close()
         self.proc.wait(timeout=30)
+
+
+class Native(Worker):
+    """pycore on the native transport (wgpu-py), in a Python process of its own."""
+
+    def __init__(self, transport: str = "native") -> None:
+        env = {"PYCORE_TRANSPORT": transport, "PYTHONUNBUFFERED": "1"}
+        env.setdefault("XDG_RUNTIME_DIR", os.environ.get("XDG_RUNTIME_DIR", "/tmp"))  # Mesa's loader wants it
+        super().__init__([sys.executable, "-m", "tests.native_worker"], env)
+
+
+LAVAPIPE_ICD = ROOT / ".cache" / "mesa" / "icd.json"  # made by scripts/lavapipe.sh
+
+
+def dawn_env() -> dict[str, str]:
+    """Where Dawn finds its adapter: $PYCORE_DAWN_ICD, else Mesa 25's lavapipe from
+    scripts/lavapipe.sh if it is there and no GPU driver is set, else Vulkan's own search."""
+    env = {"XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp")}
+    icd = os.environ.get("PYCORE_DAWN_ICD") or (
+        str(LAVAPIPE_ICD) if LAVAPIPE_ICD.exists() and not os.environ.get("VK_DRIVER_FILES")
+        and not os.environ.get("VK_ICD_FILENAMES") else None)
+    if icd:
+        env["VK_ICD_FILENAMES"] = icd
+    return env
+
+
+class Dawn(Worker):
+    """pycore's browser transport in Pyodide on Dawn (Chrome's WebGPU) in Node: scripts/dawn.mjs."""
+
+    def __init__(self, toggles: tuple[str, ...] = ()) -> None:
+        super().__init__(["node", str(ROOT / "scripts" / "dawn.mjs"), *toggles], dawn_env())
+        first = self._reply()
+        if "error" in first:
+            self.close()
+            raise RuntimeError(first["error"])
+        self.info = first["ready"]
+
+    def ready(self) -> dict[str, Any]:
+        return self.info

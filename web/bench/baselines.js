@@ -184,7 +184,7 @@ let tfReady = null;
 export function tfjs() {
   tfReady ??= (async () => {
     if (!globalThis.tf) await loadScript("/npm/tfjs-core/tf-core.min.js");
-    if (!globalThis.tf.findBackend("webgpu")) await loadScript("/npm/tfjs-backend-webgpu/tf-backend-webgpu.min.js");
+    if (!globalThis.tf.findBackendFactory("webgpu")) await loadScript("/npm/tfjs-backend-webgpu/tf-backend-webgpu.min.js");
     if (!(await globalThis.tf.setBackend("webgpu"))) throw new Error("TF.js could not start its WebGPU backend");
     await globalThis.tf.ready();
     return { version: globalThis.tf.version_core, backend: globalThis.tf.getBackend() };
@@ -208,4 +208,28 @@ export async function tfjsOp(op, shape, repeats) {
     await out.data();
     out.dispose();
   }, repeats);
+}
+
+/** `count` chained n x n matmuls through TF.js on tensors already on the GPU (x = x @ b, b scaled by
+ *  1/sqrt(n) so values stay finite), one data() at the end: milliseconds per matmul. */
+export async function tfjsMatmulChain(n, count, repeats) {
+  await tfjs();
+  const tf = globalThis.tf;
+  const a = tf.tensor2d(randomData(n * n), [n, n]);
+  const b = tf.tidy(() => tf.mul(tf.tensor2d(randomData(n * n), [n, n]), 1 / Math.sqrt(n)));
+  try {
+    const timed = await timeRuns(async () => {
+      const out = tf.tidy(() => {
+        let x = a;
+        for (let i = 0; i < count; i++) x = tf.matMul(x, b);
+        return x;
+      });
+      await out.data();
+      out.dispose();
+    }, repeats);
+    return { ...timed, ms: timed.ms / count };
+  } finally {
+    a.dispose();
+    b.dispose();
+  }
 }
