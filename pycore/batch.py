@@ -140,7 +140,8 @@ class CommandBatch:
         try:
             await self._encode_async(gpu)
             gpu.deferred = False
-            await gpu.run_async()  # the one submit
+            await gpu.run_async()
+            device.flush()  # the one submit (with any work queued before it, in order)
         except BaseException:
             gpu.close(failed=True)
             raise
@@ -255,7 +256,7 @@ class CommandBatch:
         self._buffers.clear()
         if device is not None and device is RUNTIME.device:  # (a lost device took them all)
             for buf in buffers:
-                device.pool.release(buf)
+                device.release(buf)
 
     # -- life
     def _check_open(self) -> None:
@@ -295,7 +296,7 @@ def _give_back(buffers: list[Any], device: list[Device | None]) -> None:
     still the one in use."""
     if device[0] is not None and device[0] is RUNTIME.device:
         for buf in buffers:
-            device[0].pool.release(buf)
+            device[0].release(buf)
     buffers.clear()
 
 

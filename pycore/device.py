@@ -5,6 +5,12 @@ uniform blocks, and the error checks of work submitted but not yet settled; it a
 adapter facts the programs ask about (computed once). When the device is lost, the runtime drops
 the whole object: nothing of a lost device is used again.
 
+Work whose results stay on the GPU is not submitted call by call: it is queued (`enqueue`) and
+submitted as one command buffer (`flush`) before the next read, when QUEUED_DISPATCHES commands wait,
+or when the event loop next runs, whichever comes first, as TF.js's WebGPU backend does. Until
+then nothing that queued work uses goes back to the pool or is destroyed (`release`, pins), and
+uploads only ever write to buffers no queued work reads, so deferring never changes a result.
+
 Errors the GPU reports are asynchronous: a submit returns a check, which is settled (in one await
 with other checks) at the next read. A `Check` remembers its error, and every result buffer made
 by that submit carries it, so a read raises for the work it depends on and for no other.
@@ -12,6 +18,7 @@ by that submit carries it, so a read raises for the work it depends on and for n
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable
@@ -26,6 +33,7 @@ from .transport import COPY_DST, UNIFORM, ShaderCompileError, Transport, is_lost
 UNIFORM_CACHE = 512  # distinct uniform blocks kept on the GPU (32 bytes each) when none is in use
 GENERATED_PIPELINES = 128  # generated (fused) kernels kept compiled, least recently used dropped
 CHECKED_ALLOCATION = 16 << 20  # buffers this large are made inside an out-of-memory error scope
+QUEUED_DISPATCHES = 64  # queued commands are submitted at the latest when this many wait
 
 
 class GpuError(RuntimeError):
@@ -41,8 +49,8 @@ class DeviceLostError(GpuError):
 
 
 class Check:
-    """The error check of one submit: `pending` (the transport's check) until settled, then
-    `error` (None: the GPU accepted the work)."""
+    """The error check of one submit: `pending` (the transport's check; None while the work is
+    still queued) until settled, then `error` (None: the GPU accepted the work)."""
 
     __slots__ = ("error", "op", "pending", "settled")
 
@@ -79,6 +87,13 @@ class Device:
         self.allocations: dict[int, Any] = {}  # id(buffer) -> check of a large buffer's allocation
         self.lost: str | None = None
         self.acquired_at = time.monotonic()
+        # work queued for one submit (see the module doc)
+        self.queued: list[tuple] = []
+        self.queued_ops: list[str] = []
+        self.queued_check: Check | None = None
+        self.queued_pins: list[bytes] = []
+        self.after_flush: list[Any] = []  # buffers to pool once the queued work is submitted
+        self._flush_scheduled = False
         # adapter facts, once
         self.limits = transport.limits
         self.adapter_info = transport.adapter_info
@@ -103,6 +118,62 @@ class Device:
     def take_allocation_check(self, buf: Any) -> Any:
         """The pending check of `buf`'s allocation, if it was made large and not yet checked."""
         return self.allocations.pop(id(buf), None) if self.allocations else None
+
+    def release(self, buf: Any) -> None:
+        """Give `buf` back to the pool, once no queued work can still read it."""
+        if self.queued:
+            self.after_flush.append(buf)
+        else:
+            self.pool.release(buf)
+
+    # -- work queued for one submit
+    def enqueue(self, op: str, commands: list[tuple], pins: list[bytes]) -> Check:
+        """Queue `commands` (whose uniform blocks are `pins`, now the queue's) for the next submit;
+        returns the check that submit will report to."""
+        if self.queued_check is None:
+            self.queued_check = Check(op, None)
+            self._schedule_flush()
+        self.queued.extend(commands)
+        self.queued_ops.append(op)
+        self.queued_pins.extend(pins)
+        pins.clear()
+        check = self.queued_check
+        if len(self.queued) >= QUEUED_DISPATCHES:
+            self.flush()
+        return check
+
+    def flush(self) -> None:
+        """Submit the queued work as one command buffer (nothing is awaited)."""
+        if not self.queued:
+            return
+        commands, self.queued = self.queued, []
+        check, self.queued_check = self.queued_check, None
+        ops, self.queued_ops = self.queued_ops, []
+        check.op = ", ".join(dict.fromkeys(ops))  # (the ops, in order, each once)
+        try:
+            check.pending = self.transport.submit(commands)
+        finally:
+            self.checks.append(check)
+            self.unpin(self.queued_pins)
+            released, self.after_flush = self.after_flush, []
+            for buf in released:
+                self.pool.release(buf)
+
+    def _schedule_flush(self) -> None:
+        if self._flush_scheduled:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # no loop: the next read or a full queue submits
+        self._flush_scheduled = True
+
+        def flush() -> None:
+            self._flush_scheduled = False
+            if self.lost is None:
+                self.flush()
+
+        loop.call_soon(flush)
 
     # -- uniform blocks
     def uniform(self, words: np.ndarray, pins: list[bytes]) -> Any:
@@ -158,7 +229,9 @@ class Device:
                 self.errors = [*self.errors[-7:], f"{check.op}: {error}"]
 
     async def settle_async(self) -> None:
-        """Wait for every unsettled check (one await); errors stay with their checks."""
+        """Submit what is queued, then wait for every unsettled check (one await); errors stay
+        with their checks."""
+        self.flush()
         checks = self.take_checks()
         if checks:
             self.settled(checks, await self.transport.settle_async([c.pending for c in checks]))

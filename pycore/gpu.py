@@ -143,7 +143,7 @@ class GpuSession:
             if id(buf) in fresh:
                 self.pool.discard(buf)
             else:
-                self.pool.release(buf)
+                self.device.release(buf)
 
     def release_all(self) -> list[Any]:
         """Hand over (and forget) every buffer this session still holds."""
@@ -266,10 +266,11 @@ class GpuSession:
         """Submit the queued commands as one command buffer; with `read=(buffer, out)`, also copy
         `out.nbytes` bytes of `buffer` to a staging buffer and read them into `out`.
 
-        Without a read nothing is awaited: the submit's check is left with the device and settled
-        at the next read (so ops whose results stay on the GPU queue back to back). With a read,
-        every unsettled check and the mapping are awaited together, in one await, and the read
-        raises if its own work, or work it depends on, was rejected.
+        Without a read nothing is awaited, and nothing is submitted yet: the commands join the
+        device's queue (see device.py), so ops whose results stay on the GPU cost no submit each,
+        and their check is settled at the next read. With a read, the queue is submitted first,
+        then every unsettled check and the mapping are awaited together, in one await, and the
+        read raises if its own work, or work it depends on, was rejected.
         Stages: "dispatch" is encoding and submitting; "readback" is waiting for the GPU (its
         compute time included) and copying the result into NumPy memory."""
         if self.deferred:
@@ -283,13 +284,13 @@ class GpuSession:
         commands, self._commands = self._commands, []
         inherited, self._inherited = self._inherited, []
         if read is None:
-            check = device.submitted(self.op_name, self.transport.submit(commands))
-            device.unpin(self._pins)
+            check = device.enqueue(self.op_name, commands, self._pins)
             self.checks = pending_of([*self.checks, *inherited, check])
             self.stages["dispatch"] += time.perf_counter() - t
             if len(device.checks) > BACKLOG:  # bound the backlog of a long chain with no reads
                 await device.settle_async()
             return
+        device.flush()
         earlier = device.take_checks()
         others = [c for c in inherited if not c.settled and c not in earlier]  # taken by a read in flight
         earlier_errors, error, encode_ms = await self.transport.submit_and_read_async(

@@ -142,7 +142,7 @@ class GpuArray(_Float32Shape):
 
 def _give_back(device: Any, buffer: Any) -> None:
     if device is RUNTIME.device:  # a lost device's buffers went with it
-        device.pool.release(buffer)
+        device.release(buffer)
 
 
 async def to_gpu_async(x: Any) -> GpuArray:

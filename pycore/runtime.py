@@ -176,6 +176,8 @@ class Runtime:
 
     def info(self) -> dict[str, Any]:
         dev = self.device
+        if dev is not None:
+            dev.flush()  # (queued work's buffers go back to the pool once it is submitted)
         versions = {"pycore": __version__, "numpy": np.__version__,
                     "python": sys.version.split()[0]}
         if IN_PYODIDE:

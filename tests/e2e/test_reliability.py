@@ -91,6 +91,9 @@ for name, read in [("y", y.to_numpy_async), ("z", z.to_numpy_async), ("batch", l
         out[name] = str(exc)
 after = await pycore.vec_add_async(x, x, backend="gpu")
 out["after"] = after.tolist()
+pycore.runtime.RUNTIME.device.pool.discard(t._buffer)  # (the destroyed buffer)
+y.release(); z.release(); b.release()
+del t, y, z, b
 out
 """)
     assert r["unrelated"] == [0, 0, 0, 0, 0, 1, 2, 3] and r["after"] == [2.0 * i for i in range(8)]
@@ -277,6 +280,7 @@ def failing(self, size, usage, label=""):
     return buf, js.Promise.resolve("out-of-memory error: could not allocate")
 x = np.ones(6_000_000, np.float32)  # 24 MB: a checked allocation
 dev.pool.clear()
+in_use_before = pycore.info()["memory"]["buffers_in_use"]
 cls.create_buffer_checked = failing
 try:
     try:
@@ -291,7 +295,7 @@ finally:
 ok = await pycore.relu_async(x, backend="gpu")
 {"forced": forced, "is_memory_error": issubclass(GpuOutOfMemoryError, MemoryError),
  "auto": bool(np.array_equal(auto, x)), "why": why, "ok": bool(np.array_equal(ok, x)),
- "in_use": pycore.info()["memory"]["buffers_in_use"]}
+ "in_use": pycore.info()["memory"]["buffers_in_use"] - in_use_before}
 """)
     assert r["forced"] and "memory" in r["forced"].lower() and "24,000,000 bytes" in r["forced"], r
     assert r["is_memory_error"] and r["auto"] and "out of memory" in r["why"] and r["ok"]
@@ -402,3 +406,48 @@ ta.release(); tb.release()
     if r["cap"]:
         assert "loop iterations" in r["error"] and "backend='numpy'" in r["error"], r
     assert r["host"] == 4 * 65_600
+
+
+def test_queued_work_keeps_its_inputs_until_it_is_submitted(gpu):
+    # Ops on GpuArrays are queued, not submitted one by one: an input released meanwhile must not
+    # be handed to an upload (writeBuffer runs before a later submit) while queued work reads it.
+    r = gpu.py("""
+import gc
+rng = np.random.default_rng(11)
+bad = []
+for round_ in range(20):
+    x = rng.normal(size=4096).astype(np.float32)
+    t = await pycore.to_gpu_async(x)
+    y = await pycore.scale_async(await pycore.relu_async(t), 2.0)   # queued
+    t.release()                                                   # its buffer: not free yet
+    del t
+    gc.collect()
+    other = await pycore.to_gpu_async(np.full(4096, 1e6, np.float32))  # an upload of the same size
+    z = await pycore.vec_add_async(x, x, backend="gpu")             # a round trip submits the queue
+    if not np.array_equal(await y.to_numpy_async(), np.maximum(x, 0) * 2) or not np.array_equal(z, x + x):
+        bad.append(round_)
+    other.release()
+queued = len(pycore.runtime.RUNTIME.device.queued)
+{"bad": bad, "queued_after_reads": queued}
+""")
+    assert r == {"bad": [], "queued_after_reads": 0}
+
+
+def test_ops_on_gpu_arrays_share_one_submit_until_a_read(gpu):
+    r = gpu.py("""
+dev = pycore.runtime.RUNTIME.device
+transport = type(dev.transport)
+real = transport.submit
+submits = []
+transport.submit = lambda self, commands: (submits.append(len(commands)), real(self, commands))[1]
+try:
+    t = await pycore.to_gpu_async(np.arange(1024, dtype=np.float32))
+    for _ in range(10):
+        t = await pycore.scale_async(t, 1.0)
+    during = len(submits)
+    value = await t.to_numpy_async()
+finally:
+    transport.submit = real
+{"during": during, "after": submits, "right": bool(np.array_equal(value, np.arange(1024)))}
+""")
+    assert r["during"] == 0 and r["after"][0] == 10 and r["right"], r  # (natively the read submits too)
