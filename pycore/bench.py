@@ -292,6 +292,11 @@ def _raw_head(op: str, shape: list[int]) -> np.ndarray:
 
 def _raw_kernel(op: str, shape: list[int]) -> str:
     """The baselines.js kernel that runs what pycore runs for op at shape on this adapter."""
+    if op == "matmul":
+        from .programs import PROGRAMS
+
+        entry = PROGRAMS["matmul"].kernels(RUNTIME.device, OPS["matmul"])[0][1]
+        return "matmul_tiled" if entry == "matmul_tiled" else op
     if op == "softmax":
         from .gpu import GpuSession
         from .programs import PROGRAMS

@@ -138,6 +138,7 @@ class BrowserTransport(Transport):
     """A GPUDevice of the browser, with the adapter facts pycore reports."""
 
     name = "browser"
+    compiles_in_background = True  # createComputePipelineAsync
 
     def __init__(self, adapter: Any, device: Any, adapter_info: dict[str, Any],
                  limits: dict[str, int], features: list[str]) -> None:

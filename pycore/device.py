@@ -94,6 +94,8 @@ class Device:
         self.queued_pins: list[bytes] = []
         self.after_flush: list[Any] = []  # buffers to pool once the queued work is submitted
         self._flush_scheduled = False
+        self.compiling: dict[tuple[str, str], asyncio.Future] = {}  # compiles in flight, shared
+        self.precompiled = {"done": 0, "total": 0}  # the background compile's progress
         # adapter facts, once
         self.limits = transport.limits
         self.adapter_info = transport.adapter_info
@@ -254,6 +256,22 @@ class Device:
             if source is not None:
                 self.pipelines.move_to_end(key)
             return pipeline
+        if key in self.compiling:  # (the background compile, or a concurrent call, got there first)
+            return await asyncio.shield(self.compiling[key])
+        done = self.compiling[key] = asyncio.get_running_loop().create_future()
+        done.add_done_callback(lambda f: f.cancelled() or f.exception())  # (retrieved: no warning)
+        try:
+            pipeline = await self._compile_async(key, family, entry, bindings, source, name)
+        except BaseException as exc:
+            done.set_exception(exc)
+            raise
+        finally:
+            del self.compiling[key]
+        done.set_result(pipeline)
+        return pipeline
+
+    async def _compile_async(self, key: tuple[str, str], family: str, entry: str, bindings: tuple[str, ...],
+                             source: Callable[[], str] | None, name: str | None) -> Any:
         label, start = ".".join(key), time.perf_counter()
         module_key = family if source is None else label
         module = self.modules.get(module_key)
@@ -273,6 +291,19 @@ class Device:
         if source is not None:
             self._trim_generated()
         return pipeline
+
+    async def precompile_async(self, kernels: list[tuple[str, str, tuple[str, ...]]]) -> None:
+        """Compile these (family, entry, bindings) pipelines one after another, in the background:
+        a call that needs one meanwhile waits for that compile only (its trace shows "compile")."""
+        self.precompiled = {"done": 0, "total": len(kernels)}
+        for family, entry, bindings in kernels:
+            if self.lost is not None:
+                return
+            try:
+                await self.pipeline_async(family, entry, bindings)
+            except Exception as exc:  # (the call that needs it will raise)
+                self.errors = [*self.errors[-7:], f"compiling {family}.{entry}: {exc}"]
+            self.precompiled["done"] += 1
 
     def _trim_generated(self) -> None:
         generated = [k for k in self.pipelines if ":" in k[1]]

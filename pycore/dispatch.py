@@ -10,21 +10,41 @@ its backend, the selector's reasoning and the time per stage.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any
 
 import numpy as np
 
 from .arrays import as_float32
-from .device import GpuOutOfMemoryError
+from .device import Device, GpuOutOfMemoryError
 from .gpu import GpuSession, GpuView
 from .gpuarray import GpuArray
-from .ops import Op
+from .ops import OPS, Op
 from .programs import PROGRAMS
 from .runtime import RUNTIME
 from .selector import SELECTOR
 
 RUNTIME.on_device.append(lambda device: SELECTOR.forget_measurements())  # a new device, new speeds
+
+
+def precompile(device: Device | None) -> None:
+    """Compile the pipelines every op uses on a new device, in the background (where the
+    transport compiles asynchronously), most used kinds first: a first call finds its kernel
+    ready, or waits only for the compile already under way."""
+    if device is None or not device.transport.compiles_in_background or not PRECOMPILE:
+        return
+    order = ("unary", "binary", "reduce", "rowwise", "matmul", "conv2d")
+    kernels = [k for kind in order for op in OPS.values() if op.kind == kind
+               for k in PROGRAMS[kind].kernels(device, op)]
+    try:
+        asyncio.get_running_loop().create_task(device.precompile_async(list(dict.fromkeys(kernels))))
+    except RuntimeError:  # no running loop: the kernels compile on first use
+        pass
+
+
+PRECOMPILE = True  # pycore.dispatch.PRECOMPILE = False: compile each kernel on its first use only
+RUNTIME.on_device.append(precompile)
 
 BACKENDS = ("auto", "gpu", "numpy")
 

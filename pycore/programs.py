@@ -76,6 +76,11 @@ class Program:
                         params: dict[str, Any]) -> Any:
         raise NotImplementedError
 
+    def kernels(self, device: Any, op: Op) -> list[tuple[str, str, tuple[str, ...]]]:
+        """(family, entry, bindings) of the pipelines `op` uses on `device`'s adapter for typical
+        shapes: what the background compile prepares."""
+        return [(op.family, op.entry_for(op.typical_params()), self.bindings)]
+
 
 class Elementwise(Program):
     """unary and binary: any shape, flattened; chunked by the binding limit."""
@@ -129,6 +134,10 @@ class Rowwise(Program):
             raise ValueError(f"{op.name}: x must be 1-D or 2-D (rows over the last axis), "
                              f"got {_shape_text(x)}")
 
+    def kernels(self, device, op):
+        tree = self.uses_tree(device, 1000, 1000)
+        return [(op.family, op.entry if tree else op.entry + "_thread", self.bindings)]
+
     def uses_tree(self, gpu: GpuSession, rows: int, cols: int) -> bool:
         """Whether (rows, cols) runs on the workgroup kernels (else a thread per row) on gpu's adapter."""
         few_long = rows < self.THREAD_ROWS and cols > self.THREAD_COLS
@@ -175,6 +184,12 @@ class Reduce(Program):
 
     def out_shape(self, shapes, params=None):
         return ()
+
+    def kernels(self, device, op):
+        tree = not device.cpu_adapter if self.tree is None else self.tree
+        first, rest = (op.entry, "reduce") if tree else (self.THREAD_ENTRIES[op.entry], "reduce_thread")
+        return [(op.family, first, self.bindings + ("read",) * (len(op.inputs) - 1)),
+                (op.family, rest, self.bindings)]
 
     def check(self, op, arrays, params):
         _same_shapes(op, arrays)
@@ -241,6 +256,10 @@ class Matmul(Program):
 
     def out_shape(self, shapes, params=None):
         return (shapes[0][0], shapes[1][1])
+
+    def kernels(self, device, op):
+        tiled = not device.cpu_adapter if self.tiled is None else self.tiled
+        return [(op.family, "matmul_tiled" if tiled else "matmul_vec4", self.bindings)]
 
     @staticmethod
     def _k_step(cap: int | None, tiled: bool) -> int:

@@ -199,6 +199,7 @@ class Runtime:
             "versions": versions,
             "memory": dev.pool.stats() if dev else None,
             "pipelines_compiled_ms": dict(dev.compile_ms) if dev else {},
+            "precompiled": dict(dev.precompiled) if dev else None,
             "gpu_errors": list(dev.errors) if dev else [],
             "device_lost": self.device_lost,
             "device_losses": self.losses,

@@ -60,6 +60,7 @@ class Transport(ABC):
     transport's own objects: pycore only hands them back to it."""
 
     name: str  # "browser" or "native"
+    compiles_in_background: bool = False  # create_pipeline_async lets other work run meanwhile
     adapter_info: dict[str, Any]  # vendor, architecture, device, description, ...
     limits: dict[str, int]  # by LIMIT_NAMES
     features: list[str]

@@ -112,6 +112,62 @@ def native_readme(json_path: str) -> str:
             f"</details>\n")
 
 
+def dawn_section(bench_path: str, cost_path: str) -> str:
+    """docs/benchmarks.md's real-GPU section: a Dawn run of the sweep (scripts/bench.py --dawn) and
+    of scripts/call_cost.py on the same machine, pycore beside raw JavaScript and TF.js."""
+    from pycore.bench import format_report
+
+    result = json.loads(Path(bench_path).read_text())
+    cost = json.loads(Path(cost_path).read_text())
+    small, chain = cost["small"], cost["chain"]
+    env = result["environment"]
+    peers: dict[tuple[str, str], dict[str, float]] = {}
+    for row in result.get("peers", []):
+        impl = "tfjs" if row["impl"].startswith("tfjs") else row["impl"]
+        peers.setdefault((row["op"], row["size"]), {})[impl] = row["ms"]
+    ours = {(r["op"], r["size"]): r["gpu_ms"] for r in result["sweep"]}
+    tfjs = next((r["impl"][5:] for r in result.get("peers", []) if r["impl"].startswith("tfjs")), "")
+    tf_relu = peers.get(("relu", 1000), {}).get("tfjs", float("nan"))
+    lines = [
+        f"Measured on {result['when']} with `bash scripts/dawn-gpu-run.sh`: {cost['tier']}, through Dawn "
+        f"(npm `webgpu`) in {env.get('runtime', 'Node')}, Pyodide {env['versions'].get('pyodide', '?')}. "
+        f"pycore, raw JavaScript and TF.js {tfjs} run in one process on one device. Medians in "
+        f"milliseconds. Raw data: `{bench_path}`, `{cost_path}`.", "",
+        "**The cost of a call** (relu on 1,024 floats unless said)", "",
+        "| | pycore | raw JS | TF.js |", "| --- | ---: | ---: | ---: |",
+        f"| round trip, NumPy in, NumPy out | {small['relu_1k_round_trip_ms']:.3f} | "
+        f"{small['raw_js_round_trip_ms']:.3f} | {tf_relu:.3f} |",
+        f"| host time of an op on a GpuArray (200 in a row, nothing read) | "
+        f"{small['resident_relu_host_ms']:.3f} | | |",
+        "| relu → scale → add on 1M floats: eager calls on GpuArrays / CommandBatch / three round trips | "
+        f"{chain['eager_gpuarrays_ms']:.2f} / {chain['command_batch_ms']:.2f} / "
+        f"{chain['round_trips_ms']:.2f} | | |",
+        "", "**Matmul**: chained on arrays that stay on the GPU (17 in a row, one read; ms per matmul "
+        "and TFLOP/s), and from NumPy to NumPy", "",
+        "| n | pycore chained | TF.js chained | pycore round trip | TF.js round trip |",
+        "| ---: | ---: | ---: | ---: | ---: |"]
+    for r in cost["matmul"]:
+        lines.append(f"| {r['n']}² | {r['pycore_chain_ms']:.3f} ({r['pycore_tflops']:.1f}) | "
+                     f"{r['tfjs_chain_ms']:.3f} ({r['tfjs_tflops']:.1f}) | {r['pycore_round_trip_ms']:.2f} | "
+                     f"{r['tfjs_round_trip_ms']:.2f} |")
+    lines += ["", "**Round trips beside the peers** (the sweep's sizes; matrices n × n)", "",
+              "| op | size | pycore | raw JS | TF.js |", "| --- | ---: | ---: | ---: | ---: |"]
+    for (op, size), row in peers.items():
+        shown = f"{size}²" if op == "matmul" else f"{size:,}"
+        lines.append(f"| {op} | {shown} | {ours.get((op, size), float('nan')):.3f} | "
+                     f"{row.get('raw-js', float('nan')):.3f} | {row.get('tfjs', float('nan')):.3f} |")
+    pre = cost.get("background_compile") or {}
+    if pre:
+        slowest = max(pre["compile_ms"].items(), key=lambda kv: kv[1])
+        lines += ["", f"**First use**: the {pre['progress']['total']} kernels this adapter's ops use compile "
+                  f"in the background once the device is acquired; all were ready "
+                  f"{pre['waited_after_init_s'] * 1e3:.0f} ms after `init_async()` returned (the slowest, "
+                  f"{slowest[0]}, took {slowest[1]:.0f} ms)."]
+    lines += ["", "<details><summary>the whole sweep</summary>", "", "```text", format_report(result), "```",
+              "</details>", ""]
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     from pycore.bench import add_arguments, write_result
@@ -122,12 +178,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=int, default=3600, help="seconds the whole run may take")
     ap.add_argument("--dawn", action="store_true",
                     help="run in Node on Dawn (npm webgpu: a real GPU, or lavapipe) instead of Chromium")
+    ap.add_argument("--dawn-readme", nargs=2, metavar=("BENCH_JSON", "CALL_COST_JSON"),
+                    help="only write docs/benchmarks.md's real-GPU section from a Dawn run's two JSON files")
     ap.add_argument("--dawn-toggle", action="append", metavar="TOGGLE",
                     help="a Dawn option for --dawn, e.g. enable-dawn-features=allow_unsafe_apis")
     ap.add_argument("--write-readme", action="store_true", help="put the table into docs/benchmarks.md")
     ap.add_argument("--native-readme", metavar="JSON",
                     help="only write docs/benchmarks.md's native table from this native run's JSON")
     args = ap.parse_args(argv)
+    if args.dawn_readme:
+        replace_section("dawn", dawn_section(*args.dawn_readme), path=BENCHMARKS)
+        return 0
     if args.native_readme:
         replace_section("native", native_readme(args.native_readme), path=BENCHMARKS)
         return 0

@@ -90,3 +90,30 @@ await pycore.tanh_async([2.0])
 {"first": first, "second": pycore.info()["pipelines_compiled_ms"]}
 """)
     assert r["first"]["elementwise.tanh_"] > 0 and r["first"] == r["second"]
+
+
+def test_pipelines_compile_in_the_background_after_boot(browser, server):
+    # The browser compiles asynchronously: every op's kernel for this adapter is prepared once the
+    # device is acquired, so a first call finds it ready (no "compile" stage in its trace).
+    from tests.conftest import boot
+
+    page = boot(browser, server.url + "/")
+    try:
+        r = page.py("""
+import asyncio
+for _ in range(600):
+    p = pycore.info()["precompiled"]
+    if p["total"] and p["done"] == p["total"]:
+        break
+    await asyncio.sleep(0.05)
+await pycore.matmul_async(np.ones((64, 64)), np.ones((64, 64)), backend="gpu")
+matmul = pycore.trace()[-1]["ms"]
+await pycore.softmax_async(np.ones((4, 8)), backend="gpu")
+{"progress": p, "compiled": sorted(pycore.info()["pipelines_compiled_ms"]), "matmul": matmul,
+ "softmax": pycore.trace()[-1]["ms"], "ops": len(pycore.OPS)}
+""")
+        assert r["progress"]["done"] == r["progress"]["total"] >= r["ops"] - 3, r["progress"]
+        assert "compile" not in r["matmul"] and "compile" not in r["softmax"], r
+        assert any(k.startswith("matmul.") for k in r["compiled"]) and "conv2d.convolve2d" in r["compiled"]
+    finally:
+        page.close()

@@ -39,6 +39,11 @@ const KERNELS = {
     inputs: ([n]) => [n * n, n * n], out: ([n]) => n * n,
     words: ([n]) => [n, n, n], groups: ([n]) => [Math.ceil(n / 128), Math.ceil(n / 256), 1], pad: 16,  // 256 x 128 of C per group
   },
+  matmul_tiled: {  // pycore's choice on GPUs (64 x 64 of C per workgroup, staged in workgroup memory)
+    family: "matmul", entry: "matmul_tiled", bindings: ["read", "read", "write", "uniform"],
+    inputs: ([n]) => [n * n, n * n], out: ([n]) => n * n,
+    words: ([n]) => [n, n, n], groups: ([n]) => [Math.ceil(n / 64), Math.ceil(n / 64), 1], pad: 4,
+  },
 };
 
 function grid(groups) {
