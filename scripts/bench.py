@@ -147,8 +147,8 @@ def dawn_section(bench_path: str, cost_path: str) -> str:
         "| n | pycore chained | TF.js chained | pycore round trip | TF.js round trip |",
         "| ---: | ---: | ---: | ---: | ---: |"]
     for r in cost["matmul"]:
-        lines.append(f"| {r['n']}² | {r['pycore_chain_ms']:.3f} ({r['pycore_tflops']:.1f}) | "
-                     f"{r['tfjs_chain_ms']:.3f} ({r['tfjs_tflops']:.1f}) | {r['pycore_round_trip_ms']:.2f} | "
+        lines.append(f"| {r['n']}² | {r['pycore_chain_ms']:.3f} ({r['pycore_tflops']:.3g}) | "
+                     f"{r['tfjs_chain_ms']:.3f} ({r['tfjs_tflops']:.3g}) | {r['pycore_round_trip_ms']:.2f} | "
                      f"{r['tfjs_round_trip_ms']:.2f} |")
     lines += ["", "**Round trips beside the peers** (the sweep's sizes; matrices n × n)", "",
               "| op | size | pycore | raw JS | TF.js |", "| --- | ---: | ---: | ---: | ---: |"]

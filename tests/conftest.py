@@ -75,31 +75,34 @@ def fallback_page(browser_no_webgpu: Any, server: Server) -> Iterator[Booted]:
     page.close()
 
 
-@pytest.fixture(scope="session")
-def native() -> Iterator[Native]:
-    """pycore on wgpu-py's native WebGPU (lavapipe on a machine without a GPU), margin 0 like gpu_page."""
-    worker = Native()
-    info = worker.ready()
-    if info["transport"] != "native":
+def started(worker: Any, usable: bool, why: str) -> Iterator[Any]:
+    """A GPU worker for the session, margin 0 like gpu_page; the test fails saying `why` if it has
+    no WebGPU."""
+    if not usable:
         worker.close()
-        pytest.fail(f"the native transport is not available: {info['reason']}")
+        pytest.fail(why)
     worker.py("pycore.SELECTOR.margin = 0.0")
     yield worker
     worker.close()
+
+
+@pytest.fixture(scope="session")
+def native() -> Iterator[Native]:
+    """pycore on wgpu-py's native WebGPU (lavapipe on a machine without a GPU)."""
+    worker = Native()
+    info = worker.ready()
+    yield from started(worker, info["transport"] == "native",
+                       f"the native transport is not available: {info['reason']}")
 
 
 @pytest.fixture(scope="session")
 def dawn() -> Iterator[Dawn]:
     """pycore's browser transport on Dawn in Node (scripts/dawn.mjs): Mesa 25's lavapipe on a machine
-    without a GPU (scripts/lavapipe.sh), a real GPU where there is one. Margin 0 like gpu_page."""
+    without a GPU (scripts/lavapipe.sh), a real GPU where there is one."""
     worker = Dawn()
     info = worker.ready()
-    if info["backend"] != "webgpu":
-        worker.close()
-        pytest.fail(f"Dawn has no WebGPU adapter here: {info['reason']} (run: bash scripts/lavapipe.sh)")
-    worker.py("pycore.SELECTOR.margin = 0.0")
-    yield worker
-    worker.close()
+    yield from started(worker, info["backend"] == "webgpu",
+                       f"Dawn has no WebGPU adapter here: {info['reason']} (run: bash scripts/lavapipe.sh)")
 
 
 GPU_TARGETS = {"browser": "gpu_page", "native": "native", "dawn": "dawn"}
