@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import errno
 import hashlib
 import http.server
 import io
@@ -98,6 +99,8 @@ def node_modules_stale() -> str | None:
     installed = ROOT / "node_modules" / ".package-lock.json"
     if not (PYODIDE / "pyodide.mjs").exists() or not installed.exists():
         return "node_modules/pyodide is missing"
+    if not (NPM / "webgpu" / "index.js").exists():  # (a dev dependency: the tests' Dawn target)
+        return "node_modules/webgpu is missing"
     if lock.stat().st_mtime > installed.stat().st_mtime:
         return "package-lock.json is newer than node_modules"
     return None
@@ -347,6 +350,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
             sys.stderr.write(f"{self.log_date_time_string()} {format % args}\n")
 
 
+def open_browser(url: str) -> None:
+    """Open `url` in the default browser, or say that none could be opened."""
+    try:
+        opened = webbrowser.open(url)
+    except Exception:  # (webbrowser raises on some broken setups)
+        opened = False
+    if not opened:
+        print(f"pycore: no browser could be opened here; open {url} yourself", flush=True)
+
+
 def make_server(host: str, port: int, quiet: bool = False) -> http.server.ThreadingHTTPServer:
     Handler.quiet = quiet
     server = http.server.ThreadingHTTPServer((host, port), Handler)
@@ -363,14 +376,22 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     prepare_node_modules()
-    server = make_server(args.host, args.port, args.quiet)
+    try:
+        server = make_server(args.host, args.port, args.quiet)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            print(f"serve.py: port {args.port} on {args.host} is in use (another serve.py?); "
+                  f"pick another with --port, e.g. --port {args.port + 1}", file=sys.stderr)
+            return 1
+        print(f"serve.py: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
     host, port = server.server_address[:2]
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/"
     try:
         print(f"pycore: serving {ROOT.name} at {url}  (Ctrl+C stops)", flush=True)
         if args.open:
-            threading.Timer(0.3, webbrowser.open, args=(url,)).start()
+            threading.Timer(0.3, open_browser, args=(url,)).start()
         server.serve_forever()
     except KeyboardInterrupt:
         print("\npycore: stopped", flush=True)

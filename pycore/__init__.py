@@ -35,6 +35,9 @@ def __getattr__(name: str) -> Any:
         import importlib
 
         return importlib.import_module(".bench", __name__)
+    if f"{name}_async" in PUBLIC:  # pycore.relu(x): every op is async
+        raise AttributeError(f"module 'pycore' has no attribute {name!r}: every pycore op is async, "
+                             f"so call `await pycore.{name}_async(...)`")
     raise AttributeError(f"module 'pycore' has no attribute {name!r}")
 
 
@@ -60,6 +63,9 @@ def explain(op: str, *shapes: tuple[int, ...], on_gpu: tuple[bool, ...] | None =
     choice = SELECTOR.choose(spec, list(shapes), flags, result_on_gpu=keep)
     prediction["predicted_choice"] = prediction["choice"]
     prediction["choice"], prediction["why"] = choice.backend, choice.why
+    if RUNTIME.device is None:  # what a call would do now: there is no GPU to choose
+        prediction["choice"] = "numpy"
+        prediction["why"] = f"no WebGPU: {RUNTIME.reason}"
     prediction["measured_ms"] = SELECTOR.measured(spec, list(shapes), flags, result_on_gpu=keep)
     prediction["backend_available"] = RUNTIME.backend
     prediction["calibration"] = SELECTOR.calibration.source

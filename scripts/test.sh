@@ -20,7 +20,9 @@ command -v npm >/dev/null || missing+=(nodejs npm)
 [ ${#missing[@]} = 0 ] || apt_install "${missing[@]}"
 
 python3 -m pip install -q --disable-pip-version-check -e ".[test]"
-npm ci --no-audit --no-fund --loglevel=error
+if [ -n "$(python3 -c 'import serve; print(serve.node_modules_stale() or "")')" ]; then
+  npm ci --no-audit --no-fund --loglevel=error  # node_modules missing or older than the lock
+fi
 bash scripts/lavapipe.sh  # Mesa 25's lavapipe for Dawn (the browser transport in Node), if not there yet
 python3 -m ruff check .
 python3 -m pytest "$@"

@@ -28,6 +28,16 @@ const BOOT_PANELS = `
   <progress id="boot-progress" max="4" value="0"></progress>
 </section>
 
+<section id="tier-help" class="tier-help" role="dialog" aria-label="why NumPy" hidden>
+  <h2>Running on NumPy: no WebGPU here</h2>
+  <p>Why: <span id="tier-reason"></span></p>
+  <p>Every call works the same on NumPy; only speed differs. To run on your GPU, open this page in
+  a browser with WebGPU: Chrome or Edge 113 or later on Windows, macOS or ChromeOS; Safari 26;
+  Firefox 141 or later on Windows. Chromium on Linux needs
+  <code>--enable-unsafe-webgpu --enable-features=Vulkan</code>. Without a GPU, a browser offers
+  WebGPU only on a CPU implementation, if at all (Chromium: <code>--enable-unsafe-webgpu</code>).</p>
+</section>
+
 <section id="error-panel" class="error-panel" role="alert" hidden>
   <h2>Start-up failed at stage <span id="error-stage"></span></h2>
   <pre id="error-message"></pre>
@@ -118,9 +128,22 @@ function showStatus(info) {
     `Python ${v.python} · Pyodide ${v.pyodide} · NumPy ${v.numpy} · pycore ${v.pycore}`;
   const tier = document.getElementById("tier");
   tier.className = `badge ${info.backend}`;
-  tier.textContent = info.tier;
-  tier.title = info.reason;
+  const gpu = info.backend === "webgpu";
+  tier.textContent = gpu ? info.tier : "NumPy fallback (no WebGPU): why?";
+  tier.title = gpu ? info.reason : "click: why, and how to get WebGPU";
+  document.getElementById("tier-reason").textContent = info.reason;
+  if (gpu) document.getElementById("tier-help").hidden = true;
+  tier.setAttribute("role", gpu ? "status" : "button");
+  tier.tabIndex = gpu ? -1 : 0;
 }
+
+function toggleTierHelp(event) {
+  if (event.type === "keydown" && event.key !== "Enter" && event.key !== " ") return;
+  if (!document.getElementById("tier").classList.contains("numpy")) return;
+  const help = document.getElementById("tier-help");
+  help.hidden = !help.hidden;
+}
+for (const type of ["click", "keydown"]) document.getElementById("tier").addEventListener(type, toggleTierHelp);
 
 async function boot() {
   const pyodide = await stage("runtime", () => loadPyodide({

@@ -18,7 +18,13 @@ def test_null_adapter_falls_back_to_numpy_with_the_same_answer(fallback_page, gp
     info = fallback_page.ready()
     assert info["backend"] == "numpy" and "requestAdapter() returned null" in info["reason"]
     badge = fallback_page.page.inner_text("#tier")
-    assert badge.startswith("NumPy fallback") and "requestAdapter() returned null" in badge
+    assert badge.startswith("NumPy fallback") and len(badge) < 40  # short; a click says why
+    assert not fallback_page.page.locator("#tier-help").is_visible()
+    fallback_page.page.click("#tier")
+    help_text = fallback_page.page.inner_text("#tier-help")
+    assert "requestAdapter() returned null" in help_text and "--enable-unsafe-webgpu" in help_text
+    fallback_page.page.click("#tier")
+    assert not fallback_page.page.locator("#tier-help").is_visible()
     on_cpu, on_gpu = fallback_page.py(SAME_CALL), gpu_page.py(SAME_CALL)
     assert on_cpu["backend"] == "numpy" and on_gpu["backend"] == "webgpu"
     assert on_cpu["equal"] and on_gpu["equal"] and on_cpu["sum"] == on_gpu["sum"]
@@ -29,7 +35,8 @@ def test_missing_navigator_gpu(browser, server):
     try:
         info = page.ready()
         assert info["backend"] == "numpy" and "navigator.gpu is missing" in info["reason"]
-        assert "navigator.gpu is missing" in page.page.inner_text("#tier")
+        page.page.click("#tier")
+        assert "navigator.gpu is missing" in page.page.inner_text("#tier-help")
         assert page.py(SAME_CALL)["equal"]
     finally:
         page.close()
@@ -84,5 +91,6 @@ def test_a_broken_stage_shows_the_error_panel(browser, server, route, stage, nee
         assert page.inner_text("#error-stage") == stage
         assert needle in page.inner_text("#error-message")
         assert page.locator("#stages li.failed").count() == 1
+        assert not page.locator("#console-input").is_visible()  # no prompt without Python behind it
     finally:
         context.close()

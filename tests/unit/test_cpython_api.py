@@ -241,3 +241,17 @@ def test_close_calls_are_settled_by_measuring_both_backends():
     sel.margin = 0.0
     sel.forget_measurements()
     assert sel.choose(relu, [(1000,)]).key is None
+
+
+def test_an_op_without_async_names_its_async_form():
+    with pytest.raises(AttributeError, match=r"relu.*every pycore op is async.*await pycore\.relu_async"):
+        pycore.relu  # noqa: B018
+    with pytest.raises(AttributeError, match="no attribute 'nothing_like_an_op'$"):
+        pycore.nothing_like_an_op  # noqa: B018
+
+
+def test_explain_on_the_numpy_fallback_says_numpy():
+    asyncio.run(pycore.init_async())  # this process runs on NumPy (conftest)
+    got = pycore.explain("matmul", (1024, 1024), (1024, 1024))
+    assert got["choice"] == "numpy" and got["backend_available"] == "numpy"
+    assert got["why"].startswith("no WebGPU") and got["predicted_choice"] in ("webgpu", "numpy")

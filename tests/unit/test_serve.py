@@ -196,3 +196,14 @@ def test_idle_connections_are_closed():
         serve.Handler.timeout = saved
         srv.shutdown()
         srv.server_close()
+
+
+def test_a_port_in_use_is_one_line_naming_it(capsys):
+    taken = serve.make_server("127.0.0.1", 0, quiet=True)
+    port = taken.server_address[1]
+    try:
+        assert serve.main(["--port", str(port), "--quiet"]) == 1
+    finally:
+        taken.server_close()
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and f"port {port}" in err and "--port" in err and "Traceback" not in err
