@@ -246,7 +246,7 @@ def test_close_calls_are_settled_by_measuring_both_backends():
 def test_an_op_without_async_names_its_async_form():
     with pytest.raises(AttributeError, match=r"relu.*every pycore op is async.*await pycore\.relu_async"):
         pycore.relu  # noqa: B018
-    with pytest.raises(AttributeError, match="no attribute 'nothing_like_an_op'$"):
+    with pytest.raises(AttributeError, match=r"no attribute 'nothing_like_an_op'$"):
         pycore.nothing_like_an_op  # noqa: B018
 
 
