@@ -48,6 +48,9 @@ def test_chain_bridge_and_peers(small_run):
         assert chain[key] > 0
     speedup = chain["round_trips_ms"] / chain["command_batch_ms"]
     assert chain["speedup_command_batch"] == pytest.approx(speedup, rel=1e-2)
+    assert chain["raw_js_ms"] > 0  # the same transfers and fused kernel in raw JS (head checked)
+    assert chain["command_batch_over_raw_js"] == pytest.approx(
+        chain["command_batch_ms"] / chain["raw_js_ms"], rel=1e-2)
     bridge = small_run["bridge"]
     assert 0 < bridge["raw_floor_ms"] and 0 < bridge["raw_js_ms"] and 0 < bridge["pycore_ms"]
     assert bridge["runs"] == 60 and bridge["pycore_median_ms"] > 0 and bridge["raw_js_median_ms"] > 0
@@ -59,7 +62,7 @@ def test_chain_bridge_and_peers(small_run):
 
 def test_targets_and_table(small_run):
     names = {t["name"]: t for t in small_run["targets"]}
-    assert {"regret", "chain", "bridge"} <= set(names)  # matmul targets need 512 and 1024
+    assert {"regret", "chain_eager", "chain_raw", "bridge"} <= set(names)  # matmul targets need 512 and 1024
     worst = max(r["regret"] for r in small_run["sweep"])
     assert names["regret"]["value"] == worst and names["regret"]["met"] == (worst <= 1.10)
     assert names["bridge"]["value"] == small_run["bridge"]["ratio"]

@@ -238,3 +238,40 @@ export async function tfjsMatmulChain(n, count, repeats) {
     b.dispose();
   }
 }
+
+/** relu -> scale(s) -> add on n floats written directly against WebGPU: upload x and y, one
+ *  dispatch of `code` (pycore's fused kernel for the chain, entry "fused": in0, in1, out, params),
+ *  one readback. What a CommandBatch does, without Python. x = y = randomData(n). */
+export async function rawChain(device, code, n, s, repeats) {
+  const module = device.createShaderModule({ code });
+  const pipe = await device.createComputePipelineAsync({ layout: "auto", compute: { module, entryPoint: "fused" } });
+  const data = randomData(n);
+  const bytes = roundUp(n * 4, 16);
+  const [x, y, dst] = [0, 1, 2].map(() => device.createBuffer({ size: bytes, usage: STORAGE }));
+  const params = device.createBuffer({ size: 16, usage: UNIFORM });
+  device.queue.writeBuffer(params, 0, new Float32Array([s, 0, 0, 0]));
+  const staging = device.createBuffer({ size: n * 4, usage: READ });
+  const bind = device.createBindGroup({ layout: pipe.getBindGroupLayout(0),
+    entries: [x, y, dst, params].map((buffer, i) => ({ binding: i, resource: { buffer } })) });
+  const result = new Float32Array(n);
+  try {
+    const timed = await timeRuns(async () => {
+      device.queue.writeBuffer(x, 0, data);
+      device.queue.writeBuffer(y, 0, data);
+      const enc = device.createCommandEncoder();
+      const pass = enc.beginComputePass();
+      pass.setPipeline(pipe);
+      pass.setBindGroup(0, bind);
+      pass.dispatchWorkgroups(...grid(Math.ceil(n / 4 / 256)));
+      pass.end();
+      enc.copyBufferToBuffer(dst, 0, staging, 0, n * 4);
+      device.queue.submit([enc.finish()]);
+      await staging.mapAsync(GPUMapMode.READ);
+      result.set(new Float32Array(staging.getMappedRange()));
+      staging.unmap();
+    }, repeats);
+    return { ...timed, head: Array.from(result.subarray(0, 8)) };
+  } finally {
+    [x, y, dst, params, staging].forEach((b) => b.destroy());
+  }
+}
