@@ -70,6 +70,9 @@ _BRIDGE_JS = """
     return scopeErrors(device);
   }
   return {
+    lostWithin(device, ms) {
+      return Promise.race([device.lost.then(() => true), new Promise((r) => setTimeout(() => r(false), ms))]);
+    },
     createChecked(device, size, usage, label) {
       scoped(device);
       const buffer = device.createBuffer({ size, usage, label });
@@ -224,6 +227,10 @@ class BrowserTransport(Transport):
 
     async def work_done_async(self) -> None:
         await self.queue.onSubmittedWorkDone()
+
+    async def lost_within_async(self, seconds: float) -> bool:
+        """(A destroyed device fails a pending mapAsync before its `lost` promise resolves.)"""
+        return bool(await _bridge().lostWithin(self.device, seconds * 1e3))
 
     def on_lost(self, callback: Callable[[str], None]) -> None:
         def lost(info: Any) -> None:

@@ -33,6 +33,7 @@ DEVICE_TIMEOUT_S = 15.0
 TRACE_LENGTH = 256
 RETRY_MAX_S = 60.0  # the longest wait between tries for a new device after a loss
 STABLE_S = 60.0  # a device that lived this long before its loss is retried at once
+LOSS_REPORT_S = 0.25  # how long a failed call waits for the device's own report of a loss
 
 
 class Runtime:
@@ -124,11 +125,13 @@ class Runtime:
     async def lost_during_async(self, device: Device, exc: BaseException) -> bool:
         """Whether `device` was lost by the time a call on it raised `exc` (then NumPy answers the
         call). An error that says the device is lost reports the loss itself; otherwise the loss's
-        own report, if one is on its way, gets one turn of the event loop to arrive."""
+        own report, if one is on its way, gets LOSS_REPORT_S to arrive (only failed calls wait)."""
         if device.lost is None and (isinstance(exc, DeviceLostError) or is_lost_text(str(exc))):
             self.lose(device, str(exc))
         if device.lost is None:
             await asyncio.sleep(0)
+        if device.lost is None and await device.transport.lost_within_async(LOSS_REPORT_S):
+            await asyncio.sleep(0)  # (the runtime's own callback ran first; let it finish)
         return device.lost is not None
 
     def shutdown(self) -> None:

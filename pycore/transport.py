@@ -108,6 +108,11 @@ class Transport(ABC):
     @abstractmethod
     def on_lost(self, callback: Callable[[str], None]) -> None:
         """Call `callback(reason)` once if the device is lost."""
+
+    async def lost_within_async(self, seconds: float) -> bool:
+        """Whether the device reports a loss within `seconds` (its on_lost callbacks have run by
+        then). For a call that failed: a loss may be reported after the call's own error."""
+        return False
     @abstractmethod
     def destroy(self) -> None: ...
 
