@@ -145,6 +145,11 @@ Chart.defaults.maintainAspectRatio = false;
 Chart.defaults.font.size = 11;
 
 const charts = {};
+// Compact legends: a compared run doubles the entries, and they must not squeeze the plot.
+Chart.defaults.plugins.legend.labels.boxWidth = 10;
+Chart.defaults.plugins.legend.labels.font = { size: 10 };
+Chart.defaults.plugins.legend.maxHeight = 46;
+
 function chart(id, config) {
   charts[id]?.destroy();
   charts[id] = new Chart(document.getElementById(id), config);
@@ -155,6 +160,7 @@ const logAxis = (title) => ({ type: "logarithmic", title: { display: true, text:
 
 // ---- benchmark explorer
 const bench = { result: null, rows: [], chain: null, other: null };
+const ALL_OPS = [];  // the op table's names, for the selector before any run
 
 // A run's short name for legends: the adapter and whether it ran in a browser or natively.
 function runName(result) {
@@ -170,7 +176,8 @@ function benchOps() {
 
 function drawBench() {
   const select = document.getElementById("bench-op");
-  const ops = benchOps();
+  const measured = benchOps();
+  const ops = measured.length ? measured : ALL_OPS;
   if (ops.join() !== [...select.options].map((o) => o.value).join()) {
     const keep = select.value;
     select.replaceChildren(...ops.map((o) => new Option(o, o)));
@@ -218,9 +225,10 @@ function drawBench() {
                                    backgroundColor: STAGE_COLORS[s] })) },
     options: { scales: { x: { stacked: true }, y: { stacked: true, title: { display: true, text: "ms" } } } } });
   const chain = bench.chain;
+  showEmpty(rows, chain);
   chart("chart-chain", { type: "bar", data: {
     labels: ["3 round trips", "GpuArray", "CommandBatch"],
-    datasets: [{ label: chain ? `${chain.size.toLocaleString("en")} elements` : "not run yet",
+    datasets: [{ label: chain ? `${chain.size.toLocaleString("en")} elements` : "",
                  data: chain ? [chain.round_trips_ms, chain.gpu_array_ms, chain.command_batch_ms] : [],
                  backgroundColor: [COLORS.numpy, COLORS.auto, COLORS.gpu] }] },
     options: { scales: { y: { title: { display: true, text: "ms" } } } } });
@@ -231,6 +239,34 @@ function drawBench() {
     div.textContent = `${t.met === true ? "✓" : t.met === false ? "✗" : "·"} ${t.goal}: ${t.value} (${t.detail})`;
     return div;
   }));
+}
+
+// Before a run (or without the GPU a chart needs), a chart says why it is empty instead of showing
+// an empty grid.
+function showEmpty(rows, chain) {
+  const gpu = globalThis.vizBackend === "webgpu" || bench.rows.some((r) => r.gpu_ms !== undefined);
+  const none = "No measurements yet: press Run (a quick sweep of a few ops), or load a JSON written by "
+    + "scripts/bench.py.";
+  const needsGpu = "Needs WebGPU: this page runs on NumPy here (see the badge). Load a JSON from a GPU run "
+    + "to see it.";
+  const states = {
+    "chart-time": rows.length ? null : none,
+    "chart-speedup": !gpu && !rows.some((r) => r.gpu_ms) ? needsGpu : rows.length ? null : none,
+    "chart-stages": !gpu && !rows.some((r) => r.stages_ms) ? needsGpu : rows.some((r) => r.stages_ms) ? null : none,
+    "chart-chain": chain ? null : gpu ? none : needsGpu,
+  };
+  for (const [id, text] of Object.entries(states)) {
+    const plot = document.getElementById(id).parentElement;
+    let note = plot.querySelector(".empty");
+    if (!note) {
+      note = document.createElement("p");
+      note.className = "empty";
+      plot.append(note);
+    }
+    note.textContent = text ?? "";
+    note.hidden = !text;
+    document.getElementById(id).style.visibility = text ? "hidden" : "visible";
+  }
 }
 
 function measuredCrossover(rows) {
@@ -375,8 +411,9 @@ async function refreshTrace() {
   showCode("card-trace", code);
   const entries = peekPython(code);
   vizState.data.trace = entries;
-  const labels = entries.map((e, i) => `${i + 1}. ${e.op} · ${e.backend}`);
-  const stages = [...new Set(entries.flatMap((e) => Object.keys(e.ms)))];
+  const labels = entries.map((e, i) => `${i + 1}. ${e.op} · ${e.backend}`
+    + (e.ms.compile ? ` (+${e.ms.compile.toFixed(0)} ms compile)` : ""));
+  const stages = [...new Set(entries.flatMap((e) => Object.keys(e.ms)))].filter((s) => s !== "compile");
   chart("chart-trace", { type: "bar", data: { labels,
     datasets: stages.map((s) => ({ label: s, data: entries.map((e) => e.ms[s] ?? 0),
                                    backgroundColor: STAGE_COLORS[s] ?? COLORS.numpy })) },
@@ -412,6 +449,8 @@ const vizState = globalThis.vizState = { data: {}, charts, runBench, ready: null
 async function start() {
   await globalThis.pycoreReady;
   pyodide.runPython("import numpy as np, pycore\n__viz_ns = {'np': np, 'pycore': pycore}");
+  ALL_OPS.push(...JSON.parse(pyodide.runPython("import json\njson.dumps(list(pycore.OPS))")));
+  globalThis.vizBackend = JSON.parse(pyodide.runPython("json.dumps(pycore.info()['backend'])"));
   document.getElementById("cards").classList.add("live");
   const button = document.getElementById("bench-run");
   button.dataset.scope = new URLSearchParams(location.search).get("bench") === "standard" ? "standard" : "quick";
