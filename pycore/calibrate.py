@@ -137,11 +137,13 @@ def load_saved(device: Device | None = None) -> bool:
         return False
     text = device.transport.load_setting(STORAGE_KEY)
     if not text:
+        SELECTOR.calibration = Calibration.for_adapter(device.cpu_adapter)  # measured class defaults
         return False
     try:
         SELECTOR.calibration = Calibration.from_json(text)
     except (TypeError, ValueError):
         device.transport.save_setting(STORAGE_KEY, None)  # from an older pycore: measure again
+        SELECTOR.calibration = Calibration.for_adapter(device.cpu_adapter)
         return False
     return True
 

@@ -39,6 +39,42 @@ STORAGE_KEY = "pycore.calibration.v2"
 KINDS = ("unary", "binary", "rowwise", "reduce", "matmul", "conv2d")
 
 
+# Defaults until this device is calibrated, by adapter class, from measured runs (docs/bench/):
+# a CPU adapter's GPU figures from SwiftShader in headless Chromium (scripts/bench.py), a GPU's from
+# an NVIDIA H100 through Dawn (scripts/bench.py --dawn), NumPy's in Pyodide on the former's machine.
+# Each op's rate is the one measured for it; a kind's is the fallback for an op added since. (That
+# SwiftShader run measured readback as too fast to time, so its upload rate stands in.)
+ADAPTER_DEFAULTS: dict[str, dict[str, Any]] = {
+    "cpu": {
+        "dispatch_ms": 3.65, "upload_gbps": 4.22, "readback_gbps": 4.22,
+        "gpu_gflops": {
+            "unary": 10.0, "binary": 10.0, "rowwise": 5.0, "reduce": 5.0, "matmul": 9.93,
+            "conv2d": 50.0, "relu": 0.15, "leaky_relu": 0.397, "elu": 0.692, "sigmoid": 0.696,
+            "tanh": 3.78, "swish": 1.53, "gelu": 2.27, "clip": 1.04, "scale": 0.358, "vec_add": 0.208,
+            "vec_sub": 0.451, "vec_mul": 0.172, "softmax": 0.306, "log_softmax": 0.369, "sum": 1.66,
+            "max": 0.366, "min": 0.503, "dot": 2.82, "convolve2d": 0.272,
+        },
+    },
+    "gpu": {
+        "dispatch_ms": 1.85, "upload_gbps": 0.74, "readback_gbps": 1.16,
+        "gpu_gflops": {
+            "unary": 10.0, "binary": 10.0, "rowwise": 5.0, "reduce": 5.0, "matmul": 519.0,
+            "conv2d": 50.0, "relu": 5.78, "leaky_relu": 2.05, "elu": 12.9, "sigmoid": 31.8,
+            "tanh": 50.8, "swish": 48.4, "gelu": 105.0, "clip": 6.43, "scale": 5.01, "vec_add": 2.17,
+            "vec_sub": 2.54, "vec_mul": 1.89, "softmax": 17.1, "log_softmax": 18.2, "sum": 3.5,
+            "max": 3.61, "min": 3.67, "dot": 6.03, "convolve2d": 18.7,
+        },
+    },
+}
+NUMPY_DEFAULTS: dict[str, float] = {
+    "unary": 0.5, "binary": 0.5, "rowwise": 0.3, "reduce": 1.0, "matmul": 2.52, "conv2d": 0.3,
+    "relu": 1.09, "leaky_relu": 1.66, "elu": 0.392, "sigmoid": 0.446, "tanh": 0.358, "swish": 0.482,
+    "gelu": 0.809, "clip": 1.08, "scale": 3.55, "vec_add": 3.62, "vec_sub": 3.33, "vec_mul": 3.33,
+    "softmax": 0.876, "log_softmax": 0.851, "sum": 4.37, "max": 2.1, "min": 2.1, "dot": 3.74,
+    "convolve2d": 1.15,
+}
+
+
 @dataclass
 class Calibration:
     """Measured (or default) speeds of this browser and device. Times in ms, rates in GFLOP/s
@@ -58,6 +94,21 @@ class Calibration:
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
+
+    @classmethod
+    def for_adapter(cls, cpu_adapter: bool) -> Calibration:
+        """The measured defaults of this adapter's class (ADAPTER_DEFAULTS), until calibrate_async().
+
+        >>> cpu, gpu = Calibration.for_adapter(True), Calibration.for_adapter(False)
+        >>> cpu.gpu_gflops["matmul"] < gpu.gpu_gflops["matmul"]
+        True
+        """
+        figures = ADAPTER_DEFAULTS["cpu" if cpu_adapter else "gpu"]
+        where = "a CPU adapter (SwiftShader)" if cpu_adapter else "a GPU (H100)"
+        return cls(dispatch_ms=figures["dispatch_ms"], upload_gbps=figures["upload_gbps"],
+                   readback_gbps=figures["readback_gbps"], gpu_gflops=dict(figures["gpu_gflops"]),
+                   numpy_gflops=dict(NUMPY_DEFAULTS),
+                   source=f"defaults measured on {where}; pycore.calibrate_async() measures this browser")
 
     @classmethod
     def from_json(cls, text: str) -> Calibration:

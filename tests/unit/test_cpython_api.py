@@ -255,3 +255,25 @@ def test_explain_on_the_numpy_fallback_says_numpy():
     got = pycore.explain("matmul", (1024, 1024), (1024, 1024))
     assert got["choice"] == "numpy" and got["backend_available"] == "numpy"
     assert got["why"].startswith("no WebGPU") and got["predicted_choice"] in ("webgpu", "numpy")
+
+
+def test_an_uncalibrated_device_starts_from_its_adapter_class_defaults():
+    from types import SimpleNamespace
+
+    from pycore.calibrate import load_saved
+    from pycore.selector import SELECTOR, Calibration
+
+    saved = SELECTOR.calibration
+    try:
+        for cpu in (True, False):
+            nothing_saved = SimpleNamespace(load_setting=lambda key: None)
+            device = SimpleNamespace(cpu_adapter=cpu, transport=nothing_saved)
+            assert load_saved(device) is False
+            want = Calibration.for_adapter(cpu)
+            assert SELECTOR.calibration.gpu_gflops == want.gpu_gflops
+            kind = "CPU" if cpu else "GPU"
+            assert SELECTOR.calibration.source.startswith(f"defaults measured on a {kind}")
+        matmul = [Calibration.for_adapter(cpu).gpu_gflops["matmul"] for cpu in (True, False)]
+        assert matmul[0] < 50 < matmul[1]  # SwiftShader's ~10 GFLOP/s, a GPU's hundreds
+    finally:
+        SELECTOR.calibration = saved
