@@ -1,4 +1,4 @@
-"""The WGSL sources: generated sections are current, every op's entry point exists."""
+"""The WGSL sources and the type stub: generated sections are current, every op's entry point exists."""
 
 from __future__ import annotations
 
@@ -22,3 +22,9 @@ def test_every_entry_point_is_defined():
         source = wgsl_source(op.family)
         assert re.search(rf"\bfn {op.entry}\s*\(", source), f"{op.name}: no fn {op.entry} in {op.family}.wgsl"
     assert re.search(r"@compute[^\n]*\nfn matmul_vec4\(", wgsl_source("matmul"))
+
+
+def test_the_type_stub_is_current():
+    done = subprocess.run([sys.executable, "scripts/stubs.py", "--check"], cwd=ROOT,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

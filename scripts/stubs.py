@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Writes pycore/__init__.pyi: the public API as type checkers and IDEs should see it. The `*_async`
+functions are generated from the op table at import time (pycore/api.py), which static tools cannot
+follow; the stub spells out each one's signature, from the same table. tests/unit/test_shaders.py
+checks the stub is current.
+
+    python3 scripts/stubs.py          # rewrite pycore/__init__.pyi
+    python3 scripts/stubs.py --check  # exit 1 if it is stale
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+STUB = ROOT / "pycore" / "__init__.pyi"
+sys.path.insert(0, str(ROOT))
+
+HEAD = '''"""Type stub of pycore's public API, written by scripts/stubs.py from the op table (do not edit)."""
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from . import bench as bench
+from .batch import CommandBatch as CommandBatch
+from .calibrate import calibrate_async as calibrate_async
+from .gpuarray import GpuArray as GpuArray
+from .gpuarray import to_gpu_async as to_gpu_async
+from .ops import OPS as OPS
+from .selector import SELECTOR as SELECTOR
+from .selector import BackendSelector as BackendSelector
+from .selector import Calibration as Calibration
+
+__version__: str
+
+def explain(op: str, *shapes: tuple[int, ...], on_gpu: tuple[bool, ...] | None = None) -> dict[str, Any]: ...
+async def init_async(transport: str | None = None) -> dict[str, Any]: ...
+def info() -> dict[str, Any]: ...
+def trace() -> list[dict[str, Any]]: ...
+'''
+
+
+def stub() -> str:
+    from pycore.api import PUBLIC
+    from pycore.ops import OPS
+
+    lines = [HEAD]
+    for op in OPS.values():
+        sig = inspect.signature(PUBLIC[op.public_name])
+        params = []
+        for p in sig.parameters.values():
+            if p.name == "backend":
+                params.append("*")
+                params.append('backend: str = "auto"')
+                continue
+            if p.name in op.inputs:
+                kind = "ArrayLike | GpuArray"
+            else:
+                kind = type(p.default).__name__ if p.default is not inspect.Parameter.empty else "float"
+            default = "" if p.default is inspect.Parameter.empty else f" = {p.default!r}"
+            params.append(f"{p.name}: {kind}{default}")
+        result = "float" if op.kind == "reduce" else "np.ndarray | GpuArray"
+        lines.append(f"async def {op.public_name}({', '.join(params)}) -> {result}:\n"
+                     f'    """{op.summary}"""')
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    text = stub()
+    if "--check" in argv:
+        if not STUB.exists() or STUB.read_text() != text:
+            print(f"{STUB} is stale: run python3 scripts/stubs.py", file=sys.stderr)
+            return 1
+        return 0
+    STUB.write_text(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
