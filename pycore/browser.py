@@ -21,6 +21,8 @@ from .transport import (
     BUFFER_BINDING_TYPES,
     LIMIT_NAMES,
     STAGE_COMPUTE,
+    Command,
+    Dispatch,
     GpuUnavailableError,
     ShaderCompileError,
     Transport,
@@ -121,10 +123,12 @@ def _bridge() -> Any:
     return _bridge_obj
 
 
-def _flat(commands: list[tuple]) -> Any:
-    """Commands as nested JavaScript arrays (buffers and pipelines pass through as themselves)."""
-    return to_js([(c[0], c[1], [list(b) for b in c[2]], *c[3]) if c[0] == "dispatch" else c
-                  for c in commands])
+def _flat(commands: list[Command]) -> Any:
+    """Commands as nested JavaScript arrays, as _BRIDGE_JS's encode reads them: ["dispatch", pipeline,
+    bindings, x, y, z] or ["copy", src, dst, nbytes, src offset, dst offset] (buffers and pipelines
+    pass through as themselves)."""
+    return to_js([("dispatch", c.pipeline, [list(b) for b in c.bindings], *c.groups)
+                  if isinstance(c, Dispatch) else ("copy", *c) for c in commands])
 
 
 def _js(obj: Any) -> Any:
@@ -200,7 +204,7 @@ class BrowserTransport(Transport):
             raise ShaderCompileError(errors) from exc
 
     # -- commands (encoded in _BRIDGE_JS: one FFI call per submit instead of a dozen per dispatch)
-    def submit(self, commands: list[tuple]) -> Any:
+    def submit(self, commands: list[Command]) -> Any:
         """Returns a promise of the error scopes' text or null."""
         return _bridge().submit(self.device, _flat(commands))
 
@@ -210,7 +214,7 @@ class BrowserTransport(Transport):
         errors = (await js.Promise.all(to_js(checks))).to_py()
         return [str(e) if _present(e) else None for e in errors]
 
-    async def submit_and_read_async(self, commands: list[tuple], staging: Any, out: np.ndarray,
+    async def submit_and_read_async(self, commands: list[Command], staging: Any, out: np.ndarray,
                                     earlier: list[Any]) -> tuple[list[str | None], str | None, float]:
         """One await in all: every Python await of a JavaScript promise costs a trip through the
         event loop (~0.3 ms measured here)."""

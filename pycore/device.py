@@ -28,7 +28,7 @@ import numpy as np
 
 from .pool import BufferPool
 from .shaders import wgsl_source
-from .transport import COPY_DST, UNIFORM, ShaderCompileError, Transport, is_lost_text
+from .transport import COPY_DST, UNIFORM, Command, ShaderCompileError, Transport, is_lost_text
 
 UNIFORM_CACHE = 512  # distinct uniform blocks kept on the GPU (32 bytes each) when none is in use
 GENERATED_PIPELINES = 128  # generated (fused) kernels kept compiled, least recently used dropped
@@ -88,7 +88,7 @@ class Device:
         self.lost: str | None = None
         self.acquired_at = time.monotonic()
         # work queued for one submit (see the module doc)
-        self.queued: list[tuple] = []
+        self.queued: list[Command] = []
         self.queued_ops: list[str] = []
         self.queued_check: Check | None = None
         self.queued_pins: list[bytes] = []
@@ -129,7 +129,7 @@ class Device:
             self.pool.release(buf)
 
     # -- work queued for one submit
-    def enqueue(self, op: str, commands: list[tuple], pins: list[bytes]) -> Check:
+    def enqueue(self, op: str, commands: list[Command], pins: list[bytes]) -> Check:
         """Queue `commands` (whose uniform blocks are `pins`, now the queue's) for the next submit;
         returns the check that submit will report to."""
         if self.queued_check is None:

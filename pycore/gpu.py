@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from .device import Check, Device, GpuOutOfMemoryError, gpu_error, pending_of
-from .transport import COPY_DST, COPY_SRC, MAP_READ, STORAGE
+from .transport import COPY_DST, COPY_SRC, MAP_READ, STORAGE, Command, Copy, Dispatch
 
 WORKGROUP = 256  # threads per workgroup of the 1-D kernels (elementwise, binary, rowwise, reduce)
 BACKLOG = 64  # submits left unsettled before a chain that never reads waits for them
@@ -120,7 +120,7 @@ class GpuSession:
         self.loop_cap = device.loop_cap
         self._held: list[Any] = []
         self._fresh: list[Any] = []  # buffers made (not reused) for this session
-        self._commands: list[tuple] = []
+        self._commands: list[Command] = []
         self._pins: list[bytes] = []  # uniform blocks queued commands use
         self._inherited: list[Check] = []  # checks of the inputs and of large allocations
         self._result: GpuView | None = None  # the output that stays on the GPU (keep_result)
@@ -257,10 +257,10 @@ class GpuSession:
         return pipeline
 
     def copy(self, src: Any, dst: Any, nbytes: int, src_offset: int = 0, dst_offset: int = 0) -> None:
-        self._commands.append(("copy", src, dst, nbytes, src_offset, dst_offset))
+        self._commands.append(Copy(src, dst, nbytes, src_offset, dst_offset))
 
     def dispatch(self, pipeline: Any, bindings: list[tuple[Any, int]], groups: tuple[int, int, int]) -> None:
-        self._commands.append(("dispatch", pipeline, bindings, groups))
+        self._commands.append(Dispatch(pipeline, bindings, groups))
 
     async def run_async(self, read: tuple[Any, np.ndarray] | None = None) -> None:
         """Submit the queued commands as one command buffer; with `read=(buffer, out)`, also copy

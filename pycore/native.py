@@ -26,6 +26,8 @@ from .transport import (
     MAP_READ,
     STAGE_COMPUTE,
     STORAGE,
+    Command,
+    Dispatch,
     GpuUnavailableError,
     ShaderCompileError,
     Transport,
@@ -111,32 +113,30 @@ class NativeTransport(Transport):
         return _Pipeline(pipeline, layout)
 
     # -- commands
-    def _encode(self, commands: list[tuple]) -> Any:
+    def _encode(self, commands: list[Command]) -> Any:
         encoder = self.device.create_command_encoder()
         compute = None
         for c in commands:
-            if c[0] == "dispatch":
-                _, program, binds, (x, y, z) = c
-                group = self.device.create_bind_group(layout=program.layout, entries=[
+            if isinstance(c, Dispatch):
+                group = self.device.create_bind_group(layout=c.pipeline.layout, entries=[
                     {"binding": i, "resource": {"buffer": b[0], "offset": b[2] if len(b) > 2 else 0,
                                                 "size": b[1]}}
-                    for i, b in enumerate(binds)])
+                    for i, b in enumerate(c.bindings)])
                 if compute is None:
                     compute = encoder.begin_compute_pass()
-                compute.set_pipeline(program.pipeline)
+                compute.set_pipeline(c.pipeline.pipeline)
                 compute.set_bind_group(0, group)
-                compute.dispatch_workgroups(x, y, z)
+                compute.dispatch_workgroups(*c.groups)
             else:
                 if compute is not None:
                     compute.end()
                     compute = None
-                _, src, dst, nbytes, src_offset, dst_offset = c
-                encoder.copy_buffer_to_buffer(src, src_offset, dst, dst_offset, nbytes)
+                encoder.copy_buffer_to_buffer(c.src, c.src_offset, c.dst, c.dst_offset, c.nbytes)
         if compute is not None:
             compute.end()
         return encoder.finish()
 
-    def submit(self, commands: list[tuple]) -> str | None:
+    def submit(self, commands: list[Command]) -> str | None:
         """The check is the error text itself (wgpu-py raises at the call that was rejected)."""
         try:
             self.queue.submit([self._encode(commands)])
@@ -147,7 +147,7 @@ class NativeTransport(Transport):
     async def settle_async(self, checks: list[Any]) -> list[str | None]:
         return list(checks)
 
-    async def submit_and_read_async(self, commands: list[tuple], staging: Any, out: np.ndarray,
+    async def submit_and_read_async(self, commands: list[Command], staging: Any, out: np.ndarray,
                                     earlier: list[Any]) -> tuple[list[str | None], str | None, float]:
         if not out.flags.c_contiguous:
             raise ValueError("submit_and_read_async needs a C-contiguous destination")

@@ -6,12 +6,11 @@ is in use; the WGSL in shaders/ is the same for both. `request_async()` picks on
 environment: Pyodide -> browser; CPython with `wgpu` importable and an adapter present -> native;
 otherwise none, and pycore runs on NumPy, with the reason in `pycore.info()`.
 
-Commands (what `submit` and `submit_and_read_async` encode, in order, into one command buffer):
-    ("dispatch", pipeline, [(buffer, bound bytes[, offset]), ...], (x, y, z))
-    ("copy", src, dst, nbytes, src_offset, dst_offset)
-Dispatches share one compute pass; WebGPU orders their storage writes, so a dispatch sees what
-the one before it wrote. A submit runs inside validation and out-of-memory error scopes: its
-"check" says later (settle_async) whether the GPU rejected it, so nothing waits at submit time.
+Commands (what `submit` and `submit_and_read_async` encode, in order, into one command buffer) are
+`Dispatch` and `Copy` below. Dispatches share one compute pass; WebGPU orders their storage writes,
+so a dispatch sees what the one before it wrote. A submit runs inside validation and out-of-memory
+error scopes: its "check" says later (settle_async) whether the GPU rejected it, so nothing waits
+at submit time.
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ from __future__ import annotations
 import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -45,6 +44,28 @@ def is_lost_text(text: str) -> bool:
     return "device is lost" in low or "device lost" in low or "device was lost" in low \
         or "device is destroyed" in low
 
+
+
+class Dispatch(NamedTuple):
+    """Run `pipeline` over a (x, y, z) grid of workgroups with these bindings, in binding order:
+    (buffer, bound bytes) or (buffer, bound bytes, offset)."""
+
+    pipeline: Any
+    bindings: list[tuple]
+    groups: tuple[int, int, int]
+
+
+class Copy(NamedTuple):
+    """Copy `nbytes` bytes of `src` (from src_offset) to `dst` (at dst_offset)."""
+
+    src: Any
+    dst: Any
+    nbytes: int
+    src_offset: int = 0
+    dst_offset: int = 0
+
+
+Command = Dispatch | Copy
 
 
 class GpuUnavailableError(RuntimeError):
@@ -89,13 +110,13 @@ class Transport(ABC):
 
     # -- commands
     @abstractmethod
-    def submit(self, commands: list[tuple]) -> Any:
+    def submit(self, commands: list[Command]) -> Any:
         """Encode and submit `commands`; return their check without waiting for it."""
     @abstractmethod
     async def settle_async(self, checks: list[Any]) -> list[str | None]:
         """The error text of each check (None: accepted), in one wait."""
     @abstractmethod
-    async def submit_and_read_async(self, commands: list[tuple], staging: Any, out: np.ndarray,
+    async def submit_and_read_async(self, commands: list[Command], staging: Any, out: np.ndarray,
                                     earlier: list[Any]) -> tuple[list[str | None], str | None, float]:
         """Submit `commands` (the last copies into the MAP_READ buffer `staging`), map `staging`
         and copy its first out.nbytes bytes into `out`; settle the `earlier` checks on the way.
