@@ -89,8 +89,21 @@ class GpuView:
         return len(self.shape)
 
     def reshape(self, *shape: Any) -> GpuView:
-        new = np.empty(self.shape, dtype=np.bool_).reshape(*shape).shape  # NumPy's shape rules, no data
-        return GpuView(self.buffer, new, self.offset, self.checks)
+        """The same elements in another shape (NumPy's rules: one -1 stands for the rest).
+
+        >>> GpuView(None, (4, 6)).reshape(-1).shape, GpuView(None, (4, 6)).reshape(3, -1).shape
+        ((24,), (3, 8))
+        """
+        dims = tuple(shape[0]) if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape
+        size = math.prod(self.shape)
+        if dims.count(-1) == 1:
+            known = math.prod(d for d in dims if d != -1)
+            if known == 0 or size % known:
+                raise ValueError(f"cannot reshape a GpuView of shape {self.shape} into {dims}")
+            dims = tuple(size // known if d == -1 else d for d in dims)
+        if math.prod(dims) != size or any(d < 0 for d in dims):
+            raise ValueError(f"cannot reshape a GpuView of shape {self.shape} into {dims}")
+        return GpuView(self.buffer, tuple(int(d) for d in dims), self.offset, self.checks)
 
     def __getitem__(self, key: slice) -> GpuView:
         if not isinstance(key, slice) or key.step not in (None, 1):
