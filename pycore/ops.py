@@ -51,6 +51,7 @@ class Op:
     params: tuple[Param, ...] = ()
     check: Callable[[dict[str, Any]], str | None] | None = None  # params -> error message, if any
     variant: Callable[[dict[str, Any]], str] | None = None  # params -> another entry point
+    combine: str = ""  # reductions: how partial results combine, "sum", "max" or "min"
 
     @property
     def public_name(self) -> str:
@@ -235,20 +236,20 @@ OPS: dict[str, Op] = {
         Op("sum", "reduce", "reduce", "reduce", ("x",), lambda x: float(np.sum(x, dtype=F32)), per_element(1),
            "The sum of all elements, as a float (0.0 for an empty array).",
            "pycore.sum_async([[1.0, 2.0], [3.0, 4.5]])",
-           '10.5'),
+           '10.5', combine="sum"),
         Op("max", "reduce", "reduce", "reduce", ("x",), _max, per_element(1),
            "The largest element, as a float; NaN if any element is NaN; empty input is an error.",
            "pycore.max_async([3.0, -1.0, 7.5])",
-           '7.5'),
+           '7.5', combine="max"),
         Op("min", "reduce", "reduce", "reduce", ("x",), _min, per_element(1),
            "The smallest element, as a float; NaN if any element is NaN; empty input is an error.",
            "pycore.min_async([3.0, -1.0, 7.5])",
-           '-1.0'),
+           '-1.0', combine="min"),
         Op("dot", "reduce", "reduce", "dot_products", ("a", "b"),
            lambda a, b: float(np.sum(a * b, dtype=F32)), per_element(2),
            "sum(a * b) over two arrays of one shape, as a float.",
            "pycore.dot_async([1.0, 2.0, 3.0], [4.0, 5.0, 6.0])",
-           '32.0'),
+           '32.0', combine="sum"),
         # ---- linear algebra and images
         Op("matmul", "matmul", "matmul", "matmul", ("a", "b"), np.matmul,
            lambda s: 2.0 * s[0][0] * s[0][1] * s[1][1],

@@ -24,8 +24,8 @@ import numpy as np
 from .gpu import WORKGROUP, GpuSession, GpuView, grid
 from .ops import Op, Shapes
 
-FLOAT_BITS = {"sum": 0.0, "max": -math.inf, "min": math.inf}
-REDUCE_CODES = {"sum": 0, "max": 1, "min": 2, "dot": 0}
+# A reduction's combining rule (the op table's `combine`): the kernels' code for it, and its identity.
+COMBINE = {"sum": (0, 0.0), "max": (1, -math.inf), "min": (2, math.inf)}
 REDUCE_SPAN = 4 * WORKGROUP  # elements one reduce workgroup consumes
 NEG_INF_BITS = np.float32(-np.inf).view(np.uint32)
 
@@ -193,7 +193,7 @@ class Reduce(Program):
 
     def check(self, op, arrays, params):
         _same_shapes(op, arrays)
-        if op.name in ("max", "min") and arrays[0].size == 0:
+        if op.combine in ("max", "min") and arrays[0].size == 0:
             raise ValueError(f"{op.name}: x is empty, and the {op.name} of no elements is undefined")
 
     def numpy(self, op, arrays, params):
@@ -207,7 +207,7 @@ class Reduce(Program):
                              (self.THREAD_ENTRIES[op.entry], "reduce_thread", self.THREAD_SPAN))
         first = await gpu.pipeline_async(op.family, entry, self.bindings + ("read",) * (len(arrays) - 1))
         combine = await gpu.pipeline_async(op.family, rest, self.bindings)
-        code, identity = REDUCE_CODES[op.name], FLOAT_BITS.get(op.name, 0.0)
+        code, identity = COMBINE[op.combine]
         flat = [a.reshape(-1) for a in arrays]
         step = gpu.max_binding // 4 // REDUCE_SPAN * REDUCE_SPAN
         n_chunks = -(-flat[0].size // step)
