@@ -252,7 +252,7 @@ async def _chain(n: int, repeats: int, rng: np.random.Generator, module: Any = N
 
         relu = Node(2, OPS["relu"], {}, [0])
         tree = Node(4, OPS["vec_add"], {}, [Node(3, OPS["scale"], {"s": 2.0}, [relu]), 1])
-        raw = (await module.rawChain(RUNTIME.device.transport.device, FusedKernel(tree).source(), n, 2.0,
+        raw = (await module.rawChain(RUNTIME.device.transport.js_device(), FusedKernel(tree).source(), n, 2.0,
                                      repeats)).to_py()
         data = (np.sin(np.arange(8) * 12.9898) * 2).astype(np.float32)  # baselines.js's randomData
         if not np.allclose(raw["head"], np.maximum(data, 0) * 2 + data, rtol=1e-5, atol=1e-6):
@@ -333,7 +333,7 @@ async def _peers(module: Any, sizes: tuple[int, ...], matrix_sizes: tuple[int, .
     except Exception as exc:  # no TF.js (npm ci not run?): the raw-JS rows still count
         tf = None
         note(f"TF.js unavailable: {exc}")
-    device = RUNTIME.device.transport.device
+    device = RUNTIME.device.transport.js_device()
     for op in PEER_OPS:
         for n in matrix_sizes if op == "matmul" else sizes:
             shape = _peer_shape(op, n)
@@ -375,7 +375,7 @@ async def _bridge(module: Any, repeats: int) -> dict[str, Any]:
     async def raw_calls() -> None:
         from pyodide.ffi import to_js  # type: ignore[import-not-found]
 
-        device = RUNTIME.device.transport.device
+        device = RUNTIME.device.transport.js_device()
         raw.extend((await module.rawOp(device, "relu", to_js([BRIDGE_SIZE]), per_round)).to_py()["runs"])
         floor.extend((await module.rawFloor(device, per_round)).to_py()["runs"])
 

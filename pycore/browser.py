@@ -150,7 +150,7 @@ class BrowserTransport(Transport):
     def __init__(self, adapter: Any, device: Any, adapter_info: dict[str, Any],
                  limits: dict[str, int], features: list[str]) -> None:
         self.adapter = adapter
-        self.device = device  # the JavaScript GPUDevice (the in-page baselines use it too)
+        self.device = device  # the JavaScript GPUDevice (see js_device)
         self.queue = device.queue
         self.adapter_info = adapter_info
         self.limits = limits
@@ -231,6 +231,9 @@ class BrowserTransport(Transport):
 
     async def work_done_async(self) -> None:
         await self.queue.onSubmittedWorkDone()
+
+    def js_device(self) -> Any:
+        return self.device
 
     async def lost_within_async(self, seconds: float) -> bool:
         """(A destroyed device fails a pending mapAsync before its `lost` promise resolves.)"""

@@ -130,6 +130,11 @@ class Transport(ABC):
     def on_lost(self, callback: Callable[[str], None]) -> None:
         """Call `callback(reason)` once if the device is lost."""
 
+    def js_device(self) -> Any:
+        """The JavaScript GPUDevice itself, for JavaScript running beside pycore on the same device
+        (the benchmark's raw-JS yardsticks); None where there is none (the native transport)."""
+        return None
+
     async def lost_within_async(self, seconds: float) -> bool:
         """Whether the device reports a loss within `seconds` (its on_lost callbacks have run by
         then). For a call that failed: a loss may be reported after the call's own error."""

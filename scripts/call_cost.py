@@ -59,7 +59,7 @@ ours = []
 raw = []
 for r in range(10):
     ours += await timed(relu, 50)
-    raw += (await js.pycoreBaselines.rawOp(pycore.runtime.RUNTIME.device.transport.device, "relu",
+    raw += (await js.pycoreBaselines.rawOp(pycore.runtime.RUNTIME.device.transport.js_device(), "relu",
                                            to_js([1024]), 50)).to_py()["runs"]
 resolved = js.Promise.resolve(1)
 awaits = await timed(lambda: resolved, 200)
