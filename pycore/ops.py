@@ -1,9 +1,10 @@
 """The op table: the single source of truth for every operation pycore offers.
 
-One `Op` entry says what kind of kernel runs it (which program in `programs.py` shapes, checks and
-dispatches it), where its WGSL lives (family file and entry point), its inputs and parameters, its
-NumPy implementation (the fallback path, with the kernel's semantics), its FLOP and byte counts (for
-the cost model) and a runnable example (for the docstring and the README). The public `*_async`
+One `Op` entry, in keyword form, says what kind of kernel runs it (which program in `programs.py`
+shapes, checks and dispatches it), where its WGSL lives (family file and entry point, which default
+to the kind's file and the op's name), its inputs and parameters, its NumPy implementation (the
+fallback path, with the kernel's semantics), its FLOP count (for the cost model) and a runnable
+example (for the docstring and the README). The public `*_async`
 functions are generated from this table (`api.py`), and the tests iterate over it; adding an op
 means one entry here, one WGSL entry point in `shaders/<family>.wgsl`, and one test case.
 """
@@ -36,22 +37,31 @@ class Param:
 REQUIRED = object()
 
 
-@dataclass(frozen=True)
+# Where each kind's WGSL lives: shaders/<family>.wgsl (an op may name another family).
+KIND_FAMILY = {"unary": "elementwise", "binary": "binary", "rowwise": "rowwise", "reduce": "reduce",
+               "matmul": "matmul", "conv2d": "conv2d"}
+
+
+@dataclass(frozen=True, kw_only=True)
 class Op:
     name: str
     kind: str  # "unary" | "binary" | "rowwise" | "reduce" | "matmul" | "conv2d"  (see programs.py)
-    family: str  # shaders/<family>.wgsl
-    entry: str  # the WGSL entry point
     inputs: tuple[str, ...]  # names of the array arguments
     numpy: Callable[..., Any]  # float32 arrays (+ params) -> float32 array, or a float for reductions
     flops: Callable[[Shapes], float]  # floating-point operations for these input shapes
     summary: str
     example: str  # an expression whose value the docstring shows (checked by doctest)
     shows: str  # the repr of that value
+    family: str = ""  # shaders/<family>.wgsl; "" means the kind's family (KIND_FAMILY)
+    entry: str = ""  # the WGSL entry point; "" means the op's name
     params: tuple[Param, ...] = ()
     check: Callable[[dict[str, Any]], str | None] | None = None  # params -> error message, if any
     variant: Callable[[dict[str, Any]], str] | None = None  # params -> another entry point
     combine: str = ""  # reductions: how partial results combine, "sum", "max" or "min"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "family", self.family or KIND_FAMILY[self.kind])
+        object.__setattr__(self, "entry", self.entry or self.name)
 
     @property
     def public_name(self) -> str:
@@ -166,101 +176,126 @@ OPS: dict[str, Op] = {
     op.name: op
     for op in [
         # ---- element-wise, one input
-        Op("relu", "unary", "elementwise", "relu", ("x",), _relu, per_element(1),
-           "max(x, 0) element-wise; NaN stays NaN.",
-           "pycore.relu_async([-1.0, 0.5, 2.0])",
-           'array([0. , 0.5, 2. ], dtype=float32)'),
-        Op("leaky_relu", "unary", "elementwise", "leaky_relu", ("x",), _leaky_relu, per_element(2),
-           "x if x >= 0 else alpha * x.",
-           "pycore.leaky_relu_async([-2.0, 3.0], alpha=0.5)",
-           'array([-1.,  3.], dtype=float32)',
-           (Param("alpha", 0.01, "slope for negative inputs"),)),
-        Op("elu", "unary", "elementwise", "elu", ("x",), _elu, per_element(4),
-           "x if x > 0 else alpha * (exp(x) - 1).",
-           "pycore.elu_async([-1.0, 0.0, 2.0])",
-           'array([-0.6321206,  0.       ,  2.       ], dtype=float32)',
-           (Param("alpha", 1.0, "value approached as x -> -inf is -alpha"),)),
-        Op("sigmoid", "unary", "elementwise", "sigmoid", ("x",), _sigmoid, per_element(5),
-           "1 / (1 + exp(-x)), stable for both signs (sigmoid(-inf) = 0).",
-           "pycore.sigmoid_async([-20.0, 0.0, 20.0])",
-           'array([2.0611537e-09, 5.0000000e-01, 1.0000000e+00], dtype=float32)'),
-        Op("tanh", "unary", "elementwise", "tanh_", ("x",), _tanh, per_element(6),
-           "tanh(x) in a form that never overflows (tanh(±inf) = ±1).",
-           "pycore.tanh_async([-100.0, 0.0, 0.5])",
-           'array([-1.       ,  0.       ,  0.4621172], dtype=float32)'),
-        Op("swish", "unary", "elementwise", "swish", ("x",), _swish, per_element(6),
-           "x * sigmoid(x) (SiLU); swish(-inf) = 0.",
-           "pycore.swish_async([-1.0, 0.0, 1.0])",
-           'array([-0.2689414,  0.       ,  0.7310586], dtype=float32)'),
-        Op("gelu", "unary", "elementwise", "gelu", ("x",), _gelu, per_element(12),
-           "GELU, tanh approximation (approximate=False: the erf form, to ~2e-7); gelu(-inf) = 0.",
-           "pycore.gelu_async([-3.0, 0.0, 1.0])",
-           'array([-0.00363739,  0.        ,  0.841192  ], dtype=float32)',
-           (Param("approximate", True, "True: tanh approximation; False: erf form"),),
+        Op(name="relu", kind="unary", inputs=("x",),
+           numpy=_relu, flops=per_element(1),
+           summary="max(x, 0) element-wise; NaN stays NaN.",
+           example="pycore.relu_async([-1.0, 0.5, 2.0])",
+           shows='array([0. , 0.5, 2. ], dtype=float32)'),
+        Op(name="leaky_relu", kind="unary", inputs=("x",),
+           numpy=_leaky_relu, flops=per_element(2),
+           summary="x if x >= 0 else alpha * x.",
+           example="pycore.leaky_relu_async([-2.0, 3.0], alpha=0.5)",
+           shows='array([-1.,  3.], dtype=float32)',
+           params=(Param("alpha", 0.01, "slope for negative inputs"),)),
+        Op(name="elu", kind="unary", inputs=("x",),
+           numpy=_elu, flops=per_element(4),
+           summary="x if x > 0 else alpha * (exp(x) - 1).",
+           example="pycore.elu_async([-1.0, 0.0, 2.0])",
+           shows='array([-0.6321206,  0.       ,  2.       ], dtype=float32)',
+           params=(Param("alpha", 1.0, "value approached as x -> -inf is -alpha"),)),
+        Op(name="sigmoid", kind="unary", inputs=("x",),
+           numpy=_sigmoid, flops=per_element(5),
+           summary="1 / (1 + exp(-x)), stable for both signs (sigmoid(-inf) = 0).",
+           example="pycore.sigmoid_async([-20.0, 0.0, 20.0])",
+           shows='array([2.0611537e-09, 5.0000000e-01, 1.0000000e+00], dtype=float32)'),
+        Op(name="tanh", kind="unary", entry="tanh_", inputs=("x",),
+           numpy=_tanh, flops=per_element(6),
+           summary="tanh(x) in a form that never overflows (tanh(±inf) = ±1).",
+           example="pycore.tanh_async([-100.0, 0.0, 0.5])",
+           shows='array([-1.       ,  0.       ,  0.4621172], dtype=float32)'),
+        Op(name="swish", kind="unary", inputs=("x",),
+           numpy=_swish, flops=per_element(6),
+           summary="x * sigmoid(x) (SiLU); swish(-inf) = 0.",
+           example="pycore.swish_async([-1.0, 0.0, 1.0])",
+           shows='array([-0.2689414,  0.       ,  0.7310586], dtype=float32)'),
+        Op(name="gelu", kind="unary", inputs=("x",),
+           numpy=_gelu, flops=per_element(12),
+           summary="GELU, tanh approximation (approximate=False: the erf form, to ~2e-7); gelu(-inf) = 0.",
+           example="pycore.gelu_async([-3.0, 0.0, 1.0])",
+           shows='array([-0.00363739,  0.        ,  0.841192  ], dtype=float32)',
+           params=(Param("approximate", True, "True: tanh approximation; False: erf form"),),
            variant=lambda p: "gelu" if p["approximate"] else "gelu_erf"),
-        Op("clip", "unary", "elementwise", "clip", ("x",), _clip, per_element(2),
-           "x limited to [min, max] (min <= max required); NaN stays NaN.",
-           "pycore.clip_async([-2.0, 0.5, 3.0], 0.0, 1.0)",
-           'array([0. , 0.5, 1. ], dtype=float32)',
-           (Param("min", REQUIRED, "lower bound", -1.0), Param("max", REQUIRED, "upper bound", 1.0)),
+        Op(name="clip", kind="unary", inputs=("x",),
+           numpy=_clip, flops=per_element(2),
+           summary="x limited to [min, max] (min <= max required); NaN stays NaN.",
+           example="pycore.clip_async([-2.0, 0.5, 3.0], 0.0, 1.0)",
+           shows='array([0. , 0.5, 1. ], dtype=float32)',
+           params=(Param("min", REQUIRED, "lower bound", -1.0), Param("max", REQUIRED, "upper bound", 1.0)),
            check=lambda p: f"min ({p['min']}) is greater than max ({p['max']})" if p["min"] > p["max"]
            else None),
-        Op("scale", "unary", "elementwise", "scale", ("x",), _scale, per_element(1),
-           "x * s.",
-           "pycore.scale_async([1.0, -2.0], 3.0)",
-           'array([ 3., -6.], dtype=float32)',
-           (Param("s", REQUIRED, "the factor", 2.0),)),
+        Op(name="scale", kind="unary", inputs=("x",),
+           numpy=_scale, flops=per_element(1),
+           summary="x * s.",
+           example="pycore.scale_async([1.0, -2.0], 3.0)",
+           shows='array([ 3., -6.], dtype=float32)',
+           params=(Param("s", REQUIRED, "the factor", 2.0),)),
         # ---- element-wise, two inputs of one shape
-        Op("vec_add", "binary", "binary", "vec_add", ("a", "b"), np.add, per_element(1),
-           "a + b element-wise (same shapes).",
-           "pycore.vec_add_async([1.0, 2.0], [10.0, 20.0])",
-           'array([11., 22.], dtype=float32)'),
-        Op("vec_sub", "binary", "binary", "vec_sub", ("a", "b"), np.subtract, per_element(1),
-           "a - b element-wise (same shapes).",
-           "pycore.vec_sub_async([1.0, 2.0], [10.0, 20.0])",
-           'array([ -9., -18.], dtype=float32)'),
-        Op("vec_mul", "binary", "binary", "vec_mul", ("a", "b"), np.multiply, per_element(1),
-           "a * b element-wise (same shapes).",
-           "pycore.vec_mul_async([1.0, 2.0], [10.0, 20.0])",
-           'array([10., 40.], dtype=float32)'),
+        Op(name="vec_add", kind="binary", inputs=("a", "b"),
+           numpy=np.add, flops=per_element(1),
+           summary="a + b element-wise (same shapes).",
+           example="pycore.vec_add_async([1.0, 2.0], [10.0, 20.0])",
+           shows='array([11., 22.], dtype=float32)'),
+        Op(name="vec_sub", kind="binary", inputs=("a", "b"),
+           numpy=np.subtract, flops=per_element(1),
+           summary="a - b element-wise (same shapes).",
+           example="pycore.vec_sub_async([1.0, 2.0], [10.0, 20.0])",
+           shows='array([ -9., -18.], dtype=float32)'),
+        Op(name="vec_mul", kind="binary", inputs=("a", "b"),
+           numpy=np.multiply, flops=per_element(1),
+           summary="a * b element-wise (same shapes).",
+           example="pycore.vec_mul_async([1.0, 2.0], [10.0, 20.0])",
+           shows='array([10., 40.], dtype=float32)'),
         # ---- over the last axis of 1-D or 2-D input, one fused dispatch
-        Op("softmax", "rowwise", "rowwise", "softmax", ("x",), _softmax, per_element(5),
-           "exp(x - max) / sum(exp(x - max)) over the last axis of 1-D or 2-D x.",
-           "pycore.softmax_async([[1.0, 1.0], [0.0, 1000.0]])",
-           'array([[0.5, 0.5],\n       [0. , 1. ]], dtype=float32)'),
-        Op("log_softmax", "rowwise", "rowwise", "log_softmax", ("x",), _log_softmax, per_element(5),
-           "x - max - log(sum(exp(x - max))) over the last axis of 1-D or 2-D x.",
-           "pycore.log_softmax_async([0.0, 0.0])",
-           'array([-0.6931472, -0.6931472], dtype=float32)'),
+        Op(name="softmax", kind="rowwise", inputs=("x",),
+           numpy=_softmax, flops=per_element(5),
+           summary="exp(x - max) / sum(exp(x - max)) over the last axis of 1-D or 2-D x.",
+           example="pycore.softmax_async([[1.0, 1.0], [0.0, 1000.0]])",
+           shows='array([[0.5, 0.5],\n       [0. , 1. ]], dtype=float32)'),
+        Op(name="log_softmax", kind="rowwise", inputs=("x",),
+           numpy=_log_softmax, flops=per_element(5),
+           summary="x - max - log(sum(exp(x - max))) over the last axis of 1-D or 2-D x.",
+           example="pycore.log_softmax_async([0.0, 0.0])",
+           shows='array([-0.6931472, -0.6931472], dtype=float32)'),
         # ---- reductions to a Python float, entirely on the GPU
-        Op("sum", "reduce", "reduce", "reduce", ("x",), lambda x: float(np.sum(x, dtype=F32)), per_element(1),
-           "The sum of all elements, as a float (0.0 for an empty array).",
-           "pycore.sum_async([[1.0, 2.0], [3.0, 4.5]])",
-           '10.5', combine="sum"),
-        Op("max", "reduce", "reduce", "reduce", ("x",), _max, per_element(1),
-           "The largest element, as a float; NaN if any element is NaN; empty input is an error.",
-           "pycore.max_async([3.0, -1.0, 7.5])",
-           '7.5', combine="max"),
-        Op("min", "reduce", "reduce", "reduce", ("x",), _min, per_element(1),
-           "The smallest element, as a float; NaN if any element is NaN; empty input is an error.",
-           "pycore.min_async([3.0, -1.0, 7.5])",
-           '-1.0', combine="min"),
-        Op("dot", "reduce", "reduce", "dot_products", ("a", "b"),
-           lambda a, b: float(np.sum(a * b, dtype=F32)), per_element(2),
-           "sum(a * b) over two arrays of one shape, as a float.",
-           "pycore.dot_async([1.0, 2.0, 3.0], [4.0, 5.0, 6.0])",
-           '32.0', combine="sum"),
+        Op(name="sum", kind="reduce", entry="reduce", inputs=("x",),
+           numpy=lambda x: float(np.sum(x, dtype=F32)), flops=per_element(1),
+           summary="The sum of all elements, as a float (0.0 for an empty array).",
+           example="pycore.sum_async([[1.0, 2.0], [3.0, 4.5]])",
+           shows='10.5',
+           combine="sum"),
+        Op(name="max", kind="reduce", entry="reduce", inputs=("x",),
+           numpy=_max, flops=per_element(1),
+           summary="The largest element, as a float; NaN if any element is NaN; empty input is an "
+                   "error.",
+           example="pycore.max_async([3.0, -1.0, 7.5])",
+           shows='7.5',
+           combine="max"),
+        Op(name="min", kind="reduce", entry="reduce", inputs=("x",),
+           numpy=_min, flops=per_element(1),
+           summary="The smallest element, as a float; NaN if any element is NaN; empty input is an "
+                   "error.",
+           example="pycore.min_async([3.0, -1.0, 7.5])",
+           shows='-1.0',
+           combine="min"),
+        Op(name="dot", kind="reduce", entry="dot_products", inputs=("a", "b"),
+           numpy=lambda a, b: float(np.sum(a * b, dtype=F32)), flops=per_element(2),
+           summary="sum(a * b) over two arrays of one shape, as a float.",
+           example="pycore.dot_async([1.0, 2.0, 3.0], [4.0, 5.0, 6.0])",
+           shows='32.0',
+           combine="sum"),
         # ---- linear algebra and images
-        Op("matmul", "matmul", "matmul", "matmul", ("a", "b"), np.matmul,
-           lambda s: 2.0 * s[0][0] * s[0][1] * s[1][1],
-           "(m, k) @ (k, n) -> (m, n) for any m, k, n.",
-           "pycore.matmul_async([[1.0, 2.0], [3.0, 4.0]], [[1.0], [1.0]])",
-           'array([[3.],\n       [7.]], dtype=float32)'),
-        Op("convolve2d", "conv2d", "conv2d", "convolve2d", ("image", "kernel"), _conv2d,
-           lambda s: 2.0 * int(np.prod(s[1])) * int(np.prod(s[0])),
-           'True 2-D convolution (kernel flipped, as scipy.signal.convolve2d); mode "valid" or "same".',
-           "pycore.convolve2d_async([[1.0, 2.0], [3.0, 4.0]], [[0.0, 1.0]], mode='same')",
-           'array([[0., 1.],\n       [0., 3.]], dtype=float32)',
-           (Param("mode", "valid", '"valid" (no padding) or "same" (zero padding, output like image)'),)),
+        Op(name="matmul", kind="matmul", inputs=("a", "b"),
+           numpy=np.matmul, flops=lambda s: 2.0 * s[0][0] * s[0][1] * s[1][1],
+           summary="(m, k) @ (k, n) -> (m, n) for any m, k, n.",
+           example="pycore.matmul_async([[1.0, 2.0], [3.0, 4.0]], [[1.0], [1.0]])",
+           shows='array([[3.],\n       [7.]], dtype=float32)'),
+        Op(name="convolve2d", kind="conv2d", inputs=("image", "kernel"),
+           numpy=_conv2d, flops=lambda s: 2.0 * int(np.prod(s[1])) * int(np.prod(s[0])),
+           summary='True 2-D convolution (kernel flipped, as scipy.signal.convolve2d); mode "valid" or '
+                   '"same".',
+           example="pycore.convolve2d_async([[1.0, 2.0], [3.0, 4.0]], [[0.0, 1.0]], mode='same')",
+           shows='array([[0., 1.],\n       [0., 3.]], dtype=float32)',
+           params=(Param("mode", "valid",
+                         '"valid" (no padding) or "same" (zero padding, output like image)'),)),
     ]
 }
