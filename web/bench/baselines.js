@@ -105,6 +105,21 @@ async function pipeline(device, family, entry, bindings) {
 
 const roundUp = (n, m) => Math.ceil(n / m) * m;
 
+/** One dispatch, then `result.length` floats of `dst` read back through `staging`, in one submit. */
+async function dispatchAndRead(device, pipe, bind, groups, dst, staging, result) {
+  const enc = device.createCommandEncoder();
+  const pass = enc.beginComputePass();
+  pass.setPipeline(pipe);
+  pass.setBindGroup(0, bind);
+  pass.dispatchWorkgroups(...groups);
+  pass.end();
+  enc.copyBufferToBuffer(dst, 0, staging, 0, result.byteLength);
+  device.queue.submit([enc.finish()]);
+  await staging.mapAsync(GPUMapMode.READ);
+  result.set(new Float32Array(staging.getMappedRange()));
+  staging.unmap();
+}
+
 /** An empty dispatch and a 4-byte readback: the floor of any GPU round trip in this page. */
 export async function rawFloor(device, repeats) {
   const code = "@group(0) @binding(0) var<storage, read_write> out: array<u32>;\n" +
@@ -156,17 +171,7 @@ export async function rawOp(device, op, shape, repeats) {
     const timed = await timeRuns(async () => {
       inputs.forEach((a, i) => device.queue.writeBuffer(ins[i], 0, a));
       device.queue.writeBuffer(params, 0, new Uint32Array([...k.words(shape), 0, 0, 0, 0, 0, 0, 0, 0].slice(0, 8)));
-      const enc = device.createCommandEncoder();
-      const pass = enc.beginComputePass();
-      pass.setPipeline(pipe);
-      pass.setBindGroup(0, bind);
-      pass.dispatchWorkgroups(...groups);
-      pass.end();
-      enc.copyBufferToBuffer(dst, 0, staging, 0, outBytes);
-      device.queue.submit([enc.finish()]);
-      await staging.mapAsync(GPUMapMode.READ);
-      result.set(new Float32Array(staging.getMappedRange()));
-      staging.unmap();
+      await dispatchAndRead(device, pipe, bind, groups, dst, staging, result);
     }, repeats);
     return { ...timed, head: Array.from(result.subarray(0, 8)) };
   } finally {
@@ -258,17 +263,7 @@ export async function rawChain(device, code, n, s, repeats) {
     const timed = await timeRuns(async () => {
       device.queue.writeBuffer(x, 0, data);
       device.queue.writeBuffer(y, 0, data);
-      const enc = device.createCommandEncoder();
-      const pass = enc.beginComputePass();
-      pass.setPipeline(pipe);
-      pass.setBindGroup(0, bind);
-      pass.dispatchWorkgroups(...grid(Math.ceil(n / 4 / 256)));
-      pass.end();
-      enc.copyBufferToBuffer(dst, 0, staging, 0, n * 4);
-      device.queue.submit([enc.finish()]);
-      await staging.mapAsync(GPUMapMode.READ);
-      result.set(new Float32Array(staging.getMappedRange()));
-      staging.unmap();
+      await dispatchAndRead(device, pipe, bind, grid(Math.ceil(n / 4 / 256)), dst, staging, result);
     }, repeats);
     return { ...timed, head: Array.from(result.subarray(0, 8)) };
   } finally {
