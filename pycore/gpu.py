@@ -21,9 +21,11 @@ from typing import Any
 import numpy as np
 
 from .device import Check, Device, GpuOutOfMemoryError, gpu_error, pending_of
+from .shaders import wgsl_constant
 from .transport import COPY_DST, COPY_SRC, MAP_READ, STORAGE, Command, Copy, Dispatch
 
-WORKGROUP = 256  # threads per workgroup of the 1-D kernels (elementwise, binary, rowwise, reduce)
+WORKGROUP = wgsl_constant("WORKGROUP")  # threads per workgroup of the GPU kernels (common.wgsl)
+THREAD_GROUP = wgsl_constant("THREAD_GROUP")  # threads per workgroup of the CPU-adapter kernels
 BACKLOG = 64  # submits left unsettled before a chain that never reads waits for them
 
 

@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .gpu import WORKGROUP, GpuSession, GpuView, grid
+from .gpu import THREAD_GROUP, WORKGROUP, GpuSession, GpuView, grid
 from .ops import Op, Shapes
 
 # A reduction's combining rule (the op table's `combine`): the kernels' code for it, and its identity.
@@ -166,7 +166,7 @@ class Rowwise(Program):
             dst = gpu.output(part.nbytes)
             n = part.shape[0]
             gpu.dispatch(pipeline, [gpu.upload(part), dst, gpu.uniform(n, cols, NEG_INF_BITS)],
-                         grid(n if tree else -(-n // 64), gpu.max_groups))
+                         grid(n if tree else -(-n // THREAD_GROUP), gpu.max_groups))
             await gpu.finish_async(dst, out[lo:lo + step])
         return out.reshape(x.shape)
 
@@ -226,15 +226,17 @@ class Reduce(Program):
 
     @staticmethod
     def _passes(gpu, first, combine, inputs, n, code, identity, span):
-        """Queue passes reducing n values to 1, each turning n into ceil(n / span) partials (every
-        workgroup consumes REDUCE_SPAN values); returns the buffer whose element 0 is the result."""
+        """Queue passes reducing n values to 1, each turning n into ceil(n / span) partials (a
+        workgroup consumes REDUCE_SPAN values: 4 per thread of the tree kernels, `span` per thread
+        of the CPU-adapter kernels); returns the buffer whose element 0 is the result."""
+        per_group = REDUCE_SPAN if span == REDUCE_SPAN else span * THREAD_GROUP
         pipeline, src = first, inputs
         while True:
             partials = -(-n // span)
             dst = gpu.output(4 * partials)
             uniform = gpu.uniform(n, code, np.float32(identity).view(np.uint32))
             binds = [src[0], dst, uniform, *src[1:]]
-            gpu.dispatch(pipeline, binds, grid(-(-n // REDUCE_SPAN), gpu.max_groups))
+            gpu.dispatch(pipeline, binds, grid(-(-n // per_group), gpu.max_groups))
             if partials == 1:
                 return dst[0]
             pipeline, src, n = combine, [dst], partials

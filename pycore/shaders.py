@@ -5,6 +5,7 @@ is prepended to each family's source (WGSL has no #include). A family file's par
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 
@@ -29,6 +30,19 @@ def wgsl_source(family: str) -> str:
     True
     """
     return _read("common") + "\n" + _read(family)
+
+
+def wgsl_constant(name: str) -> int:
+    """An integer constant of shaders/common.wgsl (`const NAME: u32 = 256u;`): the WGSL owns the
+    workgroup sizes, and the dispatch grids read them from there.
+
+    >>> wgsl_constant("WORKGROUP") % 64
+    0
+    """
+    found = re.search(rf"^const {name}: u32 = (\d+)u;", _read("common"), re.MULTILINE)
+    if not found:
+        raise ValueError(f"shaders/common.wgsl defines no `const {name}: u32`")
+    return int(found.group(1))
 
 
 KERNELS_MARK = "// ---- the kernels"

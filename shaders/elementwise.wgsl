@@ -1,11 +1,11 @@
-// Element-wise unary kernels: y[i] = f(x[i]; params), four elements (one vec4) per thread, 256
-// threads per workgroup. Each op is a function on vec4<f32> (`<name>_f`) and a kernel that applies
+// Element-wise unary kernels: y[i] = f(x[i]; params), four elements (one vec4) per thread,
+// WORKGROUP threads per workgroup (common.wgsl). Each op is a function on vec4<f32> (`<name>_f`) and a kernel that applies
 // it. The functions compose: everything above the kernels is also compiled into the fused kernels
 // (shaders/fused.wgsl), which apply a chain of them in one pass.
 //
 // Dispatch is 2-D so that more than 65,535 workgroups still work: the host dispatches (x, y)
 // workgroups with x <= maxComputeWorkgroupsPerDimension, and the flat index is
-// gid.x + gid.y * (x * 256). Bindings are the element count rounded up to whole vec4s, so
+// gid.x + gid.y * (x * WORKGROUP). Bindings are the element count rounded up to whole vec4s, so
 // arrayLength() counts vec4s; the 1-3 padding lanes of the last vec4 are computed and never read.
 // vec4 instead of f32 makes these kernels about 4x faster on SwiftShader (measured at 1M and 4M).
 //
@@ -100,61 +100,61 @@ struct Params { p0: f32, p1: f32, p2: f32, p3: f32, p4: f32, p5: f32, p6: f32, p
 @group(0) @binding(1) var<storage, read_write> dst: array<vec4<f32>>;
 @group(0) @binding(2) var<uniform> params: Params;
 
-@compute @workgroup_size(256)
+@compute @workgroup_size(WORKGROUP)
 fn relu(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let i = flat_index(gid, groups);
     if (i < arrayLength(&dst)) { dst[i] = relu_f(src[i]); }
 }
 
-@compute @workgroup_size(256)
+@compute @workgroup_size(WORKGROUP)
 fn leaky_relu(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let i = flat_index(gid, groups);
     if (i < arrayLength(&dst)) { dst[i] = leaky_relu_f(src[i], params.p0); }
 }
 
-@compute @workgroup_size(256)
+@compute @workgroup_size(WORKGROUP)
 fn elu(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let i = flat_index(gid, groups);
     if (i < arrayLength(&dst)) { dst[i] = elu_f(src[i], params.p0); }
 }
 
-@compute @workgroup_size(256)
+@compute @workgroup_size(WORKGROUP)
 fn sigmoid(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let i = flat_index(gid, groups);
     if (i < arrayLength(&dst)) { dst[i] = sigmoid_f(src[i]); }
 }
 
-@compute @workgroup_size(256)
+@compute @workgroup_size(WORKGROUP)
 fn tanh_(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let i = flat_index(gid, groups);
     if (i < arrayLength(&dst)) { dst[i] = tanh__f(src[i]); }
 }
 
-@compute @workgroup_size(256)
+@compute @workgroup_size(WORKGROUP)
 fn swish(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let i = flat_index(gid, groups);
     if (i < arrayLength(&dst)) { dst[i] = swish_f(src[i]); }
 }
 
-@compute @workgroup_size(256)
+@compute @workgroup_size(WORKGROUP)
 fn gelu(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let i = flat_index(gid, groups);
     if (i < arrayLength(&dst)) { dst[i] = gelu_f(src[i]); }
 }
 
-@compute @workgroup_size(256)
+@compute @workgroup_size(WORKGROUP)
 fn gelu_erf(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let i = flat_index(gid, groups);
     if (i < arrayLength(&dst)) { dst[i] = gelu_erf_f(src[i]); }
 }
 
-@compute @workgroup_size(256)
+@compute @workgroup_size(WORKGROUP)
 fn clip(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let i = flat_index(gid, groups);
     if (i < arrayLength(&dst)) { dst[i] = clip_f(src[i], params.p0, params.p1); }
 }
 
-@compute @workgroup_size(256)
+@compute @workgroup_size(WORKGROUP)
 fn scale(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let i = flat_index(gid, groups);
     if (i < arrayLength(&dst)) { dst[i] = scale_f(src[i], params.p0); }

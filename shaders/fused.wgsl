@@ -13,7 +13,7 @@
 @group(0) @binding({{out}}) var<storage, read_write> fused_out: array<vec4<f32>>;
 @group(0) @binding({{params}}) var<uniform> fused_params: array<vec4<f32>, {{param_vec4s}}>;
 
-@compute @workgroup_size(256)
+@compute @workgroup_size(WORKGROUP)
 fn fused(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let i = flat_index(gid, groups);
     if (i >= arrayLength(&fused_out)) { return; }

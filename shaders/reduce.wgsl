@@ -1,8 +1,9 @@
 // Reductions to one number, entirely on the GPU: the host encodes passes until one value is left,
 // all in one command buffer; only 4 bytes are read. Two kernel pairs, both pairwise (so the error
 // grows with log n, as in NumPy's pairwise sum):
-// - `reduce` / `dot_products` (GPUs): each 256-thread workgroup loads 4 values per thread, then
-//   reduces in a tree in workgroup memory; a pass turns n values into ceil(n / 1024) partials.
+// - `reduce` / `dot_products` (GPUs): each WORKGROUP-thread workgroup loads 4 values per thread,
+//   then reduces in a tree in workgroup memory; a pass turns n values into ceil(n / (4 WORKGROUP))
+//   partials.
 // - `reduce_thread` / `dot_thread` (CPU adapters such as SwiftShader, where each barrier switches
 //   every thread's context): no workgroup memory, no barrier; each thread reduces 16 values in
 //   registers, and a pass turns n values into ceil(n / 16) partials.
@@ -16,7 +17,7 @@ struct Params { n: u32, op: u32, identity: u32, _p3: u32, _p4: u32, _p5: u32, _p
 @group(0) @binding(1) var<storage, read_write> partials: array<f32>;
 @group(0) @binding(2) var<uniform> params: Params;
 
-var<workgroup> scratch: array<f32, 256>;
+var<workgroup> scratch: array<f32, WORKGROUP>;
 
 fn combine(a: f32, b: f32) -> f32 {
     if (params.op == 0u) { return a + b; }
@@ -31,7 +32,7 @@ fn load(i: u32) -> f32 {
 // Tree-reduce `value` over the workgroup and write the group's partial.
 fn finish(value: f32, lid: u32, group: u32) {
     scratch[lid] = value;
-    for (var stride = 128u; stride > 0u; stride = stride / 2u) {
+    for (var stride = WORKGROUP / 2u; stride > 0u; stride = stride / 2u) {
         workgroupBarrier();
         if (lid < stride) {
             scratch[lid] = combine(scratch[lid], scratch[lid + stride]);
@@ -42,12 +43,13 @@ fn finish(value: f32, lid: u32, group: u32) {
     }
 }
 
-@compute @workgroup_size(256)
+@compute @workgroup_size(WORKGROUP)
 fn reduce(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>,
           @builtin(local_invocation_index) lid: u32) {
     let group = wid.x + wid.y * groups.x;
-    let base = group * 1024u + lid;
-    let v = combine(combine(load(base), load(base + 256u)), combine(load(base + 512u), load(base + 768u)));
+    let base = group * 4u * WORKGROUP + lid;
+    let v = combine(combine(load(base), load(base + WORKGROUP)),
+                    combine(load(base + 2u * WORKGROUP), load(base + 3u * WORKGROUP)));
     finish(v, lid, group);
 }
 
@@ -59,17 +61,18 @@ fn product(i: u32) -> f32 {
     return select(0.0, src[j] * other[j], i < params.n);
 }
 
-@compute @workgroup_size(256)
+@compute @workgroup_size(WORKGROUP)
 fn dot_products(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>,
        @builtin(local_invocation_index) lid: u32) {
     let group = wid.x + wid.y * groups.x;
-    let base = group * 1024u + lid;
-    let v = (product(base) + product(base + 256u)) + (product(base + 512u) + product(base + 768u));
+    let base = group * 4u * WORKGROUP + lid;
+    let v = (product(base) + product(base + WORKGROUP))
+          + (product(base + 2u * WORKGROUP) + product(base + 3u * WORKGROUP));
     finish(v, lid, group);
 }
 
 // ---- the CPU-adapter pair: each thread combines 16 neighbouring values pairwise in registers, so
-// partial s covers values 16 s .. 16 s + 15; 64 threads per workgroup, 1024 values as above.
+// partial s covers values 16 s .. 16 s + 15; THREAD_GROUP threads per workgroup.
 fn load4(i: u32) -> f32 {
     return combine(combine(load(i), load(i + 1u)), combine(load(i + 2u), load(i + 3u)));
 }
@@ -79,10 +82,10 @@ fn product4(i: u32) -> f32 {
 }
 
 fn thread_slot(wid: vec3<u32>, groups: vec3<u32>, lid: u32) -> u32 {
-    return (wid.x + wid.y * groups.x) * 64u + lid;
+    return (wid.x + wid.y * groups.x) * THREAD_GROUP + lid;
 }
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(THREAD_GROUP)
 fn reduce_thread(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>,
                  @builtin(local_invocation_index) lid: u32) {
     let slot = thread_slot(wid, groups, lid);
@@ -92,7 +95,7 @@ fn reduce_thread(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups)
     }
 }
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(THREAD_GROUP)
 fn dot_thread(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>,
               @builtin(local_invocation_index) lid: u32) {
     let slot = thread_slot(wid, groups, lid);

@@ -1,6 +1,6 @@
 // Row-wise kernels over the last axis of a (rows, cols) matrix, fused into one dispatch: find the
 // row max, then the sum of exp(x - max), then write the result (no round trip to the CPU).
-// - `softmax`, `log_softmax` (GPUs, and few long rows): one 256-thread workgroup per row, with
+// - `softmax`, `log_softmax` (GPUs, and few long rows): one WORKGROUP-thread workgroup per row, with
 //   tree reductions in workgroup memory in between. Workgroups form a 2-D grid
 //   (row = wid.x + wid.y * groups.x) so more than 65,535 rows work.
 // - `softmax_thread`, `log_softmax_thread` (CPU adapters such as SwiftShader, where each barrier
@@ -14,7 +14,7 @@ struct Dims { rows: u32, cols: u32, neg_inf: u32, _p3: u32, _p4: u32, _p5: u32, 
 @group(0) @binding(1) var<storage, read_write> dst: array<f32>;
 @group(0) @binding(2) var<uniform> dims: Dims;
 
-var<workgroup> scratch: array<f32, 256>;
+var<workgroup> scratch: array<f32, WORKGROUP>;
 
 // max that returns NaN if either side is NaN, as NumPy's does
 fn max_nan(a: f32, b: f32) -> f32 {
@@ -33,9 +33,9 @@ fn nan_value() -> f32 {
     return bitcast<f32>(dims.neg_inf | 0x00400000u);
 }
 
-// Tree reduction of scratch[0..256) into scratch[0]; `use_max` picks max (else sum).
+// Tree reduction of scratch[0..WORKGROUP) into scratch[0]; `use_max` picks max (else sum).
 fn reduce_scratch(lid: u32, use_max: bool) {
-    for (var stride = 128u; stride > 0u; stride = stride / 2u) {
+    for (var stride = WORKGROUP / 2u; stride > 0u; stride = stride / 2u) {
         workgroupBarrier();
         if (lid < stride) {
             let a = scratch[lid];
@@ -49,7 +49,7 @@ fn reduce_scratch(lid: u32, use_max: bool) {
 // The row's max and sum of exp(x - max); every thread gets both.
 fn row_stats(base: u32, lid: u32) -> vec2<f32> {
     var m = bitcast<f32>(dims.neg_inf);
-    for (var c = lid; c < dims.cols; c = c + 256u) {
+    for (var c = lid; c < dims.cols; c = c + WORKGROUP) {
         m = max_nan(m, src[base + c]);
     }
     scratch[lid] = m;
@@ -57,7 +57,7 @@ fn row_stats(base: u32, lid: u32) -> vec2<f32> {
     let row_max = scratch[0];
     workgroupBarrier();
     var s = 0.0;
-    for (var c = lid; c < dims.cols; c = c + 256u) {
+    for (var c = lid; c < dims.cols; c = c + WORKGROUP) {
         s = s + exp(src[base + c] - row_max);
     }
     scratch[lid] = s;
@@ -65,7 +65,7 @@ fn row_stats(base: u32, lid: u32) -> vec2<f32> {
     return vec2<f32>(row_max, scratch[0]);
 }
 
-@compute @workgroup_size(256)
+@compute @workgroup_size(WORKGROUP)
 fn softmax(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>,
            @builtin(local_invocation_index) lid: u32) {
     let row = wid.x + wid.y * groups.x;
@@ -74,12 +74,12 @@ fn softmax(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) group
     let stats = row_stats(base, lid);
     let inv = 1.0 / stats.y;
     let nan_row = row_is_nan(stats.x);
-    for (var c = lid; c < dims.cols; c = c + 256u) {
+    for (var c = lid; c < dims.cols; c = c + WORKGROUP) {
         dst[base + c] = select(exp(src[base + c] - stats.x) * inv, nan_value(), nan_row);
     }
 }
 
-@compute @workgroup_size(256)
+@compute @workgroup_size(WORKGROUP)
 fn log_softmax(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>,
                @builtin(local_invocation_index) lid: u32) {
     let row = wid.x + wid.y * groups.x;
@@ -88,14 +88,14 @@ fn log_softmax(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) g
     let stats = row_stats(base, lid);
     let shift = stats.x + log(stats.y);
     let nan_row = row_is_nan(stats.x);
-    for (var c = lid; c < dims.cols; c = c + 256u) {
+    for (var c = lid; c < dims.cols; c = c + WORKGROUP) {
         dst[base + c] = select(src[base + c] - shift, nan_value(), nan_row);
     }
 }
 
 // ---- the CPU-adapter pair: thread `row` = gid.x + gid.y * (groups.x * 64) does the whole row.
 fn thread_row(gid: vec3<u32>, groups: vec3<u32>) -> u32 {
-    return gid.x + gid.y * (groups.x * 64u);
+    return gid.x + gid.y * (groups.x * THREAD_GROUP);
 }
 
 // The row's max and sum of exp(x - max), the sum in blocks of 64 (its error grows with
@@ -116,7 +116,7 @@ fn row_stats_thread(base: u32) -> vec2<f32> {
     return vec2<f32>(m, s);
 }
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(THREAD_GROUP)
 fn softmax_thread(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let row = thread_row(gid, groups);
     if (row >= dims.rows) { return; }
@@ -129,7 +129,7 @@ fn softmax_thread(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_wo
     }
 }
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(THREAD_GROUP)
 fn log_softmax_thread(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let row = thread_row(gid, groups);
     if (row >= dims.rows) { return; }

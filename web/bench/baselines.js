@@ -22,7 +22,7 @@ const KERNELS = {
   relu: {
     family: "elementwise", entry: "relu", bindings: ["read", "write", "uniform"],
     inputs: ([n]) => [n], out: ([n]) => n, words: () => [],
-    groups: ([n]) => grid(Math.ceil(n / 4 / 256)), pad: 16,
+    groups: ([n], s) => grid(Math.ceil(n / 4 / s.WORKGROUP)), pad: 16,
   },
   softmax: {
     family: "rowwise", entry: "softmax", bindings: ["read", "write", "uniform"],
@@ -32,7 +32,7 @@ const KERNELS = {
   softmax_thread: {  // pycore's choice on CPU adapters for many rows (see Rowwise.uses_tree)
     family: "rowwise", entry: "softmax_thread", bindings: ["read", "write", "uniform"],
     inputs: ([r, c]) => [r * c], out: ([r, c]) => r * c,
-    words: ([r, c]) => [r, c, 0xff800000], groups: ([r]) => grid(Math.ceil(r / 64)), pad: 4,
+    words: ([r, c]) => [r, c, 0xff800000], groups: ([r], s) => grid(Math.ceil(r / s.THREAD_GROUP)), pad: 4,
   },
   matmul: {
     family: "matmul", entry: "matmul_vec4", bindings: ["read", "read", "write", "uniform"],
@@ -82,6 +82,17 @@ async function wgsl(family) {
     sources.set(family, common + "\n" + own);
   }
   return sources.get(family);
+}
+
+// The workgroup sizes, read from shaders/common.wgsl, which owns them (as pycore/shaders.py does).
+let workgroupSizes = null;
+async function sizes() {
+  if (!workgroupSizes) {
+    const common = await fetch("/shaders/common.wgsl").then((r) => r.text());
+    const read = (name) => Number(common.match(new RegExp(`^const ${name}: u32 = (\\d+)u;`, "m"))[1]);
+    workgroupSizes = { WORKGROUP: read("WORKGROUP"), THREAD_GROUP: read("THREAD_GROUP") };
+  }
+  return workgroupSizes;
 }
 
 const pipelines = new WeakMap(); // device -> Map(key -> pipeline)
@@ -166,7 +177,7 @@ export async function rawOp(device, op, shape, repeats) {
       resource: { buffer, size: buffer === params ? 32 : roundUp(buffer.size, k.pad) } })),
   });
   const result = new Float32Array(outBytes / 4);
-  const groups = k.groups(shape);
+  const groups = k.groups(shape, await sizes());
   try {
     const timed = await timeRuns(async () => {
       inputs.forEach((a, i) => device.queue.writeBuffer(ins[i], 0, a));
@@ -259,11 +270,12 @@ export async function rawChain(device, code, n, s, repeats) {
   const bind = device.createBindGroup({ layout: pipe.getBindGroupLayout(0),
     entries: [x, y, dst, params].map((buffer, i) => ({ binding: i, resource: { buffer } })) });
   const result = new Float32Array(n);
+  const groups = grid(Math.ceil(n / 4 / (await sizes()).WORKGROUP));
   try {
     const timed = await timeRuns(async () => {
       device.queue.writeBuffer(x, 0, data);
       device.queue.writeBuffer(y, 0, data);
-      await dispatchAndRead(device, pipe, bind, grid(Math.ceil(n / 4 / 256)), dst, staging, result);
+      await dispatchAndRead(device, pipe, bind, groups, dst, staging, result);
     }, repeats);
     return { ...timed, head: Array.from(result.subarray(0, 8)) };
   } finally {
