@@ -306,6 +306,13 @@ def _raw_head(op: str, shape: list[int]) -> np.ndarray:
     return (e / e.sum())[:8]
 
 
+def _matmul_tile(kernel: str) -> tuple[int, int]:
+    """Rows and columns of C one workgroup of this matmul kernel computes (programs.Matmul owns them)."""
+    from .programs import Matmul
+
+    return (Matmul.TILED, Matmul.TILED) if kernel == "matmul_tiled" else Matmul.VEC4_TILE
+
+
 def _raw_kernel(op: str, shape: list[int]) -> str:
     """The baselines.js kernel that runs what pycore runs for op at shape on this adapter."""
     if op == "matmul":
@@ -338,7 +345,9 @@ async def _peers(module: Any, sizes: tuple[int, ...], matrix_sizes: tuple[int, .
         for n in matrix_sizes if op == "matmul" else sizes:
             shape = _peer_shape(op, n)
             reps = max(1, min(repeats, 3)) if op == "matmul" and n >= 512 else repeats
-            raw = (await module.rawOp(device, _raw_kernel(op, shape), to_js(shape), reps)).to_py()
+            kernel = _raw_kernel(op, shape)
+            tile = to_js(list(_matmul_tile(kernel))) if op == "matmul" else None
+            raw = (await module.rawOp(device, kernel, to_js(shape), reps, tile)).to_py()
             want = _raw_head(op, shape)
             if not np.allclose(raw["head"], want, rtol=1e-4, atol=1e-6):
                 raise AssertionError(f"bench: raw-JS {op} at {shape} computed {raw['head']}, "

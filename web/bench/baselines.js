@@ -37,12 +37,14 @@ const KERNELS = {
   matmul: {
     family: "matmul", entry: "matmul_vec4", bindings: ["read", "read", "write", "uniform"],
     inputs: ([n]) => [n * n, n * n], out: ([n]) => n * n,
-    words: ([n]) => [n, n, n], groups: ([n]) => [Math.ceil(n / 128), Math.ceil(n / 256), 1], pad: 16,  // 256 x 128 of C per group
+    words: ([n]) => [n, n, n], groups: ([n], s, tile) => [Math.ceil(n / tile[1]), Math.ceil(n / tile[0]), 1],
+    pad: 16,
   },
-  matmul_tiled: {  // pycore's choice on GPUs (64 x 64 of C per workgroup, staged in workgroup memory)
+  matmul_tiled: {  // pycore's choice on GPUs (tiles staged in workgroup memory)
     family: "matmul", entry: "matmul_tiled", bindings: ["read", "read", "write", "uniform"],
     inputs: ([n]) => [n * n, n * n], out: ([n]) => n * n,
-    words: ([n]) => [n, n, n], groups: ([n]) => [Math.ceil(n / 64), Math.ceil(n / 64), 1], pad: 4,
+    words: ([n]) => [n, n, n], groups: ([n], s, tile) => [Math.ceil(n / tile[1]), Math.ceil(n / tile[0]), 1],
+    pad: 4,
   },
 };
 
@@ -161,7 +163,7 @@ export async function rawFloor(device, repeats) {
 
 /** `op` (relu | softmax | softmax_thread | matmul) on `shape` written directly against WebGPU,
  * pycore's WGSL. */
-export async function rawOp(device, op, shape, repeats) {
+export async function rawOp(device, op, shape, repeats, tile = null) {
   const k = KERNELS[op];
   const pipe = await pipeline(device, k.family, k.entry, k.bindings);
   const inputs = k.inputs(shape).map(randomData);
@@ -177,7 +179,7 @@ export async function rawOp(device, op, shape, repeats) {
       resource: { buffer, size: buffer === params ? 32 : roundUp(buffer.size, k.pad) } })),
   });
   const result = new Float32Array(outBytes / 4);
-  const groups = k.groups(shape, await sizes());
+  const groups = k.groups(shape, await sizes(), tile);  // tile: [rows, columns] of C a matmul group computes
   try {
     const timed = await timeRuns(async () => {
       inputs.forEach((a, i) => device.queue.writeBuffer(ins[i], 0, a));
