@@ -23,6 +23,7 @@ import numpy as np
 
 from .gpu import THREAD_GROUP, WORKGROUP, GpuSession, GpuView, grid
 from .ops import Op, Shapes
+from .shaders import wgsl_constant
 
 # A reduction's combining rule (the op table's `combine`): the kernels' code for it, and its identity.
 COMBINE = {"sum": (0, 0.0), "max": (1, -math.inf), "min": (2, math.inf)}
@@ -251,8 +252,8 @@ class Matmul(Program):
 
     kind, bindings = "matmul", ("read", "read", "write", "uniform")
     tiled: bool | None = None  # None: by the adapter (see GpuSession.cpu_adapter)
-    TILE = 32  # rows and columns of C per workgroup of `matmul`
-    TILED = 64  # rows and columns of C per workgroup of `matmul_tiled`
+    TILE = wgsl_constant("TILE", "matmul")  # rows and columns of C per workgroup of `matmul`
+    TILED = wgsl_constant("TILED", "matmul")  # rows and columns of C per workgroup of `matmul_tiled`
     VEC4_ROWS, VEC4_COLS4, VEC4_GROUP = 32, 8, (4, 8)  # per thread, and threads per workgroup
     VEC4_TILE = (VEC4_ROWS * VEC4_GROUP[1], 4 * VEC4_COLS4 * VEC4_GROUP[0])  # C rows, columns per group
 
@@ -335,7 +336,7 @@ class Matmul(Program):
 
 class Conv2d(Program):
     kind, bindings = "conv2d", ("read", "read", "write", "uniform")
-    TILE = 16
+    TILE = wgsl_constant("TILE", "conv2d")  # output pixels per workgroup side
 
     def out_shape(self, shapes, params=None):
         (h, w), (kh, kw) = shapes

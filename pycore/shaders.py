@@ -32,16 +32,16 @@ def wgsl_source(family: str) -> str:
     return _read("common") + "\n" + _read(family)
 
 
-def wgsl_constant(name: str) -> int:
-    """An integer constant of shaders/common.wgsl (`const NAME: u32 = 256u;`): the WGSL owns the
-    workgroup sizes, and the dispatch grids read them from there.
+def wgsl_constant(name: str, family: str = "common") -> int:
+    """An integer constant of shaders/<family>.wgsl (`const NAME: u32 = 256u;`): the WGSL owns the
+    workgroup sizes and tiles, and the dispatch grids read them from there.
 
-    >>> wgsl_constant("WORKGROUP") % 64
-    0
+    >>> wgsl_constant("WORKGROUP") % 64, wgsl_constant("TILE", "conv2d")
+    (0, 16)
     """
-    found = re.search(rf"^const {name}: u32 = (\d+)u;", _read("common"), re.MULTILINE)
+    found = re.search(rf"^const {name}: u32 = (\d+)u;", _read(family), re.MULTILINE)
     if not found:
-        raise ValueError(f"shaders/common.wgsl defines no `const {name}: u32`")
+        raise ValueError(f"shaders/{family}.wgsl defines no `const {name}: u32`")
     return int(found.group(1))
 
 

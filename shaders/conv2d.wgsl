@@ -1,5 +1,5 @@
 // 2-D convolution (the kernel is flipped, as in scipy.signal.convolve2d) of an H x W image with a
-// KH x KW kernel. One thread per output pixel, 16 x 16 threads per workgroup.
+// KH x KW kernel. One thread per output pixel, TILE x TILE threads per workgroup.
 // "valid": output (H-KH+1) x (W-KW+1), pad 0. "same": output H x W, zero padding with
 // pad_top = KH / 2 and pad_left = KW / 2 (centred on the full convolution, as SciPy does).
 // A kernel value that meets the zero padding still counts: 0 * inf and 0 * NaN are NaN, as in
@@ -14,7 +14,9 @@ struct Dims { H: u32, W: u32, KH: u32, KW: u32, OH: u32, OW: u32, pad_top: u32, 
 @group(0) @binding(2) var<storage, read_write> dst: array<f32>;
 @group(0) @binding(3) var<uniform> dims: Dims;
 
-@compute @workgroup_size(16, 16)
+const TILE: u32 = 16u;  // output pixels per workgroup side (pycore/programs.py reads it)
+
+@compute @workgroup_size(TILE, TILE)
 fn convolve2d(@builtin(global_invocation_id) gid: vec3<u32>) {
     let x = gid.x;
     let y = gid.y;

@@ -39,7 +39,9 @@ fn store_row(row: u32, col: u32, v: vec4<f32>) {
     }
 }
 
-@compute @workgroup_size(8, 8)
+const TILE: u32 = 32u;  // rows and columns of C per workgroup of `matmul`: 4 x 4 per thread
+
+@compute @workgroup_size(TILE / 4u, TILE / 4u)
 fn matmul(@builtin(global_invocation_id) gid: vec3<u32>) {
     let col = gid.x * 4u;
     let row = gid.y * 4u;
@@ -90,10 +92,14 @@ const TILE_K: u32 = 16u;
 var<workgroup> tile_a: array<vec4<f32>, 256>;  // [k * 16 + row / 4]: rows as vec4 of 4 consecutive
 var<workgroup> tile_b: array<vec4<f32>, 256>;  // [k * 16 + col / 4]
 
-@compute @workgroup_size(16, 16)
+// Rows and columns of C per workgroup of `matmul_tiled` (pycore/programs.py reads it); the body
+// below is written for 64: 16 x 16 threads of 4 x 4, slices of TILE_K = 16.
+const TILED: u32 = 64u;
+
+@compute @workgroup_size(TILED / 4u, TILED / 4u)
 fn matmul_tiled(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
-    let row0 = wid.y * 64u;
-    let col0 = wid.x * 64u;
+    let row0 = wid.y * TILED;
+    let col0 = wid.x * TILED;
     let t = lid.y * 16u + lid.x;
     var c0 = vec4<f32>(0.0);
     var c1 = vec4<f32>(0.0);
