@@ -146,7 +146,8 @@ def test_bad_arguments_raise_clear_errors(call, error, match):
 
 @pytest.mark.parametrize("module", ["pycore", "pycore.pool", "pycore.arrays", "pycore.shaders",
                                     "pycore.selector", "pycore.gpuarray", "pycore.calibrate", "pycore.gpu",
-                                    "pycore.bench"])
+                                    "pycore.device", "pycore.samples", "pycore.programs",
+                                    "pycore.bench.sweep"])
 def test_docstring_examples_run(module):
     import doctest
     import importlib

@@ -1,4 +1,4 @@
-// The benchmark's yardsticks, measured in the same page as pycore (pycore/bench.py calls them):
+// The benchmark's yardsticks, measured in the same page as pycore (pycore/bench/peers.py calls them):
 //
 //   raw JavaScript on WebGPU: what the same work costs with no Python in between. It runs pycore's
 //   own WGSL (fetched from /shaders/) on pycore's own GPUDevice, with buffers and bind groups made
@@ -17,7 +17,7 @@ const READ = GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST;
 const TYPES = { read: "read-only-storage", write: "storage", uniform: "uniform" };
 
 // op -> how pycore binds and dispatches it (see pycore/programs.py). rawOp returns the head of its
-// result, which pycore/bench.py checks against NumPy on the same inputs (randomData).
+// result, which pycore/bench/peers.py checks against NumPy on the same inputs (randomData).
 const KERNELS = {
   relu: {
     family: "elementwise", entry: "relu", bindings: ["read", "write", "uniform"],

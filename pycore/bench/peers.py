@@ -1,0 +1,166 @@
+"""The yardsticks in the same page or process: raw JavaScript on pycore's own device and TF.js's WebGPU
+backend (web/bench/baselines.js), and the small-op round trip against raw JavaScript (the bridge)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..ops import OPS
+from ..runtime import IN_PYODIDE, RUNTIME
+from ..samples import SHAPES
+from .sweep import _median, _timed
+
+PEER_OPS = ("relu", "softmax", "matmul")
+
+
+BRIDGE_SIZE = 1024  # elements of the small op in the bridge comparison
+
+
+def _runtime_name() -> str:
+    """What runs this Python: the browser's user agent (Chromium, or Node with Dawn), or CPython."""
+    if IN_PYODIDE:
+        import js  # type: ignore[import-not-found]
+
+        return str(js.navigator.userAgent)
+    return f"CPython {sys.version.split()[0]}"
+
+
+async def _baselines_module() -> Any:
+    """web/bench/baselines.js: preloaded by the host (scripts/dawn.mjs sets globalThis.pycoreBaselines),
+    else imported into this page (None outside a page served by serve.py)."""
+    if not IN_PYODIDE or RUNTIME.backend != "webgpu":
+        return None
+    import js  # type: ignore[import-not-found]
+
+    preloaded = getattr(js, "pycoreBaselines", None)
+    if preloaded is not None:
+        return preloaded
+    from pyodide.code import run_js  # type: ignore[import-not-found]
+
+    return await run_js("import('/bench/baselines.js')")
+
+
+def _peer_shape(op: str, n: int) -> list[int]:
+    return list(SHAPES[OPS[op].kind](n)[0])
+
+
+def _raw_head(op: str, shape: list[int]) -> np.ndarray:
+    """The first 8 values of op on baselines.js's inputs (its randomData), by NumPy in float64."""
+    def data(n: int) -> np.ndarray:
+        return (np.sin(np.arange(n) * 12.9898) * 2).astype(np.float32).astype(np.float64)
+
+    if op == "matmul":
+        n = shape[0]
+        return data(n * n)[:n] @ data(n * n).reshape(n, n)[:, :8]
+    row = data(shape[-1])  # relu: the first values; softmax: the first row
+    if op == "relu":
+        return np.maximum(row[:8], 0)
+    e = np.exp(row - row.max())
+    return (e / e.sum())[:8]
+
+
+def _matmul_tile(kernel: str) -> tuple[int, int]:
+    """Rows and columns of C one workgroup of this matmul kernel computes (programs.Matmul owns them)."""
+    from ..programs import Matmul
+
+    return (Matmul.TILED, Matmul.TILED) if kernel == "matmul_tiled" else Matmul.VEC4_TILE
+
+
+def _raw_kernel(op: str, shape: list[int]) -> str:
+    """The baselines.js kernel that runs what pycore runs for op at shape on this adapter."""
+    if op == "matmul":
+        from ..programs import PROGRAMS
+
+        entry = PROGRAMS["matmul"].kernels(RUNTIME.device, OPS["matmul"])[0][1]
+        return "matmul_tiled" if entry == "matmul_tiled" else op
+    if op == "softmax":
+        from ..gpu import GpuSession
+        from ..programs import PROGRAMS
+
+        rows, cols = (1, shape[0]) if len(shape) == 1 else shape
+        tree = PROGRAMS["rowwise"].uses_tree(GpuSession(RUNTIME.device, "bench"), rows, cols)
+        return op if tree else "softmax_thread"
+    return op
+
+
+async def _peers(module: Any, sizes: tuple[int, ...], matrix_sizes: tuple[int, ...], repeats: int,
+                 note: Callable[[str], None]) -> list[dict[str, Any]]:
+    from pyodide.ffi import to_js  # type: ignore[import-not-found]
+
+    rows = []
+    try:
+        tf = (await module.tfjs()).to_py()
+    except Exception as exc:  # no TF.js (npm ci not run?): the raw-JS rows still count
+        tf = None
+        note(f"TF.js unavailable: {exc}")
+    device = RUNTIME.device.transport.js_device()
+    for op in PEER_OPS:
+        for n in matrix_sizes if op == "matmul" else sizes:
+            shape = _peer_shape(op, n)
+            reps = max(1, min(repeats, 3)) if op == "matmul" and n >= 512 else repeats
+            kernel = _raw_kernel(op, shape)
+            tile = to_js(list(_matmul_tile(kernel))) if op == "matmul" else None
+            raw = (await module.rawOp(device, kernel, to_js(shape), reps, tile)).to_py()
+            want = _raw_head(op, shape)
+            if not np.allclose(raw["head"], want, rtol=1e-4, atol=1e-6):
+                raise AssertionError(f"bench: raw-JS {op} at {shape} computed {raw['head']}, "
+                                     f"NumPy {want.tolist()}")
+            rows.append({"impl": "raw-js", "op": op, "size": n, "shape": shape, "ms": round(raw["ms"], 4)})
+            if tf:
+                got = (await module.tfjsOp(op, to_js(shape), reps)).to_py()
+                rows.append({"impl": f"tfjs {tf['version']}", "op": op, "size": n, "shape": shape,
+                             "ms": round(got["ms"], 4)})
+    return rows
+
+
+async def _bridge(module: Any, repeats: int) -> dict[str, Any]:
+    """relu on BRIDGE_SIZE elements through pycore and in raw JavaScript (same kernel, same device),
+    and the raw floor: 12 rounds of a few calls each, the order alternating, so that a shared
+    machine's drift hits all alike.
+
+    The ratio compares trimmed means (the middle 80% of the calls), not medians: in Chromium a small
+    round trip's latency is bimodal (about 0.5-1 ms when the GPU process's first check finds the
+    work done, 2.5-3 ms when it waits for its next poll; the share of each varies by run), and a
+    median lands in either mode by chance. Both statistics are in the row."""
+    from .. import relu_async
+
+    x = np.random.default_rng(1).standard_normal(BRIDGE_SIZE, dtype=np.float32)
+    await relu_async(x, backend="gpu")
+    per_round = max(repeats, 5)
+    ours: list[float] = []
+    raw: list[float] = []
+    floor: list[float] = []
+
+    async def pycore_calls() -> None:
+        ours.extend([await _timed(lambda: relu_async(x, backend="gpu")) for _ in range(per_round)])
+
+    async def raw_calls() -> None:
+        from pyodide.ffi import to_js  # type: ignore[import-not-found]
+
+        device = RUNTIME.device.transport.js_device()
+        raw.extend((await module.rawOp(device, "relu", to_js([BRIDGE_SIZE]), per_round)).to_py()["runs"])
+        floor.extend((await module.rawFloor(device, per_round)).to_py()["runs"])
+
+    sides = [pycore_calls] + ([raw_calls] if module is not None else [])
+    for r in range(12):
+        for calls in (sides if r % 2 == 0 else sides[::-1]):
+            await calls()
+    row: dict[str, Any] = {"op": "relu", "size": BRIDGE_SIZE, "runs": len(ours),
+                           "pycore_ms": _trimmed_mean(ours), "pycore_median_ms": _median(ours)}
+    if raw:
+        row |= {"raw_js_ms": _trimmed_mean(raw), "raw_js_median_ms": _median(raw),
+                "raw_floor_ms": _trimmed_mean(floor), "raw_floor_median_ms": _median(floor),
+                "ratio": round(_trimmed_mean(ours) / _trimmed_mean(raw), 3),
+                "statistic": "trimmed mean (middle 80%)"}
+    return row
+
+
+def _trimmed_mean(xs: list[float], cut: float = 0.1) -> float:
+    xs = sorted(xs)
+    k = int(len(xs) * cut)
+    kept = xs[k:len(xs) - k] or xs
+    return round(sum(kept) / len(kept), 4)
