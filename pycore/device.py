@@ -292,15 +292,16 @@ class Device:
             self._trim_generated()
         return pipeline
 
-    async def precompile_async(self, kernels: list[tuple[str, str, tuple[str, ...]]]) -> None:
-        """Compile these (family, entry, bindings) pipelines one after another, in the background:
-        a call that needs one meanwhile waits for that compile only (its trace shows "compile")."""
+    async def precompile_async(self, kernels: list[tuple]) -> None:
+        """Compile these (family, entry, bindings[, source, name]) pipelines one after another, in
+        the background: a call that needs one meanwhile waits for that compile only (its trace shows
+        "compile")."""
         self.precompiled = {"done": 0, "total": len(kernels)}
-        for family, entry, bindings in kernels:
+        for family, entry, bindings, *generated in kernels:
             if self.lost is not None:
                 return
             try:
-                await self.pipeline_async(family, entry, bindings)
+                await self.pipeline_async(family, entry, bindings, *generated)
             except Exception as exc:  # (the call that needs it will raise)
                 self.errors = [*self.errors[-7:], f"compiling {family}.{entry}: {exc}"]
             self.precompiled["done"] += 1

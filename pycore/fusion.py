@@ -29,9 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from .gpu import WORKGROUP, GpuSession, grid
+from .gpu import WORKGROUP, GpuSession, grid, whole_vec4s
 from .ops import Op
-from .programs import whole_vec4s
 from .shaders import wgsl_functions, wgsl_template
 
 FUSABLE_KINDS = ("unary", "binary")

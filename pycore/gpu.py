@@ -66,6 +66,13 @@ def pack_uniform(*values: float | int) -> np.ndarray:
     return words
 
 
+def whole_vec4s(binding: tuple) -> tuple:
+    """A binding widened to whole vec4s (16 bytes) for the vec4 kernels. Pooled buffers are
+    multiples of 32 bytes, and a part of a GpuArray ends where the array does, so the widened
+    range stays inside its buffer; the padding lanes are computed and never read."""
+    return (binding[0], -(-binding[1] // 16) * 16, *binding[2:])
+
+
 class GpuView:
     """A float32, C-ordered window on a GPU buffer: what programs bind instead of uploading, and
     what a program returns for a result that stays on the GPU. `checks`: the unsettled (or failed)
@@ -263,8 +270,11 @@ class GpuSession:
         """The cached pipeline; a first use compiles it, and the trace shows that as "compile".
         `source` and `name`: a generated kernel (see Device.pipeline_async)."""
         device = self.device
-        pipeline = device.pipelines.get(device.pipeline_key(family, entry, name))
-        if pipeline is not None and source is None:
+        key = device.pipeline_key(family, entry, name)
+        pipeline = device.pipelines.get(key)
+        if pipeline is not None:
+            if source is not None:
+                device.pipelines.move_to_end(key)  # (generated kernels: the most recently used stay)
             return pipeline
         t = time.perf_counter()
         pipeline = await device.pipeline_async(family, entry, bindings, source, name)

@@ -6,7 +6,8 @@ to the kind's file and the op's name), its inputs and parameters, its NumPy impl
 fallback path, with the kernel's semantics), its FLOP count (for the cost model) and a runnable
 example (for the docstring and the README). The public `*_async`
 functions are generated from this table (`api.py`), and the tests iterate over it; adding an op
-means one entry here, one WGSL entry point in `shaders/<family>.wgsl`, and one test case.
+means one entry here, its WGSL in `shaders/<family>.wgsl` (for an element-wise op, one `<entry>_f`
+function: its kernel is generated), and one float64 reference in tests/reference.py.
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from .fusion import FusedKernel, Node
 from .gpu import THREAD_GROUP, WORKGROUP, GpuSession, GpuView, grid
 from .ops import Op, Shapes
 from .shaders import wgsl_constant
@@ -44,13 +45,6 @@ def _same_shapes(op: Op, arrays: list[np.ndarray]) -> None:
     if len(arrays) == 2 and arrays[0].shape != arrays[1].shape:
         raise ValueError(f"{op.name}: a has shape {arrays[0].shape} and b has shape {arrays[1].shape}; "
                          "they must be the same")
-
-
-def whole_vec4s(binding: tuple) -> tuple:
-    """A binding widened to whole vec4s (16 bytes) for the vec4 kernels. Pooled buffers are
-    multiples of 32 bytes, and a part of a GpuArray ends where the array does, so the widened
-    range stays inside its buffer; the padding lanes are computed and never read."""
-    return (binding[0], -(-binding[1] // 16) * 16, *binding[2:])
 
 
 class Program:
@@ -77,14 +71,16 @@ class Program:
                         params: dict[str, Any]) -> Any:
         raise NotImplementedError
 
-    def kernels(self, device: Any, op: Op) -> list[tuple[str, str, tuple[str, ...]]]:
-        """(family, entry, bindings) of the pipelines `op` uses on `device`'s adapter for typical
-        shapes: what the background compile prepares."""
+    def kernels(self, device: Any, op: Op) -> list[tuple]:
+        """(family, entry, bindings[, source, name]) of the pipelines `op` uses on `device`'s adapter
+        for typical shapes: what the background compile prepares (source and name: a generated kernel)."""
         return [(op.family, op.entry_for(op.typical_params()), self.bindings)]
 
 
 class Elementwise(Program):
-    """unary and binary: any shape, flattened; chunked by the binding limit."""
+    """unary and binary: any shape, flattened; chunked by the binding limit. The kernel is generated
+    from the op's `<entry>_f` function in shaders/elementwise.wgsl or binary.wgsl, by the generator
+    of the fused chains (pycore/fusion.py), so an element-wise op is one WGSL function."""
 
     def __init__(self, kind: str, bindings: tuple[str, ...]) -> None:
         self.kind, self.bindings = kind, bindings
@@ -92,19 +88,23 @@ class Elementwise(Program):
     def check(self, op, arrays, params):
         _same_shapes(op, arrays)
 
+    @staticmethod
+    def kernel(op: Op, params: dict[str, Any]) -> FusedKernel:
+        """The op's kernel, generated from its `<entry>_f` WGSL function (as a fused chain of one)."""
+        return FusedKernel(Node(len(op.inputs), op, params, list(range(len(op.inputs)))))
+
+    def kernels(self, device, op):
+        kernel = self.kernel(op, op.typical_params())
+        return [("fused", "fused", kernel.bindings, kernel.source, kernel.name)]
+
     async def gpu_async(self, gpu, op, arrays, params):
-        pipeline = await gpu.pipeline_async(op.family, op.entry_for(params), self.bindings)
-        numbers = [v for v in params.values() if isinstance(v, float)]
+        kernel = self.kernel(op, params)
         out = gpu.result_array(arrays[0].shape)
         flat_in, flat_out = [a.reshape(-1) for a in arrays], out.reshape(-1)
         step = gpu.max_binding // 4
         for lo in range(0, flat_out.size, step):
             parts = [a[lo:lo + step] for a in flat_in]
-            dst = gpu.output(parts[0].nbytes)
-            binds = [whole_vec4s(b) for b in [*(gpu.upload(p) for p in parts), dst]]
-            if "uniform" in self.bindings:
-                binds.append(gpu.uniform(*numbers))
-            gpu.dispatch(pipeline, binds, grid(-(-parts[0].size // (4 * WORKGROUP)), gpu.max_groups))
+            dst = await kernel.dispatch_async(gpu, [gpu.upload(p) for p in parts], parts[0].size)
             await gpu.finish_async(dst, flat_out[lo:lo + step])
         return out
 
@@ -387,7 +387,7 @@ class Conv2d(Program):
 
 
 PROGRAMS: dict[str, Program] = {p.kind: p for p in [
-    Elementwise("unary", ("read", "write", "uniform")),
-    Elementwise("binary", ("read", "read", "write")),
+    Elementwise("unary", ()),
+    Elementwise("binary", ()),
     Rowwise(), Reduce(), Matmul(), Conv2d(),
 ]}

@@ -47,6 +47,7 @@ while pycore.info()["precompiled"]["done"] < pycore.info()["precompiled"]["total
 SMALL = """
 import statistics, time, js
 from pyodide.ffi import to_js
+from pycore.bench.peers import _raw_code
 x = np.random.default_rng(1).standard_normal(1024, dtype=np.float32)
 relu = lambda: pycore.relu_async(x, backend="gpu")
 async def timed(fn, n):
@@ -60,7 +61,7 @@ raw = []
 for r in range(10):
     ours += await timed(relu, 50)
     raw += (await js.pycoreBaselines.rawOp(pycore.runtime.RUNTIME.device.transport.js_device(), "relu",
-                                           to_js([1024]), 50)).to_py()["runs"]
+                                           to_js([1024]), 50, None, _raw_code("relu"))).to_py()["runs"]
 resolved = js.Promise.resolve(1)
 awaits = await timed(lambda: resolved, 200)
 trip_ms, trip_profile = await profile_calls(relu, 300)

@@ -1,8 +1,8 @@
-// A fused element-wise kernel: a chain (a tree) of unary and binary ops applied in one pass, so
-// the intermediate arrays are never written to memory. pycore/fusion.py fills in this template
-// for each chain a CommandBatch fuses, and compiles it after common.wgsl and the function parts of
-// elementwise.wgsl and binary.wgsl (the same `<name>_f` functions the one-op kernels call, so a
-// fused chain computes what the separate kernels would, lane by lane).
+// An element-wise kernel: one op, or a chain (a tree) of unary and binary ops applied in one pass,
+// so the intermediate arrays are never written to memory. pycore/fusion.py fills in this template
+// for each op's own kernel and for each chain a CommandBatch fuses, and compiles it after
+// common.wgsl and the functions of elementwise.wgsl and binary.wgsl (the same `<name>_f`
+// functions, so a fused chain computes what the separate kernels would, lane by lane).
 //
 // Bindings: the chain's distinct input arrays in0, in1, ... at 0..k-1 (the generator declares them
 // in place of the inputs marker below), then the output at k and the ops' numeric parameters at

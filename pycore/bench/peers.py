@@ -63,6 +63,15 @@ def _raw_head(op: str, shape: list[int]) -> np.ndarray:
     return (e / e.sum())[:8]
 
 
+def _raw_code(kernel: str) -> str | None:
+    """The WGSL of a kernel pycore generates (element-wise ops), for the raw-JS yardstick to run."""
+    if kernel != "relu":
+        return None
+    from ..programs import Elementwise
+
+    return Elementwise.kernel(OPS["relu"], {}).source()
+
+
 def _matmul_tile(kernel: str) -> tuple[int, int]:
     """Rows and columns of C one workgroup of this matmul kernel computes (programs.Matmul owns them)."""
     from ..programs import Matmul
@@ -104,7 +113,7 @@ async def _peers(module: Any, sizes: tuple[int, ...], matrix_sizes: tuple[int, .
             reps = max(1, min(repeats, 3)) if op == "matmul" and n >= 512 else repeats
             kernel = _raw_kernel(op, shape)
             tile = to_js(list(_matmul_tile(kernel))) if op == "matmul" else None
-            raw = (await module.rawOp(device, kernel, to_js(shape), reps, tile)).to_py()
+            raw = (await module.rawOp(device, kernel, to_js(shape), reps, tile, _raw_code(kernel))).to_py()
             want = _raw_head(op, shape)
             if not np.allclose(raw["head"], want, rtol=1e-4, atol=1e-6):
                 raise AssertionError(f"bench: raw-JS {op} at {shape} computed {raw['head']}, "
@@ -142,7 +151,8 @@ async def _bridge(module: Any, repeats: int) -> dict[str, Any]:
         from pyodide.ffi import to_js  # type: ignore[import-not-found]
 
         device = RUNTIME.device.transport.js_device()
-        raw.extend((await module.rawOp(device, "relu", to_js([BRIDGE_SIZE]), per_round)).to_py()["runs"])
+        raw.extend((await module.rawOp(device, "relu", to_js([BRIDGE_SIZE]), per_round, None,
+                                       _raw_code("relu"))).to_py()["runs"])
         floor.extend((await module.rawFloor(device, per_round)).to_py()["runs"])
 
     sides = [pycore_calls] + ([raw_calls] if module is not None else [])

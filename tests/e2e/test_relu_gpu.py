@@ -64,7 +64,7 @@ after = pycore.info()
 {"before": before["memory"], "after": after["memory"], "compiled": after["pipelines_compiled_ms"],
  "compiled_before": before["pipelines_compiled_ms"]}
 """)
-    assert "elementwise.relu" in r["compiled"] and r["compiled"] == r["compiled_before"]
+    assert "fused.fused:relu(x0)" in r["compiled"] and r["compiled"] == r["compiled_before"]
     assert r["after"]["bytes_in_use"] == r["before"]["bytes_in_use"]
     assert r["after"]["allocations"] - r["before"]["allocations"] <= 3  # reused, not re-made
 

@@ -19,8 +19,8 @@ const TYPES = { read: "read-only-storage", write: "storage", uniform: "uniform" 
 // op -> how pycore binds and dispatches it (see pycore/programs.py). rawOp returns the head of its
 // result, which pycore/bench/peers.py checks against NumPy on the same inputs (randomData).
 const KERNELS = {
-  relu: {
-    family: "elementwise", entry: "relu", bindings: ["read", "write", "uniform"],
+  relu: {  // the kernel pycore generates from relu_f (its source comes from pycore: `code`)
+    family: null, entry: "fused", bindings: ["read", "write", "uniform"],
     inputs: ([n]) => [n], out: ([n]) => n, words: () => [],
     groups: ([n], s) => grid(Math.ceil(n / 4 / s.WORKGROUP)), pad: 16,
   },
@@ -98,16 +98,17 @@ async function sizes() {
 }
 
 const pipelines = new WeakMap(); // device -> Map(key -> pipeline)
-async function pipeline(device, family, entry, bindings) {
+// `code`: a kernel pycore generates (its element-wise ops), given whole; else shaders/<family>.wgsl.
+async function pipeline(device, family, entry, bindings, code = null) {
   if (!pipelines.has(device)) pipelines.set(device, new Map());
   const cache = pipelines.get(device);
-  const key = `${family}.${entry}`;
+  const key = code ?? `${family}.${entry}`;
   if (!cache.has(key)) {
     const layout = device.createBindGroupLayout({
       entries: bindings.map((kind, i) => ({ binding: i, visibility: GPUShaderStage.COMPUTE,
                                             buffer: { type: TYPES[kind] } })),
     });
-    const module = device.createShaderModule({ code: await wgsl(family) });
+    const module = device.createShaderModule({ code: code ?? await wgsl(family) });
     cache.set(key, await device.createComputePipelineAsync({
       layout: device.createPipelineLayout({ bindGroupLayouts: [layout] }),
       compute: { module, entryPoint: entry },
@@ -163,9 +164,9 @@ export async function rawFloor(device, repeats) {
 
 /** `op` (relu | softmax | softmax_thread | matmul) on `shape` written directly against WebGPU,
  * pycore's WGSL. */
-export async function rawOp(device, op, shape, repeats, tile = null) {
+export async function rawOp(device, op, shape, repeats, tile = null, code = null) {
   const k = KERNELS[op];
-  const pipe = await pipeline(device, k.family, k.entry, k.bindings);
+  const pipe = await pipeline(device, k.family, k.entry, k.bindings, code);
   const inputs = k.inputs(shape).map(randomData);
   const outBytes = k.out(shape) * 4;
   const ins = inputs.map((a) => device.createBuffer({ size: roundUp(a.byteLength, 16), usage: STORAGE }));
