@@ -85,7 +85,7 @@ class CommandBatch:
                   for x, name in zip(inputs, op.inputs, strict=True)]
         program = PROGRAMS[op.kind]
         shapes = [self._shapes[x.index] if isinstance(x, Handle) else tuple(x.shape) for x in values]
-        program.check(op, [GpuView(None, s) for s in shapes], params)
+        program.check(op, shapes, params)
         problem = op.check(params) if op.check else None
         if problem:
             raise ValueError(f"{op.name}: {problem}")
@@ -163,7 +163,7 @@ class CommandBatch:
             if s in inside:
                 self._values.append(FUSED)
                 continue
-            if not PROGRAMS[op.kind].needs_gpu([GpuView(None, self._shapes[i]) for i in inputs]):
+            if not PROGRAMS[op.kind].needs_gpu([self._shapes[i] for i in inputs]):
                 self._values.append(np.asarray(PROGRAMS[op.kind].numpy(
                     op, [np.zeros(self._shapes[i], np.float32) for i in inputs], params)))
                 continue

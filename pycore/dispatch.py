@@ -65,11 +65,11 @@ async def run_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: 
     program = PROGRAMS[op.kind]
     arrays = [x.view() if isinstance(x, GpuArray) else as_float32(x, name)
               for x, name in zip(inputs, op.inputs, strict=True)]
-    program.check(op, arrays, params)
+    shapes = [tuple(a.shape) for a in arrays]
+    program.check(op, shapes, params)
     problem = op.check(params) if op.check else None
     if problem:
         raise ValueError(f"{op.name}: {problem}")
-    shapes = [tuple(a.shape) for a in arrays]
     on_gpu = [isinstance(a, GpuView) for a in arrays]
     keep = all(isinstance(x, GpuArray) for x in inputs) and op.kind != "reduce"
     await RUNTIME.init_async()
@@ -79,7 +79,7 @@ async def run_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: 
                            f"{RUNTIME.reason}")
     why = f"backend={backend!r}"
     choice = None
-    use_gpu = device is not None and program.needs_gpu(arrays) and backend != "numpy"
+    use_gpu = device is not None and program.needs_gpu(shapes) and backend != "numpy"
     if use_gpu and backend == "auto":
         choice = SELECTOR.choose(op, shapes, on_gpu, result_on_gpu=keep)
         use_gpu, why = choice.backend == "webgpu", choice.why

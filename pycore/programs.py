@@ -37,13 +37,13 @@ def _too_big(op: Op, what: str, nbytes: int, limit: int) -> ValueError:
                       f"maxStorageBufferBindingSize of {limit:,} bytes")
 
 
-def _shape_text(arr: np.ndarray) -> str:
-    return f"{arr.ndim}-D shape {arr.shape}"
+def _shape_text(shape: tuple[int, ...]) -> str:
+    return f"{len(shape)}-D shape {shape}"
 
 
-def _same_shapes(op: Op, arrays: list[np.ndarray]) -> None:
-    if len(arrays) == 2 and arrays[0].shape != arrays[1].shape:
-        raise ValueError(f"{op.name}: a has shape {arrays[0].shape} and b has shape {arrays[1].shape}; "
+def _same_shapes(op: Op, shapes: Shapes) -> None:
+    if len(shapes) == 2 and shapes[0] != shapes[1]:
+        raise ValueError(f"{op.name}: a has shape {shapes[0]} and b has shape {shapes[1]}; "
                          "they must be the same")
 
 
@@ -54,13 +54,13 @@ class Program:
     def out_shape(self, shapes: Shapes, params: dict[str, Any] | None = None) -> tuple[int, ...]:
         return shapes[0]
 
-    def check(self, op: Op, arrays: list[np.ndarray], params: dict[str, Any]) -> None:
-        """Raise ValueError/TypeError naming the argument when the inputs do not fit the op."""
+    def check(self, op: Op, shapes: Shapes, params: dict[str, Any]) -> None:
+        """Raise ValueError/TypeError naming the argument when inputs of these shapes do not fit the op."""
 
-    def needs_gpu(self, arrays: list[np.ndarray]) -> bool:
+    def needs_gpu(self, shapes: Shapes) -> bool:
         """False when there is nothing to compute (empty input): the NumPy path answers."""
-        for a in arrays:  # (a loop: this runs on every auto call)
-            if not a.size:
+        for shape in shapes:  # (a loop: this runs on every auto call)
+            if not math.prod(shape):
                 return False
         return True
 
@@ -85,8 +85,8 @@ class Elementwise(Program):
     def __init__(self, kind: str, bindings: tuple[str, ...]) -> None:
         self.kind, self.bindings = kind, bindings
 
-    def check(self, op, arrays, params):
-        _same_shapes(op, arrays)
+    def check(self, op, shapes, params):
+        _same_shapes(op, shapes)
 
     @staticmethod
     def kernel(op: Op, params: dict[str, Any]) -> FusedKernel:
@@ -129,11 +129,10 @@ class Rowwise(Program):
             return arrays[0].copy()  # rows of nothing (NumPy's max would refuse the empty axis)
         return op.numpy(*arrays, **params)
 
-    def check(self, op, arrays, params):
-        x = arrays[0]
-        if x.ndim not in (1, 2):
+    def check(self, op, shapes, params):
+        if len(shapes[0]) not in (1, 2):
             raise ValueError(f"{op.name}: x must be 1-D or 2-D (rows over the last axis), "
-                             f"got {_shape_text(x)}")
+                             f"got {_shape_text(shapes[0])}")
 
     def kernels(self, device, op):
         tree = self.uses_tree(device, 1000, 1000)
@@ -192,9 +191,9 @@ class Reduce(Program):
         return [(op.family, first, self.bindings + ("read",) * (len(op.inputs) - 1)),
                 (op.family, rest, self.bindings)]
 
-    def check(self, op, arrays, params):
-        _same_shapes(op, arrays)
-        if op.combine in ("max", "min") and arrays[0].size == 0:
+    def check(self, op, shapes, params):
+        _same_shapes(op, shapes)
+        if op.combine in ("max", "min") and math.prod(shapes[0]) == 0:
             raise ValueError(f"{op.name}: x is empty, and the {op.name} of no elements is undefined")
 
     def numpy(self, op, arrays, params):
@@ -276,17 +275,17 @@ class Matmul(Program):
             return 1 << 62
         return (cap * 16 // 17) // 16 * 16 if tiled else 4 * (cap - 8)
 
-    def check(self, op, arrays, params):
-        a, b = arrays
-        for name, arr in (("a", a), ("b", b)):
-            if arr.ndim != 2:
-                raise ValueError(f"matmul: {name} must be 2-D, got {_shape_text(arr)}")
-        if a.shape[1] != b.shape[0]:
-            raise ValueError(f"matmul: a is {a.shape} and b is {b.shape}: a's columns ({a.shape[1]}) "
-                             f"must equal b's rows ({b.shape[0]})")
+    def check(self, op, shapes, params):
+        a, b = shapes
+        for name, shape in (("a", a), ("b", b)):
+            if len(shape) != 2:
+                raise ValueError(f"matmul: {name} must be 2-D, got {_shape_text(shape)}")
+        if a[1] != b[0]:
+            raise ValueError(f"matmul: a is {a} and b is {b}: a's columns ({a[1]}) "
+                             f"must equal b's rows ({b[0]})")
 
-    def needs_gpu(self, arrays):
-        return arrays[0].shape[0] * arrays[0].shape[1] * arrays[1].shape[1] > 0
+    def needs_gpu(self, shapes):
+        return shapes[0][0] * shapes[0][1] * shapes[1][1] > 0
 
     def numpy(self, op, arrays, params):
         a, b = arrays
@@ -342,18 +341,18 @@ class Conv2d(Program):
         (h, w), (kh, kw) = shapes
         return (h, w) if (params or {}).get("mode") == "same" else (h - kh + 1, w - kw + 1)
 
-    def check(self, op, arrays, params):
-        image, kernel = arrays
-        for name, arr in (("image", image), ("kernel", kernel)):
-            if arr.ndim != 2:
-                raise ValueError(f"convolve2d: {name} must be 2-D, got {_shape_text(arr)}")
-        if kernel.size == 0:
-            raise ValueError(f"convolve2d: kernel is empty {kernel.shape}")
+    def check(self, op, shapes, params):
+        image, kernel = shapes
+        for name, shape in (("image", image), ("kernel", kernel)):
+            if len(shape) != 2:
+                raise ValueError(f"convolve2d: {name} must be 2-D, got {_shape_text(shape)}")
+        if math.prod(kernel) == 0:
+            raise ValueError(f"convolve2d: kernel is empty {kernel}")
         mode = params["mode"]
         if mode not in ("valid", "same"):
             raise ValueError(f'convolve2d: mode must be "valid" or "same", got {mode!r}')
-        if mode == "valid" and (kernel.shape[0] > image.shape[0] or kernel.shape[1] > image.shape[1]):
-            raise ValueError(f"convolve2d: kernel {kernel.shape} is larger than image {image.shape} "
+        if mode == "valid" and (kernel[0] > image[0] or kernel[1] > image[1]):
+            raise ValueError(f"convolve2d: kernel {kernel} is larger than image {image} "
                              f'in "valid" mode (use mode="same", or a smaller kernel)')
 
     def numpy(self, op, arrays, params):
