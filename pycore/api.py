@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .dispatch import run_async
+from .dispatch import mark_argument_error, run_async
 from .ops import OPS, REQUIRED, Op
 
 
@@ -111,7 +111,11 @@ def make_public(op: Op) -> Callable[..., Any]:
     signature = signature_of(op)
 
     async def public(*args: Any, **kwargs: Any) -> Any:
-        inputs, params, rest = bind(op, signature, op.public_name, args, kwargs)
+        try:
+            inputs, params, rest = bind(op, signature, op.public_name, args, kwargs)
+        except (ValueError, TypeError) as exc:
+            mark_argument_error(exc)
+            raise
         return await run_async(op, inputs, params, rest["backend"])
 
     public.__name__ = public.__qualname__ = op.public_name

@@ -117,9 +117,9 @@ class CommandBatch:
         if device is not None:
             try:
                 await self._execute_gpu_async(device)
-            except Exception as exc:
+            except BaseException as exc:  # (an interrupt too: the batch can run again, from scratch)
                 self._drop_gpu_values()
-                if not await RUNTIME.lost_during_async(device, exc):
+                if not isinstance(exc, Exception) or not await RUNTIME.lost_during_async(device, exc):
                     raise
                 why = f"; device lost during the batch ({device.lost}): ran on NumPy"
         if not self._on_gpu:

@@ -82,21 +82,49 @@ _BRIDGE_JS = """
     },
     write(queue, buffer, ptr, nbytes) { queue.writeBuffer(buffer, 0, heap(), ptr, nbytes); },
     submit: encode,
-    submitAndRead(device, commands, staging, nbytes, ptr, earlier) {
+    // Resolves with [earlier errors, error, map error, encode ms]; or, if `interrupt` (an Int32Array
+    // on a SharedArrayBuffer: Pyodide's interrupt buffer, or null) is signalled first, with
+    // "interrupted", taking the signal: the result is then never copied (the caller discards `staging`).
+    submitAndRead(device, commands, staging, nbytes, ptr, earlier, interrupt) {
       const start = performance.now();
       const errors = encode(device, commands);
       const encodeMs = performance.now() - start;
       const mapped = staging.mapAsync(GPUMapMode.READ, 0, nbytes)
         .then(() => null, (e) => "mapAsync failed: " + (e?.message ?? e));
-      return Promise.all([Promise.all(earlier), errors, mapped]).then(([before, error, mapError]) => {
-        if (!mapError) {
+      let abandoned = false;
+      const work = Promise.all([Promise.all(earlier), errors, mapped]).then(([before, error, mapError]) => {
+        if (!mapError && !abandoned) {
           if (!error) heap().set(new Uint8Array(staging.getMappedRange(0, nbytes)), ptr);
           staging.unmap();
         }
         return [before, error, mapError, encodeMs];
       });
+      if (!interrupt || typeof Atomics.waitAsync !== "function") return work;
+      return Promise.race([work, signalled(interrupt, work)]).then((got) => {
+        if (got !== "interrupted") return got;
+        abandoned = true;
+        return "interrupted";
+      });
     },
   };
+  // Resolves with "interrupted" once a signal is written to `buffer` (the page notifies), taking it;
+  // never, once `done` has settled (it wakes its own waiter).
+  function signalled(buffer, done) {
+    let over = false;
+    done.finally(() => { over = true; Atomics.notify(buffer, 0); });
+    return (async () => {
+      while (!over) {
+        const signal = Atomics.load(buffer, 0);
+        if (signal !== 0) {
+          if (Atomics.compareExchange(buffer, 0, signal, 0) === signal) return "interrupted";
+          continue;
+        }
+        const wait = Atomics.waitAsync(buffer, 0, 0);
+        if (wait.async) await wait.value;
+      }
+      return new Promise(() => {});
+    })();
+  }
 }
 """
 _bridge_obj: Any = None
@@ -222,8 +250,11 @@ class BrowserTransport(Transport):
             raise ValueError("submit_and_read_async needs a C-contiguous destination")
         if _heap_module() is None:
             raise RuntimeError("pycore needs Pyodide's WebAssembly heap (pyodide._module.HEAPU8)")
-        got = (await _bridge().submitAndRead(self.device, _flat(commands), staging, out.nbytes,
-                                             out.ctypes.data, to_js(earlier))).to_py()
+        got = await _bridge().submitAndRead(self.device, _flat(commands), staging, out.nbytes,
+                                            out.ctypes.data, to_js(earlier), _interrupt_buffer())
+        if isinstance(got, str):  # "interrupted": the page asked Python to stop (Ctrl-C)
+            raise KeyboardInterrupt
+        got = got.to_py()
         earlier_errors, error, map_error, encode_ms = got
         return ([str(e) if _present(e) else None for e in earlier_errors],
                 str(error) if _present(error) else (str(map_error) if _present(map_error) else None),
@@ -247,16 +278,37 @@ class BrowserTransport(Transport):
     def destroy(self) -> None:
         self.device.destroy()
 
-    # -- settings: the page's localStorage
+    # -- settings: the page's localStorage (in a worker, the copy its page handed over)
     def load_setting(self, key: str) -> str | None:
-        text = js.localStorage.getItem(key)
+        store = _settings()
+        text = store.getItem(key) if store is not None else None
         return str(text) if _present(text) else None
 
     def save_setting(self, key: str, text: str | None) -> None:
+        store = _settings()
+        if store is None:
+            return
         if text is None:
-            js.localStorage.removeItem(key)
+            store.removeItem(key)
         else:
-            js.localStorage.setItem(key, text)
+            store.setItem(key, text)
+
+
+def _interrupt_buffer() -> Any:
+    """Pyodide's interrupt buffer where the host shares it as `pycoreInterrupt` (web/worker.js): a
+    readback waiting for the GPU stops when the page signals it. Else null (waits are not interrupted)."""
+    buffer = getattr(js, "pycoreInterrupt", None)
+    return buffer if _present(buffer) else jsnull
+
+
+def _settings() -> Any:
+    """Where settings are kept: the page's localStorage; in a worker, which has none, the store
+    its page provides as `pycoreSettings` (web/worker.js); else None (nothing is kept)."""
+    for name in ("localStorage", "pycoreSettings"):
+        store = getattr(js, name, None)
+        if _present(store):
+            return store
+    return None
 
 
 async def request_device_async(timeout_s: float) -> BrowserTransport:

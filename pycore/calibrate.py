@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from .device import Device
+from .progress import report as report_progress
 from .runtime import RUNTIME
 from .samples import shapes_for
 from .selector import SELECTOR, STORAGE_KEY, Calibration
@@ -100,7 +101,8 @@ async def calibrate_async(repeats: int = 3, save: bool = True) -> dict[str, Any]
         down_ms = await _median_ms(resident.to_numpy_async, repeats)
         resident.release()
         cal.readback_gbps = stream.nbytes / (max(down_ms - cal.dispatch_ms, 1e-3) * 1e6)
-        for name, (op, inputs, params, flops) in samples.items():
+        for i, (name, (op, inputs, params, flops)) in enumerate(samples.items()):
+            report_progress("calibrate", i, len(samples), name)
             fn = api.PUBLIC[op.public_name]
             ms = await _median_ms(lambda fn=fn, inputs=inputs, params=params: fn(
                 *inputs, **params, backend="gpu"), repeats)

@@ -154,8 +154,11 @@ class Device:
         check.op = ", ".join(dict.fromkeys(ops))  # (the ops, in order, each once)
         try:
             check.pending = self.transport.submit(commands)
-        finally:
             self.checks.append(check)
+        except BaseException as exc:  # (an interrupt too): what depends on this work raises when read
+            check.error, check.settled = f"never submitted ({type(exc).__name__}: {exc})", True
+            raise
+        finally:
             self.unpin(self.queued_pins)
             released, self.after_flush = self.after_flush, []
             for buf in released:

@@ -56,13 +56,12 @@ def _record(op: Op, shapes: list[tuple[int, ...]], backend: str, stages: dict[st
                     "total_ms": sum(ms.values())})
 
 
-async def run_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: str = "auto") -> Any:
-    """Run `op` on `inputs` (array-likes or GpuArrays, named as in op.inputs) with checked `params`."""
-    start = time.perf_counter()
+def _checked(op: Op, program: Any, inputs: list[Any], params: dict[str, Any],
+             backend: str) -> tuple[list[Any], list[tuple[int, ...]]]:
+    """The inputs as float32 arrays or GpuViews, and their shapes, once every argument is checked."""
     if backend not in BACKENDS:
         raise ValueError(f"{op.name}: backend must be one of {', '.join(map(repr, BACKENDS))}, "
                          f"got {backend!r}")
-    program = PROGRAMS[op.kind]
     arrays = [x.view() if isinstance(x, GpuArray) else as_float32(x, name)
               for x, name in zip(inputs, op.inputs, strict=True)]
     shapes = [tuple(a.shape) for a in arrays]
@@ -70,6 +69,38 @@ async def run_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: 
     problem = op.check(params) if op.check else None
     if problem:
         raise ValueError(f"{op.name}: {problem}")
+    return arrays, shapes
+
+
+def mark_argument_error(exc: BaseException) -> BaseException:
+    """Mark `exc` as the caller's mistake (see is_argument_error); returns it."""
+    exc.pycore_argument_error = True  # type: ignore[attr-defined]
+    return exc
+
+
+def is_argument_error(exc: BaseException) -> bool:
+    """Whether pycore raised `exc` because of the call's arguments (shape, dtype, size, parameter)
+    rather than while computing.
+
+    >>> import asyncio, pycore
+    >>> try:
+    ...     asyncio.run(pycore.matmul_async([[1.0, 2.0]], [[1.0, 2.0]]))
+    ... except ValueError as exc:
+    ...     is_argument_error(exc)
+    True
+    """
+    return bool(getattr(exc, "pycore_argument_error", False))
+
+
+async def run_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: str = "auto") -> Any:
+    """Run `op` on `inputs` (array-likes or GpuArrays, named as in op.inputs) with checked `params`."""
+    start = time.perf_counter()
+    program = PROGRAMS[op.kind]
+    try:
+        arrays, shapes = _checked(op, program, inputs, params, backend)
+    except (ValueError, TypeError) as exc:
+        mark_argument_error(exc)
+        raise
     on_gpu = [isinstance(a, GpuView) for a in arrays]
     keep = all(isinstance(x, GpuArray) for x in inputs) and op.kind != "reduce"
     await RUNTIME.init_async()

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from .device import Check, Device, GpuOutOfMemoryError, gpu_error, pending_of
+from .progress import report as report_progress
 from .shaders import wgsl_constant
 from .transport import COPY_DST, COPY_SRC, MAP_READ, STORAGE, Command, Copy, Dispatch
 
@@ -277,7 +278,10 @@ class GpuSession:
                 device.pipelines.move_to_end(key)  # (generated kernels: the most recently used stay)
             return pipeline
         t = time.perf_counter()
+        label = ".".join(key)
+        report_progress("compile", 0, 1, label)
         pipeline = await device.pipeline_async(family, entry, bindings, source, name)
+        report_progress("compile", 1, 1, label)
         self.stages["compile"] = self.stages.get("compile", 0.0) + time.perf_counter() - t
         return pipeline
 
@@ -318,8 +322,14 @@ class GpuSession:
         device.flush()
         earlier = device.take_checks()
         others = [c for c in inherited if not c.settled and c not in earlier]  # taken by a read in flight
-        earlier_errors, error, encode_ms = await self.transport.submit_and_read_async(
-            commands, staging, read[1], [c.pending for c in earlier + others])
+        try:
+            earlier_errors, error, encode_ms = await self.transport.submit_and_read_async(
+                commands, staging, read[1], [c.pending for c in earlier + others])
+        except BaseException:  # (KeyboardInterrupt too): the next read settles what this one took
+            device.checks[:0] = [c for c in earlier if not c.settled]
+            self._held.remove(staging)
+            self.pool.discard(staging)  # it may still be mapping: never reuse it
+            raise
         device.unpin(self._pins)
         device.settled(earlier + others, earlier_errors)
         self.stages["dispatch"] += encode_ms / 1e3

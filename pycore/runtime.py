@@ -70,7 +70,11 @@ class Runtime:
         if self.wanted == "numpy":
             self._fallback("the NumPy backend was asked for (transport='numpy')")
             return
-        await self._acquire_async()
+        try:
+            await self._acquire_async()
+        except BaseException:  # interrupted: the next call starts again
+            self.initialised = False
+            raise
 
     async def _acquire_async(self) -> str | None:
         """Get a device through self.wanted; on failure, fall back and return the reason."""
@@ -96,7 +100,11 @@ class Runtime:
     async def _reacquire_async(self) -> None:
         lost, start = self.device_lost, time.perf_counter()
         self._retry_at = None  # calls arriving meanwhile run on NumPy, and do not ask again
-        failed = await self._acquire_async()
+        try:
+            failed = await self._acquire_async()
+        except BaseException:  # interrupted: the next call asks again
+            self._retry_at = time.monotonic()
+            raise
         ms = (time.perf_counter() - start) * 1e3
         if failed is None:
             self.recoveries += 1

@@ -66,8 +66,10 @@ class Booted(Snippets):
         self.context = browser.new_context(viewport={"width": 1200, "height": 760})
         self.requests: list[str] = []
         self.context.on("request", lambda req: self.requests.append(req.url))
-        if init_script:
+        if init_script:  # for the page, and for its Python worker (which init scripts do not reach)
             self.context.add_init_script(init_script)
+            self.context.route("**/worker.js", lambda route: route.fulfill(
+                response=(r := route.fetch()), body=init_script + "\n" + r.text()))
         self.page = self.context.new_page()
         self.console_messages: list[str] = []
         self.page.on("console", lambda msg: self.console_messages.append(f"{msg.type}: {msg.text}"))
@@ -78,26 +80,26 @@ class Booted(Snippets):
         return self.page.evaluate("() => pycoreReady")
 
     def py(self, code: str) -> Any:
-        """Run Python in the page; returns the last expression's value through JSON
-        (NaN and Infinity survive: Python's json reads them)."""
+        """Run Python in the page (in its Python worker); returns the last expression's value
+        through JSON (NaN and Infinity survive: Python's json reads them)."""
+        source = "import numpy as np\nimport pycore\n" + code
         return json.loads(self.page.evaluate(
-            """async (code) => {
-                 pyodide.globals.set("__pycore_test_code", "import numpy as np\\nimport pycore\\n" + code);
-                 return await pyodide.runPythonAsync(
-                   "import json\\nfrom pyodide.code import eval_code_async\\n" +
-                   "json.dumps(await eval_code_async(__pycore_test_code, globals()), " +
-                   "default=lambda o: o.tolist())");
-               }""", code))
+            "(code) => pyodide.runPythonAsync(code)",
+            "import json\nfrom pyodide.code import eval_code_async\n"
+            f"json.dumps(await eval_code_async({source!r}, globals()), default=lambda o: o.tolist())"))
 
     def load_reference(self) -> None:
         """Make tests/reference.py importable in the page as `pycore_reference`."""
         source = (ROOT / "tests" / "reference.py").read_text()
-        self.page.evaluate("""(src) => {
-            pyodide.FS.mkdirTree("/tmp/pycore_tests");
-            pyodide.FS.writeFile("/tmp/pycore_tests/pycore_reference.py", src);
-            pyodide.runPython("import sys, importlib; sys.path.insert(0, '/tmp/pycore_tests'); "
-                              + "sys.modules.pop('pycore_reference', None); importlib.invalidate_caches()");
-        }""", source)
+        self.page.evaluate("(code) => pyodide.runPythonAsync(code)", f"""
+import importlib, os, sys
+os.makedirs("/tmp/pycore_tests", exist_ok=True)
+with open("/tmp/pycore_tests/pycore_reference.py", "w") as f:
+    f.write({source!r})
+sys.path.insert(0, "/tmp/pycore_tests")
+sys.modules.pop("pycore_reference", None)
+importlib.invalidate_caches()
+""")
 
     def close(self) -> None:
         self.context.close()

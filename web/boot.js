@@ -1,11 +1,14 @@
-// Boot: load Pyodide, NumPy and pycore from this server, initialise the GPU, then start the console.
-// Glue only: every decision about devices and ops is made by pycore in Python.
+// Boot: start the Python worker (web/worker.js), which loads Pyodide, NumPy and pycore from this
+// server and initialises the GPU; show its progress, then start the console. The page keeps only
+// UI: Python, and every decision about devices and ops, run in the worker.
 //
-// For scripts and tests: globalThis.pyodide, and globalThis.pycoreReady, a promise that resolves
-// with pycore.info() once boot has finished and rejects with the error if a stage fails.
+// For scripts and tests: globalThis.pyodide.runPythonAsync(code) (Python in the worker; resolves
+// with the last expression's value when it is a str, number or bool), and globalThis.pycoreReady,
+// a promise that resolves with pycore.info() once boot has finished and rejects with the error if
+// a stage fails.
 // ?stageTimeout=<ms> changes how long a stage may stall before it is reported (default 90 s).
-import { loadPyodide } from "/pyodide/pyodide.mjs";
 import { startConsole } from "/console.js";
+import { PythonWorker } from "/pyworker.js";
 
 const params = new URLSearchParams(location.search);
 const STAGE_TIMEOUT_MS = Number(params.get("stageTimeout") || 90000);
@@ -46,6 +49,10 @@ const BOOT_PANELS = `
 const CONSOLE = `
 <main id="console" class="console" hidden>
   <pre id="console-output" class="output" aria-live="polite"></pre>
+  <div id="console-status" class="console-status" role="status" hidden>
+    <span class="spinner" aria-hidden="true"></span><span id="console-status-text">running</span>
+    <button id="console-stop" type="button" title="interrupt (Ctrl+C)">stop</button>
+  </div>
   <div class="input-line">
     <span id="console-prompt" class="prompt">&gt;&gt;&gt; </span>
     <textarea id="console-input" rows="1" spellcheck="false" autocomplete="off"
@@ -59,8 +66,6 @@ class StageError extends Error {
   constructor(stage, message) { super(message); this.stage = stage; }
 }
 
-const here = (path) => new URL(path, location.href).href; // Pyodide wants absolute URLs
-
 function stageElement(name) { return document.querySelector(`#stages [data-stage="${name}"]`); }
 
 function mark(name, state, ms) {
@@ -71,29 +76,44 @@ function mark(name, state, ms) {
   if (state === "done") document.getElementById("boot-progress").value += 1;
 }
 
-// Run one stage; a stage that neither finishes nor fails within STAGE_TIMEOUT_MS is reported
-// as stalled (a wrong MIME type on the .wasm, for one, makes loadPyodide wait forever).
-async function stage(name, work, diagnoseStall) {
-  mark(name, "running");
-  const t0 = performance.now();
-  let timer;
-  const stalled = new Promise((_, reject) => {
-    timer = setTimeout(async () => {
-      const hint = diagnoseStall ? await diagnoseStall().catch(() => "") : "";
-      reject(new StageError(name, `stage "${STAGE_LABELS[name]}" stalled: no result after ` +
-        `${STAGE_TIMEOUT_MS / 1000} s.${hint ? " " + hint : ""}`));
-    }, STAGE_TIMEOUT_MS);
+// The stages run in the Python worker (web/worker.js), which reports each start and end; a stage
+// that neither finishes nor fails within STAGE_TIMEOUT_MS is reported as stalled (a wrong MIME type
+// on the .wasm, for one, makes loadPyodide wait forever).
+function bootWorker(py) {
+  return new Promise((resolve, reject) => {
+    let current = "runtime";
+    let started = performance.now();
+    let timer;
+    let over = false; // failed: later reports are ignored
+    const fail = (err) => {
+      if (over) return;
+      over = true;
+      clearTimeout(timer);
+      mark(err.stage, "failed");
+      reject(err);
+    };
+    const watch = () => {
+      clearTimeout(timer);
+      timer = setTimeout(async () => {
+        const hint = current === "runtime" ? await diagnoseRuntime().catch(() => "") : "";
+        fail(new StageError(current, `stage "${STAGE_LABELS[current]}" stalled: no result after ` +
+          `${STAGE_TIMEOUT_MS / 1000} s.${hint ? " " + hint : ""}`));
+      }, STAGE_TIMEOUT_MS);
+    };
+    py.on("stage", ({ name, state, ms, error }) => {
+      if (over) return;
+      if (state === "failed") return fail(new StageError(name, error));
+      current = name;
+      if (state === "running") started = performance.now();
+      mark(name, state, state === "done" ? ms ?? performance.now() - started : undefined);
+      watch();
+    });
+    py.on("crash", (message) => fail(new StageError(current, message)));
+    py.on("ready", (info) => { clearTimeout(timer); resolve(info); });
+    mark("runtime", "running");
+    watch();
+    py.boot();
   });
-  try {
-    const result = await Promise.race([work(), stalled]);
-    mark(name, "done", performance.now() - t0);
-    return result;
-  } catch (err) {
-    mark(name, "failed");
-    throw err instanceof StageError ? err : new StageError(name, err?.message ?? String(err));
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 async function diagnoseRuntime() {
@@ -105,12 +125,6 @@ async function diagnoseRuntime() {
       "which makes the WebAssembly runtime hang: serve the page with python serve.py.";
   }
   return "The runtime files were served correctly; the browser may be out of memory.";
-}
-
-async function loadPackages(pyodide, names) {
-  const errors = [];
-  await pyodide.loadPackage(names, { errorCallback: (msg) => errors.push(msg), messageCallback: () => {} });
-  if (errors.length) throw new Error(errors.join("\n"));
 }
 
 function showFailure(err) {
@@ -146,31 +160,21 @@ function toggleTierHelp(event) {
 for (const type of ["click", "keydown"]) document.getElementById("tier").addEventListener(type, toggleTierHelp);
 
 async function boot() {
-  const pyodide = await stage("runtime", () => loadPyodide({
-    indexURL: here("/pyodide/"), lockFileURL: here("/pyodide-lock.json"), packageBaseUrl: here("/wheels/"),
-  }), diagnoseRuntime);
-  globalThis.pyodide = pyodide;
-  await stage("numpy", async () => {
-    await loadPackages(pyodide, ["numpy", "micropip"]);
-    pyodide.runPython("import numpy, micropip");
-  });
-  await stage("pycore", async () => {
-    const res = await fetch("/pycore-wheel.json");
-    if (!res.ok) throw new Error(`/pycore-wheel.json: HTTP ${res.status} ${await res.text()}`);
-    const { url } = await res.json();
-    await pyodide.runPythonAsync(`import micropip\nawait micropip.install(${JSON.stringify(url)})`);
-    pyodide.runPython("import pycore");
-  });
-  const info = await stage("gpu", async () => {
-    const json = await pyodide.runPythonAsync("import json, pycore\njson.dumps(await pycore.init_async())");
-    return JSON.parse(json);
-  });
+  const py = new PythonWorker();
+  // The page's scripting contract: pyodide.runPythonAsync(code) runs Python (in the worker) and
+  // resolves with the last expression's value when it is a str, number or bool.
+  globalThis.pyodide = {
+    runPythonAsync: (code) => py.runPythonAsync(code),
+    interrupt: () => py.interrupt(),
+    worker: py,
+  };
+  const info = await bootWorker(py);
   showStatus(info);
   // The backend can change after boot (a lost device falls back to NumPy): refresh after each run.
-  document.addEventListener("pycore:ran", () =>
-    showStatus(JSON.parse(pyodide.runPython("import json, pycore\njson.dumps(pycore.info())"))));
+  document.addEventListener("pycore:ran", async () =>
+    showStatus(JSON.parse(await py.runPythonAsync("import json, pycore\njson.dumps(pycore.info())"))));
   document.getElementById("boot").classList.add("finished");
-  await startConsole(pyodide, info);
+  await startConsole(py, info);
   return info;
 }
 

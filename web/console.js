@@ -1,12 +1,35 @@
-// The console's UI: an output pane and an input line with >>> / ... prompts, history (Up/Down),
-// Tab completion and Ctrl+C. Python semantics come from web/console.py (Pyodide's console).
+// The console's UI: an output pane and an input line with >>> / ... prompts, history (Up/Down, kept
+// across reloads), Tab completion, Ctrl+C. Python runs in the worker (web/pyworker.js), so the page
+// stays responsive while it computes: the console shows that it is busy (aria-busy, elapsed time,
+// pycore's progress), keeps what is typed meanwhile and runs it after, and Ctrl+C or the stop
+// button interrupts. Python semantics come from web/console.py.
 const PS1 = ">>> ";
 const PS2 = "... ";
+const HISTORY_KEY = "pycore-console-history";
+const HISTORY_MAX = 500;
+const SHOW_ELAPSED_AFTER_MS = 1000;
 
-export async function startConsole(pyodide) {
+function loadHistory() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(HISTORY_KEY) ?? "[]");
+    return Array.isArray(saved) ? saved.filter((x) => typeof x === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+function saveHistory(history) {
+  try { localStorage.setItem(HISTORY_KEY, JSON.stringify(history.slice(-HISTORY_MAX))); } catch { /* full or disabled */ }
+}
+
+export async function startConsole(py) {
+  const root = document.getElementById("console");
   const output = document.getElementById("console-output");
   const input = document.getElementById("console-input");
   const prompt = document.getElementById("console-prompt");
+  const status = document.getElementById("console-status");
+  const statusText = document.getElementById("console-status-text");
+  const stop = document.getElementById("console-stop");
 
   function write(kind, text) {
     const span = document.createElement("span");
@@ -15,44 +38,103 @@ export async function startConsole(pyodide) {
     output.append(span);
     output.scrollTop = output.scrollHeight;
   }
+  py.on("write", write);
 
-  const source = await (await fetch("/console.py")).text();
-  const ns = pyodide.globals.get("dict")();
-  pyodide.runPython(source, { globals: ns });
-  const session = ns.get("ConsoleSession")(write);
-  globalThis.pycoreConsole = { session, run: (code) => runLines(code) }; // for scripts and tests
-  write("info", session.banner() + "\n");
-
-  const history = [];
-  let historyAt = 0;
-  let busy = false;
+  const history = loadHistory();
+  let historyAt = history.length;
+  const queue = []; // commands entered while another runs: they run next, in order
+  let running = null; // {started, progress, timer} while a command runs
 
   function setPrompt(text) { prompt.textContent = text; }
   function autosize() { input.style.height = "auto"; input.style.height = input.scrollHeight + "px"; }
 
-  // Push each line of `code` as if typed; lines pasted together run as one block.
-  async function runLines(code) {
-    busy = true;
-    input.disabled = true;
-    try {
-      for (const line of code.split("\n")) {
-        write("echo", prompt.textContent + line + "\n");
-        const status = await session.push(line);
-        setPrompt(status === "incomplete" ? PS2 : PS1);
-      }
-    } finally {
-      busy = false;
-      input.disabled = false;
-      input.focus();
-      document.dispatchEvent(new CustomEvent("pycore:ran"));
+  function showStatus() {
+    if (!running) return;
+    const parts = [];
+    const ms = performance.now() - running.started;
+    parts.push(ms >= SHOW_ELAPSED_AFTER_MS ? `running ${(ms / 1000).toFixed(1)} s` : "running");
+    const p = running.progress;
+    if (p) parts.push(p.total > 1 ? `${p.task} ${p.done}/${p.total}${p.detail ? ": " + p.detail : ""}`
+      : `${p.task}${p.detail ? " " + p.detail : ""}`);
+    if (queue.length) parts.push(`${queue.length} queued`);
+    statusText.textContent = parts.join(" · ");
+  }
+  py.on("progress", (p) => {
+    if (!running) return;
+    running.progress = p.done >= p.total && p.task === "compile" ? null : p;
+    showStatus();
+  });
+
+  function setBusy(on) {
+    root.setAttribute("aria-busy", on ? "true" : "false");
+    root.classList.toggle("busy", on);
+    status.hidden = !on;
+    if (on) {
+      running = { started: performance.now(), progress: null, timer: setInterval(showStatus, 200) };
+      showStatus();
+    } else if (running) {
+      clearInterval(running.timer);
+      running = null;
     }
   }
 
-  function complete() {
+  // Run one entry: a line (or a block line by line, as typed), or several lines pasted at once,
+  // which run together as one cell.
+  async function execute(code) {
+    py.clearInterrupt(); // a Ctrl+C that came while nothing ran is not for this command
+    const lines = code.split("\n");
+    try {
+      if (lines.length > 1 && prompt.textContent === PS1) {
+        lines.forEach((line, i) => write("echo", (i ? PS2 : PS1) + line + "\n"));
+        await py.console("run_cell", code);
+        setPrompt(PS1);
+      } else {
+        for (const line of lines) {
+          write("echo", prompt.textContent + line + "\n");
+          const state = await py.console("push", line);
+          setPrompt(state === "incomplete" ? PS2 : PS1);
+        }
+      }
+    } catch (err) {
+      write("error", `${err.message}\n`);
+      setPrompt(PS1);
+    }
+  }
+
+  async function submit(code) {
+    if (code.trim() && history[history.length - 1] !== code) {
+      history.push(code);
+      saveHistory(history);
+    }
+    historyAt = history.length;
+    queue.push(code);
+    if (running) { showStatus(); return; }
+    setBusy(true);
+    try {
+      while (queue.length) await execute(queue.shift());
+    } finally {
+      setBusy(false);
+      document.dispatchEvent(new CustomEvent("pycore:ran"));
+    }
+  }
+  globalThis.pycoreConsole = { run: submit }; // for scripts and tests
+
+  function interrupt() {
+    if (!running) return;
+    if (!py.interrupt()) {
+      write("stderr", "Ctrl+C cannot interrupt here: the page is not cross-origin isolated.\n");
+      return;
+    }
+    // what was typed ahead goes back to the input line rather than running after the interrupt
+    const kept = queue.splice(0).join("\n");
+    if (kept) { input.value = kept + (input.value ? "\n" + input.value : ""); autosize(); }
+  }
+  stop.addEventListener("click", () => { interrupt(); input.focus(); });
+
+  async function complete() {
     const before = input.value.slice(0, input.selectionStart);
     const after = input.value.slice(input.selectionStart);
-    const result = session.complete(before).toJs();
-    const [matches, start] = result;
+    const [matches, start] = await py.console("complete", before);
     if (!matches.length) return;
     let common = matches[0];
     for (const m of matches) while (!m.startsWith(common)) common = common.slice(0, -1);
@@ -65,21 +147,18 @@ export async function startConsole(pyodide) {
   }
 
   input.addEventListener("input", autosize);
-  input.addEventListener("keydown", async (ev) => {
-    if (busy) { ev.preventDefault(); return; }
+  input.addEventListener("keydown", (ev) => {
     if (ev.key === "Enter" && !ev.shiftKey) {
       ev.preventDefault();
       const code = input.value;
       input.value = "";
       autosize();
-      if (code.trim()) history.push(code);
-      historyAt = history.length;
-      await runLines(code);
+      submit(code);
     } else if (ev.key === "Tab") {
       ev.preventDefault();
       if (input.value.slice(0, input.selectionStart).trim() === "") {
         document.execCommand("insertText", false, "    ");
-      } else {
+      } else if (!running) { // (a busy worker would answer late, for text since changed)
         complete();
       }
     } else if (ev.key === "ArrowUp" && !input.value.slice(0, input.selectionStart).includes("\n")) {
@@ -93,14 +172,27 @@ export async function startConsole(pyodide) {
       }
     } else if (ev.key === "c" && ev.ctrlKey && input.selectionStart === input.selectionEnd) {
       ev.preventDefault();
-      write("echo", prompt.textContent + input.value + "^C\nKeyboardInterrupt\n");
-      session.reset_buffer();
-      input.value = "";
-      setPrompt(PS1);
+      if (running) {
+        interrupt();
+      } else {
+        write("echo", prompt.textContent + input.value + "^C\nKeyboardInterrupt\n");
+        py.console("reset_buffer");
+        input.value = "";
+        autosize();
+        setPrompt(PS1);
+      }
     }
   });
 
-  document.getElementById("console").hidden = false;
+  write("info", await py.console("banner") + "\n");
+  if (!py.canInterrupt) {
+    write("hint", "Ctrl+C cannot interrupt running code on this page: it is not cross-origin isolated " +
+      "(no SharedArrayBuffer). Serve it with python serve.py for interrupts.\n");
+    stop.disabled = true;
+    stop.title = "interrupts need a cross-origin isolated page";
+  }
+  root.setAttribute("aria-busy", "false");
+  root.hidden = false;
   input.disabled = false;
   input.focus();
 }

@@ -1,22 +1,101 @@
-"""The Python side of the page's console, on top of Pyodide's own console.
+"""The Python side of the page's console, on top of Pyodide's own console; it runs in the Python
+worker (web/worker.js), and web/console.js is only the UI.
 
 pyodide.console.PyodideConsole gives the conventions of CPython's REPL: incomplete-input detection
-for `...` blocks, top-level `await`, rlcompleter completion and tracebacks trimmed to the user's
-frames. This adds what the REPL's displayhook does (the repr of the last expression, kept in `_`)
-and a namespace with `np` and `pycore` already imported. The page's console.js is only the UI.
+for `...` blocks, top-level `await` and rlcompleter completion. This adds what the REPL's
+displayhook does, as IPython does it: results pretty-printed (pprint for containers, NumPy's repr
+for arrays) and kept in `_`, long output elided between whole lines or items; tracebacks that end in
+the user's own frame (pycore's frames are left out for an argument error pycore raised, kept for
+anything else); a hint for a forgotten `await`; and a namespace with `np` and `pycore` imported.
 """
 
 import builtins
+import inspect
+import pprint
+import traceback
+from pathlib import Path
 
 import numpy as np
-from pyodide.console import PyodideConsole, repr_shorten
+from pyodide.code import eval_code_async
+from pyodide.console import PyodideConsole
 
 import pycore
+import pycore.progress
+from pycore.dispatch import is_argument_error
+
+PYCORE_DIR = str(Path(pycore.__file__).parent)
+WIDTH = 100  # pprint's line width
+MAX_LINES = 60  # more lines than this: the middle ones are elided
+HEAD_LINES, TAIL_LINES = 40, 15
+MAX_LINE = 2000  # a longer line is elided between whole items (or words)
+HEAD_CHARS, TAIL_CHARS = 1200, 400
+
+
+def elide(text: str) -> str:
+    """`text` shortened for the console: the middle of too many lines, then the middle of a too
+    long line, cut only where an item or a word ends.
+
+    >>> elide("\\n".join(map(str, range(100)))).count("\\n")
+    55
+    >>> elide(", ".join(["123456"] * 1000))[-40:]
+    '123456, 123456, 123456, 123456, 123456'
+    """
+    lines = text.split("\n")
+    if len(lines) > MAX_LINES:
+        hidden = len(lines) - HEAD_LINES - TAIL_LINES
+        lines = [*lines[:HEAD_LINES], f"... ({hidden} more lines) ...", *lines[-TAIL_LINES:]]
+    return "\n".join(_elide_line(line) for line in lines)
+
+
+def _elide_line(line: str) -> str:
+    if len(line) <= MAX_LINE:
+        return line
+    for sep in (", ", " "):
+        cut = line.rfind(sep, 0, HEAD_CHARS)
+        resume = line.find(sep, len(line) - TAIL_CHARS)
+        if cut > 0 and resume > cut:
+            hidden = resume - cut
+            return f"{line[:cut + len(sep)]}... ({hidden:,} more characters) ...{line[resume:]}"
+    return line  # one giant word or number: shown whole rather than cut inside it
+
+
+def display(value: object) -> str:
+    """What the console prints for a result: pprint for containers, repr otherwise."""
+    if isinstance(value, (dict, list, tuple, set, frozenset)) and not hasattr(value, "_fields"):
+        with np.printoptions(threshold=200):
+            text = pprint.pformat(value, width=WIDTH, sort_dicts=False, compact=True)
+    else:
+        text = repr(value)
+    return elide(text)
+
+
+def format_exception(exc: BaseException) -> str:
+    """A traceback from the user's first frame on. For an argument error pycore raised (bad shape,
+    dtype, size or parameter: see pycore.dispatch.is_argument_error) and for an interrupt,
+    pycore's own frames are left out too: the traceback ends in the user's line. A real error
+    inside pycore keeps them."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename != "<console>":
+        tb = tb.tb_next
+    if tb is None:
+        tb = exc.__traceback__
+    if isinstance(exc, KeyboardInterrupt) or is_argument_error(exc):
+        frames = []
+        t = tb
+        while t is not None:
+            frames.append(t)
+            t = t.tb_next
+        outside = [f for f in frames if not f.tb_frame.f_code.co_filename.startswith(PYCORE_DIR)]
+        if outside:
+            outside[-1].tb_next = None
+    text = "".join(traceback.format_exception(type(exc), exc, tb))
+    return text.replace("_IncompleteInputError", "SyntaxError")
 
 
 class ConsoleSession:
-    def __init__(self, write):
-        """write(kind, text): kind is "stdout", "stderr", "result" or "error"."""
+    def __init__(self, write, progress=None):
+        """write(kind, text): kind is "stdout", "stderr", "result", "hint" or "error".
+        progress(task, done, total, detail): long pycore work (see pycore.progress)."""
         self._write = write
         self.namespace = {"__name__": "__main__", "np": np, "pycore": pycore}
         self.console = PyodideConsole(
@@ -25,6 +104,8 @@ class ConsoleSession:
             stderr_callback=lambda text: write("stderr", text),
             filename="<console>",
         )
+        if progress is not None:
+            pycore.progress.listen(progress)
 
     def banner(self):
         info = pycore.info()
@@ -39,18 +120,43 @@ class ConsoleSession:
         if future.syntax_check == "incomplete":
             return "incomplete"
         if future.syntax_check == "syntax-error":
-            self._write("error", future.formatted_error or "SyntaxError\n")
+            text = future.formatted_error or "SyntaxError\n"
+            self._write("error", text.replace("_IncompleteInputError", "SyntaxError"))
             return "done"
         try:
             value = await future
-        except BaseException as exc:
-            self._write("error", future.formatted_error or self.console.formattraceback(exc))
+        except BaseException as exc:  # KeyboardInterrupt included: the console goes on
+            self._write("error", format_exception(exc))
             return "done"
+        self._show(value)
+        return "done"
+
+    async def run_cell(self, source):
+        """Run several lines at once (a paste), as a notebook cell: one block, its last expression
+        shown. Returns "done"."""
+        self.reset_buffer()
+        try:
+            with self.console.redirect_streams():
+                value = await eval_code_async(source, self.namespace, filename="<console>")
+        except SyntaxError as exc:
+            self._write("error", "".join(traceback.format_exception_only(type(exc), exc))
+                        .replace("_IncompleteInputError", "SyntaxError"))
+            return "done"
+        except BaseException as exc:
+            self._write("error", format_exception(exc))
+            return "done"
+        self._show(value)
+        return "done"
+
+    def _show(self, value):
+        """What the REPL's displayhook does: print the result's repr and keep it in `_`."""
         if value is not None:
             builtins._ = value
             self.namespace["_"] = value
-            self._write("result", repr_shorten(value, separator="\n[[...]]\n") + "\n")
-        return "done"
+            self._write("result", display(value) + "\n")
+            if inspect.iscoroutine(value):
+                self._write("hint", "hint: that is a coroutine, not its result: did you forget "
+                            "`await`? `await _` runs it.\n")
 
     def complete(self, source):
         """(completions, start index) for the text before the cursor."""

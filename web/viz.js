@@ -22,7 +22,7 @@ const CODE = {
   bench: (scope) => `import js, json
 
 def report(event):  # after each measured row: stream it to the page
-    js.vizBenchEvent(json.dumps(event))
+    js.pageEvent("bench", json.dumps(event))
 
 await pycore.bench.run_async(
     ops=${pyTuple(scope.ops.map((o) => JSON.stringify(o)))},
@@ -69,28 +69,29 @@ last = pycore.trace()[-1]
 function pyInt(n) { return n >= 10000 ? n.toLocaleString("en").replaceAll(",", "_") : String(n); }
 function pyTuple(items) { return `(${items.join(", ")}${items.length === 1 ? "," : ""})`; }
 
-// ---- running Python: one snippet at a time, in a namespace like the console's
+// ---- running Python (in the Python worker, like the console): the snippet's last expression
+// comes back through JSON. `code` goes in as a Python string literal (a JSON string is one).
+function evalPython(code) {
+  return pyodide.runPythonAsync(
+    "import json\nfrom pyodide.code import eval_code_async\n" +
+    `json.dumps(await eval_code_async(${JSON.stringify(code)}, __viz_ns), default=lambda o: o.tolist())`,
+  ).then(JSON.parse);
+}
+
+// The cards' snippets run one at a time.
 let queue = Promise.resolve();
 function runPython(code) {
   const job = queue.then(async () => {
-    pyodide.globals.set("__viz_code", code);
-    const json = await pyodide.runPythonAsync(
-      "import json\nfrom pyodide.code import eval_code_async\n" +
-      "json.dumps(await eval_code_async(__viz_code, __viz_ns), default=lambda o: o.tolist())");
+    const data = await evalPython(code);
     document.dispatchEvent(new Event("pycore:ran"));
-    return JSON.parse(json);
+    return data;
   });
   queue = job.catch(() => {});
   return job;
 }
 
 // Run a snippet without waiting for the queue (only for quick, read-only snippets: the stats).
-function peekPython(code) {
-  pyodide.globals.set("__viz_peek", code);
-  return JSON.parse(pyodide.runPython(
-    "import json\nfrom pyodide.code import eval_code\n" +
-    "json.dumps(eval_code(__viz_peek, __viz_ns), default=lambda o: o.tolist())"));
-}
+const peekPython = evalPython;
 
 // The element of class `cls` in a card, made by `make` (which places it) the first time.
 function part(cardId, cls, tag, make) {
@@ -287,7 +288,7 @@ function showBenchResult(result, status) {
   drawBench();
 }
 
-globalThis.vizBenchEvent = (text) => {
+function benchEvent(text) {
   const event = JSON.parse(text);
   if (event.section === "sweep") bench.rows.push(event.row);
   if (event.section === "chain") bench.chain = event.row;
@@ -297,8 +298,8 @@ globalThis.vizBenchEvent = (text) => {
   document.getElementById("bench-status").textContent =
     `${event.done} / ${event.total}: ${event.section}${event.row?.op ? " " + event.row.op + " " + event.row.size : ""}`;
   drawBench();
-  refreshStats();
-};
+  refreshStats().catch(() => {});
+}
 
 async function runBench() {
   const scope = BENCH_SCOPES[document.getElementById("bench-run").dataset.scope ?? "quick"];
@@ -409,7 +410,7 @@ async function drawSoftmax() {
 async function refreshTrace() {
   const code = CODE.trace();
   showCode("card-trace", code);
-  const entries = peekPython(code);
+  const entries = await peekPython(code);
   vizState.data.trace = entries;
   const labels = entries.map((e, i) => `${i + 1}. ${e.op} · ${e.backend}`
     + (e.ms.compile ? ` (+${e.ms.compile.toFixed(0)} ms compile)` : ""));
@@ -426,8 +427,8 @@ function formatRate(n) {
   return n.toFixed(0);
 }
 
-function refreshStats() {
-  const s = peekPython(CODE.stats());
+async function refreshStats() {
+  const s = await peekPython(CODE.stats());
   vizState.data.stats = s;
   const c = s.counters;
   document.getElementById("stat-ops").textContent = c.ops_run.toLocaleString("en");
@@ -448,9 +449,10 @@ const vizState = globalThis.vizState = { data: {}, charts, runBench, ready: null
 
 async function start() {
   await globalThis.pycoreReady;
-  pyodide.runPython("import numpy as np, pycore\n__viz_ns = {'np': np, 'pycore': pycore}");
-  ALL_OPS.push(...JSON.parse(pyodide.runPython("import json\njson.dumps(list(pycore.OPS))")));
-  globalThis.vizBackend = JSON.parse(pyodide.runPython("json.dumps(pycore.info()['backend'])"));
+  await pyodide.runPythonAsync("import numpy as np, pycore\n__viz_ns = {'np': np, 'pycore': pycore}");
+  ALL_OPS.push(...JSON.parse(await pyodide.runPythonAsync("import json\njson.dumps(list(pycore.OPS))")));
+  globalThis.vizBackend = JSON.parse(await pyodide.runPythonAsync("json.dumps(pycore.info()['backend'])"));
+  pyodide.worker.on("event", (name, text) => { if (name === "bench") benchEvent(text); });
   document.getElementById("cards").classList.add("live");
   const button = document.getElementById("bench-run");
   button.dataset.scope = new URLSearchParams(location.search).get("bench") === "standard" ? "standard" : "quick";
@@ -470,10 +472,10 @@ async function start() {
   document.getElementById("matmul-size").addEventListener("change", () => drawMatmul().catch((x) => cardError("card-matmul", x)));
   document.getElementById("conv-kernel").addEventListener("change", () => drawConv().catch((x) => cardError("card-conv", x)));
   document.getElementById("softmax-again").addEventListener("click", () => drawSoftmax().catch((x) => cardError("card-softmax", x)));
-  document.addEventListener("pycore:ran", () => { refreshStats(); });
+  document.addEventListener("pycore:ran", () => { refreshStats().catch(() => {}); });
   showCode("card-bench", CODE.bench(BENCH_SCOPES[button.dataset.scope]));
   drawBench();
-  refreshStats();
+  await refreshStats();
   const cards = [["card-gallery", drawGallery], ["card-matmul", drawMatmul], ["card-conv", drawConv],
                  ["card-softmax", drawSoftmax]];
   for (const [id, draw] of cards) await draw().catch((err) => cardError(id, err));

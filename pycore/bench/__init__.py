@@ -47,6 +47,7 @@ from typing import Any
 import numpy as np
 
 from ..ops import OPS
+from ..progress import report as report_progress
 from ..runtime import RUNTIME
 from ..selector import SELECTOR
 from .peers import _baselines_module, _bridge, _peers, _runtime_name
@@ -100,6 +101,8 @@ async def run_async(ops: tuple[str, ...] | None = None, sizes: tuple[int, ...] =
     def report(section: str, row: Any) -> None:
         nonlocal done
         done += 1
+        report_progress("bench", done, total, f"{section} {row.get('op', '')} {row.get('size', '')}".strip()
+                        if isinstance(row, dict) else section)
         if progress is not None:
             progress({"section": section, "row": row, "done": done, "total": total})
 

@@ -9,7 +9,7 @@ def type_line(page, text: str) -> None:
     box = page.locator("#console-input")
     box.fill(text)
     box.press("Enter")
-    page.wait_for_function("!document.querySelector('#console-input').disabled")
+    page.wait_for_function("document.querySelector('#console').getAttribute('aria-busy') === 'false'")
 
 
 def output_after(page, marker: str) -> str:
