@@ -20,6 +20,7 @@ from .arrays import as_float32
 from .device import Device, GpuOutOfMemoryError
 from .gpu import GpuSession, GpuView
 from .gpuarray import GpuArray
+from .interrupts import background
 from .ops import OPS, Op
 from .programs import PROGRAMS
 from .runtime import RUNTIME
@@ -38,7 +39,7 @@ def precompile(device: Device | None) -> None:
     kernels = [k for kind in order for op in OPS.values() if op.kind == kind
                for k in PROGRAMS[kind].kernels(device, op)]
     try:
-        asyncio.get_running_loop().create_task(device.precompile_async(list(dict.fromkeys(kernels))))
+        background(asyncio.get_running_loop().create_task(device.precompile_async(list(dict.fromkeys(kernels)))))
     except RuntimeError:  # no running loop: the kernels compile on first use
         pass
 

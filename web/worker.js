@@ -74,6 +74,7 @@ async function boot({ interrupt, settings }) {
     await pyodide.runPythonAsync(`import micropip\nawait micropip.install(${JSON.stringify(url)})`);
     pyodide.runPython("import pycore");
   });
+  if (interrupt) pyodide.runPython("import js, pycore.interrupts\npycore.interrupts.install(js.pycoreInterrupt)");
   const info = await stage("gpu", async () =>
     JSON.parse(await pyodide.runPythonAsync("import json, pycore\njson.dumps(await pycore.init_async())")));
   const source = await (await fetch("/console.py")).text();

@@ -1,0 +1,261 @@
+"""Python runs in a worker: the page never freezes, Ctrl+C interrupts, and the console says when it
+is busy and keeps what is typed meanwhile. Times are measured in the page (event timestamps against
+when the page handled or printed something), not from the test process."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from tests.conftest import boot
+from tests.e2e.test_console import output_after, type_line
+
+BUSY = "document.querySelector('#console').getAttribute('aria-busy') === 'true'"
+IDLE = "document.querySelector('#console').getAttribute('aria-busy') === 'false'"
+INTERRUPT_MS = 100
+
+# Records, in the page, when Ctrl+C was pressed and when "KeyboardInterrupt" was first printed after it.
+WATCH_INTERRUPT = """() => {
+  const w = globalThis.__interrupt = { key: null, printed: null };
+  if (globalThis.__interruptWatch) return;
+  globalThis.__interruptWatch = true;
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key === "c" && ev.ctrlKey) { __interrupt.key = ev.timeStamp; __interrupt.printed = null; }
+  }, true);
+  new MutationObserver((records) => {
+    const w = globalThis.__interrupt;
+    if (w.key === null || w.printed !== null) return;
+    for (const r of records) for (const n of r.addedNodes) {
+      if (n.textContent.includes("KeyboardInterrupt")) w.printed = performance.now();
+    }
+  }).observe(document.getElementById("console-output"), { childList: true });
+}"""
+
+
+def start(page, code: str) -> None:
+    """Enter `code` in the console without waiting for it to finish."""
+    page.evaluate(WATCH_INTERRUPT)
+    box = page.locator("#console-input")
+    box.fill(code)
+    box.press("Enter")
+    page.wait_for_function(BUSY)
+
+
+def interrupt(page) -> float:
+    """Press Ctrl+C; the milliseconds from the key to KeyboardInterrupt printed."""
+    page.locator("#console-input").press("Control+c")
+    page.wait_for_function(IDLE, timeout=60_000)
+    w = page.evaluate("() => globalThis.__interrupt")
+    assert w["printed"] is not None, "no KeyboardInterrupt was printed"
+    return w["printed"] - w["key"]
+
+
+def test_python_runs_in_a_worker_on_both_pages(gpu_page, fallback_page, browser, server):
+    where = "import js\nstr(js.constructor.name)"
+    for page in (gpu_page, fallback_page):
+        assert page.page.evaluate("(c) => pyodide.runPythonAsync(c)", where) == "DedicatedWorkerGlobalScope"
+    assert gpu_page.page.evaluate("() => pyodide.runPythonAsync('1 + 1')") == 2
+    assert gpu_page.page.evaluate("() => pyodide.runPythonAsync('[1]')") is None  # only str, number, bool
+    viz = boot(browser, server.url + "/viz.html")
+    try:
+        viz.page.evaluate("() => vizState.ready")
+        assert viz.page.evaluate("(c) => pyodide.runPythonAsync(c)", where) == "DedicatedWorkerGlobalScope"
+        assert viz.page.evaluate("() => vizBackend") == "webgpu" and viz.page.evaluate(
+            "() => vizState.data.matmul.c.length") == 64
+    finally:
+        viz.close()
+
+
+def test_ctrl_c_stops_a_pure_python_loop(gpu_page):
+    page = gpu_page.page
+    start(page, "n = 0\nwhile True:\n    n += 1")
+    time.sleep(0.5)
+    assert interrupt(page) < INTERRUPT_MS
+    assert "KeyboardInterrupt" in output_after(page, ">>> n = 0")
+    type_line(page, "n > 1000, 6 * 7")
+    assert "(True, 42)" in output_after(page, ">>> n > 1000")
+
+
+def test_ctrl_c_during_a_long_numpy_call_stops_when_it_returns(gpu_page):
+    """A NumPy call is C code, which no signal interrupts: KeyboardInterrupt comes right after the
+    call running at the key press returns, at the next Python steps."""
+    page = gpu_page.page
+    type_line(page, "import js\na = np.random.default_rng(0).random((1000, 1000))")
+    start(page, "t = js.performance.now()\nb = a @ a\n"
+                "returned = js.performance.timeOrigin + js.performance.now()\n"
+                "call_ms = js.performance.now() - t\nn = 0\nwhile True:\n    n += 1")
+    time.sleep(0.1)
+    interrupt(page)
+    key, printed = page.evaluate(
+        "() => [__interrupt.key, __interrupt.printed].map((t) => t + performance.timeOrigin)")
+    type_line(page, "import json; print(json.dumps([returned, call_ms]))")
+    returned, call_ms = json.loads(output_after(page, ">>> import json; print").split("\n")[1])
+    assert key < returned, "the key came after the call: make the call longer"
+    assert printed - returned < INTERRUPT_MS, (printed - returned, call_ms)
+
+
+def test_ctrl_c_stops_a_chain_of_gpu_ops_and_pycore_stays_consistent(gpu_page):
+    page = gpu_page.page
+    type_line(page, "import gc; gc.collect(); _before = pycore.info()['memory']['buffers_in_use']")
+    # round trips (each waits for a readback), then ops on GpuArrays (queued, never waiting)
+    start(page, "x = np.random.default_rng(1).random((512, 512)).astype(np.float32)\n"
+                "for i in range(100000):\n    y = await pycore.matmul_async(x, x, backend='gpu')")
+    time.sleep(1.0)
+    assert interrupt(page) < INTERRUPT_MS
+    start(page, "g = await pycore.to_gpu_async(x)\n"
+                "for i in range(100000):\n    g = await pycore.relu_async(g - 0.5)")
+    time.sleep(1.0)
+    assert interrupt(page) < INTERRUPT_MS
+    out = output_after(page, ">>> g = await")
+    assert out.count("KeyboardInterrupt") == 1 and "pycore/" not in out  # ends in the user's frame
+    # every trace entry is whole, the device still works, no buffer leaked (x and y are the user's)
+    type_line(page, "del g; gc.collect(); "
+                    "pycore.info()['backend'], all('total_ms' in e for e in pycore.trace())")
+    assert "('webgpu', True)" in output_after(page, ">>> del g")
+    type_line(page, "pycore.info()['memory']['buffers_in_use'] - _before")
+    assert output_after(page, "- _before").strip().endswith("0")
+    type_line(page, "r = await pycore.matmul_async(x, x, backend='gpu'); "
+                    "float(np.abs(r - x.astype(np.float64) @ x).max()) < 1e-2")
+    assert output_after(page, ">>> r = await").strip().endswith("True")
+
+
+def test_a_command_batch_interrupted_mid_execute_raises(gpu_page):
+    """The interrupt is signalled from inside execute_async, while it encodes its 20th matmul."""
+    result = gpu_page.py("""
+import gc, js
+from pycore.programs import PROGRAMS
+gc.collect()
+before = pycore.info()['memory']['buffers_in_use']
+matmul, encoded = PROGRAMS["matmul"], []
+real = type(matmul).gpu_async
+async def signalling(gpu, op, arrays, params):
+    encoded.append(1)
+    if len(encoded) == 20:
+        js.pycoreInterrupt[0] = 2  # what the page's Ctrl+C writes
+    return await real(matmul, gpu, op, arrays, params)
+a = np.random.default_rng(2).random((64, 64)).astype(np.float32) / 8
+b = pycore.CommandBatch()
+h = b.upload(a)
+for i in range(40):
+    h = b.matmul(h, a)
+matmul.gpu_async = signalling
+try:
+    await b.execute_async()
+    raised = None
+except KeyboardInterrupt:
+    raised = "KeyboardInterrupt"
+finally:
+    del matmul.gpu_async
+stopped_at = len(encoded)
+try:
+    await b.read_async(h)
+    read = "read a result"
+except RuntimeError as exc:
+    read = str(exc)
+gc.collect()
+leaked = pycore.info()['memory']['buffers_in_use'] - before
+await b.execute_async()  # it can run again, from scratch, and then computes the right thing
+want = a.astype(np.float64)
+for i in range(40):
+    want = want @ a
+got = await b.read_async(h)
+b.release()
+{"raised": raised, "stopped_at": stopped_at, "executed_after": b.executed, "read": read,
+ "leaked": leaked, "error": float(np.abs(got - want).max() / np.abs(want).max())}
+""")
+    assert result["raised"] == "KeyboardInterrupt" and 20 <= result["stopped_at"] < 40
+    assert "before execute_async" in result["read"]
+    assert result["leaked"] == 0
+    assert result["error"] < 1e-4
+
+
+def test_page_stays_responsive_during_five_seconds_of_numpy(gpu_page):
+    page = gpu_page.page
+    page.evaluate("""() => {
+      globalThis.__latency = [];
+      const note = (ev) => __latency.push(performance.now() - ev.timeStamp);
+      document.querySelector(".brand").addEventListener("click", note);
+      document.addEventListener("keyup", note);
+    }""")
+    start(page, "import time\na = np.random.default_rng(3).random((200, 200))\nt = time.perf_counter()\n"
+                "while time.perf_counter() - t < 5:\n    b = a @ a")
+    page.evaluate("() => { __latency.length = 0; }")  # (the Enter that started it)
+    for _ in range(4):
+        time.sleep(0.6)
+        page.click(".brand")
+        page.keyboard.press("Shift")
+    assert page.evaluate(BUSY)  # still computing while the page answered
+    latency = page.evaluate("() => __latency")
+    assert len(latency) == 8 and max(latency) < 100, latency
+    page.wait_for_function(IDLE, timeout=30_000)
+
+
+def test_busy_state_elapsed_time_and_input_typed_meanwhile(gpu_page):
+    page = gpu_page.page
+    start(page, "import time\nt = time.perf_counter()\nwhile time.perf_counter() - t < 2.5:\n    pass")
+    assert page.locator("#console-status").is_visible()
+    assert page.locator("#console-stop").is_visible()
+    page.wait_for_function(
+        "/running \\d+\\.\\d s/.test(document.querySelector('#console-status').textContent)")
+    box = page.locator("#console-input")
+    box.fill("6 * 7")
+    box.press("Enter")  # typed while busy: queued, then run
+    assert "1 queued" in page.inner_text("#console-status")
+    box.fill("half-typed")  # and text still being typed stays in the line
+    page.wait_for_function(IDLE, timeout=30_000)
+    assert output_after(page, ">>> 6 * 7").strip().endswith("42")
+    assert box.input_value() == "half-typed"
+    assert not page.locator("#console-status").is_visible()
+    box.fill("")
+
+
+def test_long_pycore_work_reports_progress(gpu_page):
+    page = gpu_page.page
+    page.evaluate("""() => {
+      globalThis.__statuses = [];
+      const text = document.getElementById("console-status-text");
+      new MutationObserver(() => __statuses.push(text.textContent))
+        .observe(text, { childList: true, characterData: true, subtree: true });
+    }""")
+    type_line(page, "_cal = await pycore.calibrate_async(repeats=1, save=False)")
+    statuses = page.evaluate("() => __statuses")
+    assert any("calibrate" in s and "/" in s for s in statuses), statuses
+
+
+def test_without_cross_origin_isolation_it_works_without_interrupt(browser, server):
+    def not_isolated(route):
+        resp = route.fetch()
+        headers = {k: v for k, v in resp.headers.items() if not k.lower().startswith("cross-origin-")}
+        route.fulfill(response=resp, headers=headers)
+
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.route(server.url + "/", not_isolated)
+        page.goto(server.url + "/")
+        info = page.evaluate("() => pycoreReady")
+        assert info["backend"] in ("webgpu", "numpy")
+        assert page.evaluate("crossOriginIsolated") is False
+        page.wait_for_selector("#console-input:not([disabled])")
+        out = page.inner_text("#console-output")
+        assert out.count("cannot interrupt") == 1  # said once
+        type_line(page, "await pycore.relu_async(np.array([-1.0, 2.0]))")
+        assert "array([0., 2.], dtype=float32)" in output_after(page, ">>> await pycore.relu_async")
+        assert page.inner_text("#console-output").count("cannot interrupt") == 1
+    finally:
+        context.close()
+
+
+def test_a_worker_that_cannot_start_fails_the_runtime_stage(browser, server):
+    """(A worker that never starts is reported like a stalled stage.)"""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.route("**/worker.js", lambda route: route.fulfill(status=404, body="gone"))
+        page.goto(server.url + "/?stageTimeout=8000")
+        error = page.evaluate("() => pycoreReady.then(() => null, (e) => e.message)")
+        assert error
+        page.wait_for_selector("#error-panel:not([hidden])")
+        assert page.inner_text("#error-stage") == "Python runtime"
+    finally:
+        context.close()
