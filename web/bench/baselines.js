@@ -193,7 +193,15 @@ export async function rawOp(device, op, shape, repeats, tile = null, code = null
   }
 }
 
-function loadScript(src) {
+// A classic (UMD) script: a <script> in a page; in a worker (no DOM; a module worker has no
+// importScripts either) its text, evaluated in the global scope.
+async function loadScript(src) {
+  if (typeof document === "undefined") {
+    const res = await fetch(src);
+    if (!res.ok) throw new Error(`could not load ${src}: HTTP ${res.status}`);
+    (0, eval)(`${await res.text()}\n//# sourceURL=${src}`);
+    return;
+  }
   return new Promise((resolve, reject) => {
     const s = document.createElement("script");
     s.src = src;
