@@ -31,7 +31,8 @@ def test_null_adapter_falls_back_to_numpy_with_the_same_answer(fallback_page, gp
 
 
 def test_missing_navigator_gpu(browser, server):
-    page = boot(browser, server.url + "/", init_script="delete (self.WorkerNavigator ?? self.Navigator).prototype.gpu;")
+    page = boot(browser, server.url + "/",
+                init_script="delete (self.WorkerNavigator ?? self.Navigator).prototype.gpu;")
     try:
         info = page.ready()
         assert info["backend"] == "numpy" and "navigator.gpu is missing" in info["reason"]
