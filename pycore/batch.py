@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from . import interrupts
 from .api import bind, signature_of
 from .arrays import as_float32
 from .device import Check, Device
@@ -155,6 +156,7 @@ class CommandBatch:
                      gpu.limits.get("maxStorageBuffersPerShaderStage", 8) - 1, gpu.max_binding // 16 * 4)
         inside = {i for tree in trees.values() for i in tree.folded()}
         for s, (op, inputs, params) in enumerate(self._steps):
+            interrupts.check()  # (a safe point: between steps)
             if op is None:
                 value = inputs[0]
                 view = value.view() if isinstance(value, GpuArray) else value

@@ -17,6 +17,7 @@ import js  # type: ignore[import-not-found]  # Pyodide only
 import numpy as np
 from pyodide.ffi import create_once_callable, create_proxy, jsnull, to_js  # type: ignore[import-not-found]
 
+from . import interrupts
 from .transport import (
     BUFFER_BINDING_TYPES,
     LIMIT_NAMES,
@@ -253,6 +254,7 @@ class BrowserTransport(Transport):
         got = await _bridge().submitAndRead(self.device, _flat(commands), staging, out.nbytes,
                                             out.ctypes.data, to_js(earlier), _interrupt_buffer())
         if isinstance(got, str):  # "interrupted": the page asked Python to stop (Ctrl-C)
+            interrupts.taken()
             raise KeyboardInterrupt
         got = got.to_py()
         earlier_errors, error, map_error, encode_ms = got

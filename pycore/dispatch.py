@@ -16,11 +16,11 @@ from typing import Any
 
 import numpy as np
 
+from . import interrupts
 from .arrays import as_float32
 from .device import Device, GpuOutOfMemoryError
 from .gpu import GpuSession, GpuView
 from .gpuarray import GpuArray
-from .interrupts import background
 from .ops import OPS, Op
 from .programs import PROGRAMS
 from .runtime import RUNTIME
@@ -39,7 +39,7 @@ def precompile(device: Device | None) -> None:
     kernels = [k for kind in order for op in OPS.values() if op.kind == kind
                for k in PROGRAMS[kind].kernels(device, op)]
     try:
-        background(asyncio.get_running_loop().create_task(device.precompile_async(list(dict.fromkeys(kernels)))))
+        asyncio.get_running_loop().create_task(device.precompile_async(list(dict.fromkeys(kernels))))
     except RuntimeError:  # no running loop: the kernels compile on first use
         pass
 
@@ -96,6 +96,7 @@ def is_argument_error(exc: BaseException) -> bool:
 async def run_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: str = "auto") -> Any:
     """Run `op` on `inputs` (array-likes or GpuArrays, named as in op.inputs) with checked `params`."""
     start = time.perf_counter()
+    interrupts.check()
     program = PROGRAMS[op.kind]
     try:
         arrays, shapes = _checked(op, program, inputs, params, backend)

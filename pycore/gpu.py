@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from . import interrupts
 from .device import Check, Device, GpuOutOfMemoryError, gpu_error, pending_of
 from .progress import report as report_progress
 from .shaders import wgsl_constant
@@ -319,6 +320,7 @@ class GpuSession:
             if len(device.checks) > BACKLOG:  # bound the backlog of a long chain with no reads
                 await device.settle_async()
             return
+        interrupts.check()
         device.flush()
         earlier = device.take_checks()
         others = [c for c in inherited if not c.settled and c not in earlier]  # taken by a read in flight
@@ -332,6 +334,7 @@ class GpuSession:
             raise
         device.unpin(self._pins)
         device.settled(earlier + others, earlier_errors)
+        interrupts.check()
         self.stages["dispatch"] += encode_ms / 1e3
         self.stages["readback"] += time.perf_counter() - t - encode_ms / 1e3
         raise_for(self.op_name, [*inherited, *self.checks])

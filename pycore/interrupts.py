@@ -1,56 +1,88 @@
-"""Ctrl+C where Python runs in a browser worker: KeyboardInterrupt raised in the user's code, never
-in pycore's own background work.
+"""Ctrl+C where Python runs in a browser worker: KeyboardInterrupt raised in the user's code or at
+one of pycore's safe points, once per key press, never in the middle of pycore's, asyncio's or the
+standard library's bookkeeping.
 
 Pyodide polls the page's interrupt buffer (a SharedArrayBuffer) every few dozen Python steps and
-runs the SIGINT handler in whatever Python code is running then. While the user's code awaits the
-GPU, that may be a callback of the event loop or pycore's background compile, where a
-KeyboardInterrupt would be lost (and the user's loop would go on). The handler installed here
-raises only inside a task that is not pycore's own; anywhere else it signals the buffer again, so
-the interrupt reaches the user's code at its next Python steps, or the readback it is waiting for
-(which watches the buffer: see browser.py). An interrupt passed on for over GIVE_UP_S is raised
-wherever it lands.
+runs the signal's handler in whatever Python code is running then. A KeyboardInterrupt raised
+there could land inside asyncio (a future left without its callbacks), inside pycore between two
+steps that belong together, or in an event-loop callback, where it is lost and the user's loop goes
+on. The handler installed here looks at where it runs:
+
+- in the user's code (or a library that is not pycore or the standard library): it raises;
+- in pycore, or in the standard library called by pycore: it notes the interrupt, which pycore
+  raises at its next safe point (`check`: before an op starts, between a batch's steps, before and
+  after a readback), and passes it on;
+- elsewhere in the standard library (asyncio and Pyodide's runtime included), or in the host's own
+  Python (`internal`): it passes it on.
+
+Passing it on writes another signal (REPOST) into the buffer: Pyodide delivers it to the handler
+again a few dozen steps later, or a readback waiting for the GPU takes it (see browser.py). Once
+the interrupt is raised, signals passed on before are ignored: one key press, one KeyboardInterrupt.
 """
 
 from __future__ import annotations
 
-import asyncio
+import os
 import signal
-import time
-import weakref
+import sysconfig
 from typing import Any
 
-SIGINT = 2
-BACKGROUND: weakref.WeakSet[asyncio.Task] = weakref.WeakSet()  # pycore's own tasks: never interrupted
-_buffer: list[Any] = []  # [the interrupt buffer] once installed
-_reposted_at: list[float] = []  # [when an interrupt was first passed on] while it is
-GIVE_UP_S = 1.0  # passed on for longer (no user task is running?): raised wherever it lands
+SIGINT = int(signal.SIGINT)
+REPOST = int(getattr(signal, "SIGUSR1", 10))
+PACKAGE = os.path.dirname(os.path.abspath(__file__))
+STDLIB = os.path.dirname(os.__file__)
+SITE = sysconfig.get_paths()["purelib"]
+_state: dict[str, Any] = {"buffer": None, "internal": (), "outstanding": False, "pending": False}
 
 
-def background(task: asyncio.Task) -> asyncio.Task:
-    """Mark `task` as pycore's own background work (see the module doc); returns it."""
-    BACKGROUND.add(task)
-    return task
+def install(buffer: Any, internal: tuple[str, ...] = ()) -> None:
+    """Handle the signals Pyodide reads from `buffer` (the Int32Array given to
+    pyodide.setInterruptBuffer) as the module doc says; code in files named in `internal` (the
+    host's own Python, such as its console) is never interrupted."""
+    _state.update(buffer=buffer, internal=tuple(internal), outstanding=False, pending=False)
+    signal.signal(signal.SIGINT, _on_signal)
+    signal.signal(REPOST, _on_signal)
 
 
-def install(buffer: Any) -> None:
-    """Route SIGINT from `buffer` (the Int32Array Pyodide polls: pyodide.setInterruptBuffer) as
-    the module doc says."""
-    _buffer[:] = [buffer]
-    signal.signal(signal.SIGINT, _on_sigint)
+def check() -> None:
+    """A safe point: raise the interrupt that came while pycore was busy, if one did.
 
-
-def _on_sigint(signum: int, frame: Any) -> None:
-    try:
-        task = asyncio.current_task()
-    except RuntimeError:  # no event loop running: plain synchronous code, the user's
-        task = None
-    now = time.monotonic()
-    since = _reposted_at[0] if _reposted_at else now
-    if (task is not None and task not in BACKGROUND) or now - since > GIVE_UP_S:
-        _reposted_at.clear()
+    >>> check()  # (nothing pending)
+    """
+    if _state["pending"]:
+        taken()
         raise KeyboardInterrupt
-    _reposted_at[:] = [since]
+
+
+def taken() -> None:
+    """The interrupt is being raised (here, or by a readback that saw the buffer): forget it."""
+    _state.update(outstanding=False, pending=False)
+    if _state["buffer"] is not None:
+        import js  # type: ignore[import-not-found]  # (installed only in Pyodide)
+
+        js.Atomics.store(_state["buffer"], 0, 0)
+
+
+def _internal(where: str) -> bool:
+    if where.startswith("<frozen ") or (where.startswith(STDLIB) and not where.startswith(SITE)):
+        return True
+    return any(where.endswith(name) for name in _state["internal"])
+
+
+def _on_signal(signum: int, frame: Any) -> None:
+    if signum == SIGINT:
+        _state["outstanding"] = True
+    elif not _state["outstanding"]:
+        return  # passed on before the interrupt was raised
+    caller = frame  # the innermost frame that is not the standard library's or the host's
+    while caller is not None and _internal(caller.f_code.co_filename):
+        caller = caller.f_back
+    if caller is not None and caller.f_code.co_filename.startswith(PACKAGE):
+        _state["pending"] = True
+    elif caller is not None and caller is frame:
+        taken()
+        raise KeyboardInterrupt
     import js  # type: ignore[import-not-found]  # (installed only in Pyodide)
 
-    js.Atomics.store(_buffer[0], 0, SIGINT)  # not here: deliver it again, to the user's code
-    js.Atomics.notify(_buffer[0], 0)
+    js.Atomics.store(_state["buffer"], 0, REPOST)
+    js.Atomics.notify(_state["buffer"], 0)

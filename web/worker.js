@@ -74,12 +74,15 @@ async function boot({ interrupt, settings }) {
     await pyodide.runPythonAsync(`import micropip\nawait micropip.install(${JSON.stringify(url)})`);
     pyodide.runPython("import pycore");
   });
-  if (interrupt) pyodide.runPython("import js, pycore.interrupts\npycore.interrupts.install(js.pycoreInterrupt)");
+  if (interrupt) {
+    pyodide.runPython("import js, pycore.interrupts\n" +
+      "pycore.interrupts.install(js.pycoreInterrupt, internal=('/console.py',))");
+  }
   const info = await stage("gpu", async () =>
     JSON.parse(await pyodide.runPythonAsync("import json, pycore\njson.dumps(await pycore.init_async())")));
   const source = await (await fetch("/console.py")).text();
   const ns = pyodide.globals.get("dict")();
-  pyodide.runPython(source, { globals: ns });
+  pyodide.runPython(source, { globals: ns, filename: "/console.py" });
   session = ns.get("ConsoleSession")((kind, text) => postMessage({ type: "write", kind, text }),
     (task, done, total, detail) => postMessage({ type: "progress", task, done, total, detail }));
   ns.destroy();

@@ -73,15 +73,6 @@ def test_tab_completion_and_history(gpu_page):
     assert box.input_value() == ""
 
 
-def test_numpy_and_pycore_are_preimported(gpu_page):
-    page = gpu_page.page
-    type_line(page, "np.__name__, pycore.info()['backend']")
-    assert "('numpy', 'webgpu')" in output_after(page, ">>> np.__name__")
-    # The README's screenshot: the console after this module's session.
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "console.png"))
-
-
 def test_results_are_pretty_printed_and_long_output_is_elided_between_items(gpu_page):
     page = gpu_page.page
     type_line(page, "{'name': 'relu', 'sizes': list(range(40)), 'nested': {'a': [1.5] * 3}}")
@@ -148,6 +139,15 @@ def test_multi_line_paste_runs_as_one_block(gpu_page):
     out = output_after(page, ">>> def double(x):")
     assert "...     return 2 * x" in out and out.rstrip().endswith("[0, 2, 4]")
     assert page.inner_text("#console-prompt").strip() == ">>>"
+
+
+def test_numpy_and_pycore_are_preimported(gpu_page):
+    page = gpu_page.page
+    type_line(page, "np.__name__, pycore.info()['backend']")
+    assert "('numpy', 'webgpu')" in output_after(page, ">>> np.__name__")
+    # The README's screenshot: the console after this module's session.
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "console.png"))
 
 
 def test_history_is_kept_across_reloads(browser, server):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import time
 
-from tests.conftest import boot
+from tests.conftest import ARTIFACTS, boot
 from tests.e2e.test_console import output_after, type_line
 
 BUSY = "document.querySelector('#console').getAttribute('aria-busy') === 'true'"
@@ -38,7 +38,7 @@ def start(page, code: str) -> None:
     box = page.locator("#console-input")
     box.fill(code)
     box.press("Enter")
-    page.wait_for_function(BUSY)
+    page.wait_for_function(BUSY, timeout=15_000)
 
 
 def interrupt(page) -> float:
@@ -97,21 +97,27 @@ def test_ctrl_c_during_a_long_numpy_call_stops_when_it_returns(gpu_page):
 def test_ctrl_c_stops_a_chain_of_gpu_ops_and_pycore_stays_consistent(gpu_page):
     page = gpu_page.page
     type_line(page, "import gc; gc.collect(); _before = pycore.info()['memory']['buffers_in_use']")
-    # round trips (each waits for a readback), then ops on GpuArrays (queued, never waiting)
-    start(page, "x = np.random.default_rng(1).random((512, 512)).astype(np.float32)\n"
-                "for i in range(100000):\n    y = await pycore.matmul_async(x, x, backend='gpu')")
+    # round trips (each waits for a readback), then ops on GpuArrays (queued, never waiting); a
+    # call waiting for its kernel's first compile stops once the compile ends: compile them first
+    type_line(page, "x = np.random.default_rng(1).random((512, 512)).astype(np.float32)\n"
+                    "y = await pycore.matmul_async(x, x, backend='gpu')")
+    start(page, "for i in range(100000):\n    y = await pycore.matmul_async(x, x, backend='gpu')")
     time.sleep(1.0)
     assert interrupt(page) < INTERRUPT_MS
-    start(page, "g = await pycore.to_gpu_async(x)\n"
-                "for i in range(100000):\n    g = await pycore.relu_async(g - 0.5)")
+    type_line(page, "i > 10")  # (it ran)
+    assert output_after(page, ">>> i > 10").strip().endswith("True")
+    start(page, "chained = await pycore.to_gpu_async(x)\n"
+                "for i in range(100000):\n    chained = await pycore.scale_async(chained, 1.0)")
     time.sleep(1.0)
     assert interrupt(page) < INTERRUPT_MS
-    out = output_after(page, ">>> g = await")
+    type_line(page, "i > 10")
+    assert output_after(page, ">>> i > 10").strip().endswith("True")
+    out = output_after(page, ">>> chained = await")
     assert out.count("KeyboardInterrupt") == 1 and "pycore/" not in out  # ends in the user's frame
     # every trace entry is whole, the device still works, no buffer leaked (x and y are the user's)
-    type_line(page, "del g; gc.collect(); "
+    type_line(page, "del chained; gc.collect(); "
                     "pycore.info()['backend'], all('total_ms' in e for e in pycore.trace())")
-    assert "('webgpu', True)" in output_after(page, ">>> del g")
+    assert "('webgpu', True)" in output_after(page, ">>> del chained")
     type_line(page, "pycore.info()['memory']['buffers_in_use'] - _before")
     assert output_after(page, "- _before").strip().endswith("0")
     type_line(page, "r = await pycore.matmul_async(x, x, backend='gpu'); "
@@ -217,9 +223,19 @@ def test_long_pycore_work_reports_progress(gpu_page):
       new MutationObserver(() => __statuses.push(text.textContent))
         .observe(text, { childList: true, characterData: true, subtree: true });
     }""")
-    type_line(page, "_cal = await pycore.calibrate_async(repeats=1, save=False)")
+    start(page, "cal = await pycore.calibrate_async(repeats=3, save=False)")
+    page.wait_for_function("/running \\d+\\.\\d s · calibrate \\d+\\/\\d+/.test("
+                           "document.getElementById('console-status-text').textContent)", timeout=60_000)
+    box = page.locator("#console-input")
+    box.fill("cal['gpu_gflops']")
+    box.press("Enter")  # queued meanwhile
+    # The README's screenshot of a busy console.
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "console-busy.png"))
+    page.wait_for_function(IDLE, timeout=60_000)
     statuses = page.evaluate("() => __statuses")
     assert any("calibrate" in s and "/" in s for s in statuses), statuses
+    assert "'matmul':" in output_after(page, ">>> cal['gpu_gflops']")
 
 
 def test_without_cross_origin_isolation_it_works_without_interrupt(browser, server):
