@@ -6,8 +6,6 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.conftest import ARTIFACTS
-
 
 def type_line(page, text: str) -> None:
     box = page.locator("#console-input")
@@ -145,9 +143,6 @@ def test_numpy_and_pycore_are_preimported(gpu_page):
     page = gpu_page.page
     type_line(page, "np.__name__, pycore.info()['backend']")
     assert "('numpy', 'webgpu')" in output_after(page, ">>> np.__name__")
-    # The README's screenshot: the console after this module's session.
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "console.png"))
 
 
 def test_history_is_kept_across_reloads(browser, server):

@@ -215,27 +215,42 @@ def test_busy_state_elapsed_time_and_input_typed_meanwhile(gpu_page):
     box.fill("")
 
 
-def test_long_pycore_work_reports_progress(gpu_page):
-    page = gpu_page.page
-    page.evaluate("""() => {
-      globalThis.__statuses = [];
-      const text = document.getElementById("console-status-text");
-      new MutationObserver(() => __statuses.push(text.textContent))
-        .observe(text, { childList: true, characterData: true, subtree: true });
-    }""")
-    start(page, "cal = await pycore.calibrate_async(repeats=3, save=False)")
-    page.wait_for_function("/running \\d+\\.\\d s · calibrate \\d+\\/\\d+/.test("
-                           "document.getElementById('console-status-text').textContent)", timeout=60_000)
-    box = page.locator("#console-input")
-    box.fill("cal['gpu_gflops']")
-    box.press("Enter")  # queued meanwhile
-    # The README's screenshot of a busy console.
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "console-busy.png"))
-    page.wait_for_function(IDLE, timeout=60_000)
-    statuses = page.evaluate("() => __statuses")
-    assert any("calibrate" in s and "/" in s for s in statuses), statuses
-    assert "'matmul':" in output_after(page, ">>> cal['gpu_gflops']")
+SESSION = [  # the README's screenshot: a short session, then long work running
+    "x = np.linspace(-2, 2, 5)",
+    "await pycore.relu_async(x)",
+    "g = await pycore.to_gpu_async(np.random.default_rng(0).random((1024, 1024)))\ng",
+    "pycore.matmul_async(g, g)",
+    "await pycore.matmul_async(np.ones((2, 3)), np.ones((2, 3)))",
+    "{k: pycore.info()[k] for k in ('backend', 'tier', 'memory')}",
+]
+
+
+def test_long_pycore_work_reports_progress(browser, server):
+    booted = boot(browser, server.url + "/")
+    page = booted.page
+    try:
+        for line in SESSION:
+            type_line(page, line)
+        page.evaluate("""() => {
+          globalThis.__statuses = [];
+          const text = document.getElementById("console-status-text");
+          new MutationObserver(() => __statuses.push(text.textContent))
+            .observe(text, { childList: true, characterData: true, subtree: true });
+        }""")
+        start(page, "cal = await pycore.calibrate_async()")
+        page.wait_for_function("/running \\d+\\.\\d s · calibrate \\d+\\/\\d+/.test("
+                               "document.getElementById('console-status-text').textContent)", timeout=60_000)
+        box = page.locator("#console-input")
+        box.fill("cal['gpu_gflops']['matmul']")
+        box.press("Enter")  # queued meanwhile
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "console.png"))
+        page.wait_for_function(IDLE, timeout=120_000)
+        statuses = page.evaluate("() => __statuses")
+        assert any("calibrate" in s and "/" in s for s in statuses), statuses
+        assert output_after(page, ">>> cal['gpu_gflops']").split("\n")[1].replace(".", "").isdigit()
+    finally:
+        booted.close()
 
 
 def test_without_cross_origin_isolation_it_works_without_interrupt(browser, server):
