@@ -9,9 +9,13 @@ next init_async() to load.
 
 from __future__ import annotations
 
+import asyncio
+import json
 import statistics
 import time
 from collections.abc import Awaitable, Callable
+from contextvars import copy_context
+from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any
 
@@ -19,28 +23,38 @@ import numpy as np
 
 from .device import Device
 from .progress import report as report_progress
-from .runtime import RUNTIME
+from .runtime import QUIET, RUNTIME
 from .samples import shapes_for
 from .selector import SELECTOR, STORAGE_KEY, Calibration
 
 
-async def _median_ms(fn: Callable[[], Awaitable[Any]], repeats: int) -> float:
-    await fn()  # warm: pipelines compiled, buffers pooled
+class GiveWayError(Exception):
+    """The user started a call: a background step gives way (and runs again later)."""
+
+
+async def _median_ms(fn: Callable[[], Awaitable[Any]], repeats: int, give_way: bool = False) -> float:
+    """The median time of `fn` after one warm-up run (pipelines compiled, buffers pooled).
+    give_way: raise GiveWayError as soon as a call of the user's is under way."""
     times = []
-    for _ in range(repeats):
+    for i in range(repeats + 1):
+        if give_way and RUNTIME.calls_running:
+            raise GiveWayError
         t = time.perf_counter()
         await fn()
-        times.append((time.perf_counter() - t) * 1e3)
+        if i:
+            times.append((time.perf_counter() - t) * 1e3)
     return statistics.median(times)
 
 
-def _median_sync_ms(fn: Callable[[], Any], repeats: int) -> float:
-    fn()
+async def _median_sync_ms(fn: Callable[[], Any], repeats: int) -> float:
+    """The same for a synchronous `fn`, letting other work run between runs."""
     times = []
-    for _ in range(repeats):
+    for i in range(repeats + 1):
+        await asyncio.sleep(0)
         t = time.perf_counter()
         fn()
-        times.append((time.perf_counter() - t) * 1e3)
+        if i:
+            times.append((time.perf_counter() - t) * 1e3)
     return statistics.median(times)
 
 
@@ -48,6 +62,96 @@ def _median_sync_ms(fn: Callable[[], Any], repeats: int) -> float:
 # rate (element-wise ops cross over near 1M elements), small enough to measure every op in seconds.
 SAMPLE_SIZE = {"unary": 1 << 20, "binary": 1 << 20, "rowwise": 1 << 18, "reduce": 1 << 18,
                "matmul": 256, "conv2d": 256}
+
+
+class CalibrationRun:
+    """One calibration as steps that can run apart, each a few calls: the background calibration
+    runs them while the page is idle and saves after each, so a later visit resumes where this one
+    stopped. A step's name says what it measures; `state()` and `CalibrationRun(state=...)` carry
+    a calibration over between visits.
+
+    >>> run = CalibrationRun(repeats=1)
+    >>> import asyncio; asyncio.run(run.run("numpy relu")); run.done, run.cal.numpy_gflops["relu"] > 0
+    (['numpy relu'], True)
+    """
+
+    def __init__(self, repeats: int = 3, state: dict[str, Any] | None = None) -> None:
+        self.repeats = repeats
+        self.cal = Calibration(**state["cal"]) if state else Calibration()
+        self.done: list[str] = list(state["done"]) if state else []
+        self.give_way = False
+
+    def state(self) -> dict[str, Any]:
+        return {"cal": asdict(self.cal), "done": self.done}
+
+    def steps(self, gpu: bool) -> list[str]:
+        from .ops import OPS
+
+        names = ["numpy call"] + [f"numpy {op}" for op in OPS]
+        if gpu:
+            names += ["gpu call", "upload", "readback"] + [f"gpu {op}" for op in OPS]
+        return names
+
+    @staticmethod
+    def _sample(op_name: str) -> tuple[Any, list[np.ndarray], dict[str, Any], float]:
+        from .ops import OPS
+
+        op = OPS[op_name]
+        rng = np.random.default_rng(sorted(OPS).index(op_name))
+        inputs = [rng.standard_normal(s, dtype=np.float32) for s in shapes_for(op, SAMPLE_SIZE[op.kind])]
+        return op, inputs, op.typical_params(), op.flops(tuple(i.shape for i in inputs))
+
+    async def run(self, name: str) -> None:
+        """Measure step `name` into self.cal."""
+        from . import api
+        from .gpuarray import to_gpu_async
+        from .programs import PROGRAMS
+
+        cal, repeats, give_way = self.cal, self.repeats, self.give_way
+        relu, tiny = api.PUBLIC["relu_async"], np.ones(256, np.float32)
+        what, _, op_name = name.partition(" ")
+        if name == "numpy call":
+            cal.numpy_call_ms = await _median_ms(lambda: relu(tiny, backend="numpy"), repeats, give_way)
+        elif name == "gpu call":
+            cal.dispatch_ms = await _median_ms(lambda: relu(tiny, backend="gpu"), repeats, give_way)
+        elif name in ("upload", "readback"):
+            stream = np.random.default_rng(0).standard_normal(1 << 20, dtype=np.float32)
+            transport = RUNTIME.device.transport
+            if name == "upload":
+                async def upload() -> None:
+                    t = await to_gpu_async(stream)
+                    await transport.work_done_async()
+                    t.release()
+
+                up_ms = await _median_ms(upload, repeats, give_way)
+                cal.upload_gbps = stream.nbytes / (max(up_ms, 1e-3) * 1e6)
+            else:
+                resident = await to_gpu_async(stream)
+                try:
+                    down_ms = await _median_ms(resident.to_numpy_async, repeats, give_way)
+                finally:
+                    resident.release()
+                cal.readback_gbps = stream.nbytes / (max(down_ms - cal.dispatch_ms, 1e-3) * 1e6)
+        elif what == "numpy":
+            op, inputs, params, flops = self._sample(op_name)
+            np_ms = await _median_sync_ms(lambda: PROGRAMS[op.kind].numpy(op, inputs, params), repeats)
+            cal.numpy_gflops[op.name] = flops / (max(np_ms, 1e-3) * 1e6)
+        elif what == "gpu":
+            op, inputs, params, flops = self._sample(op_name)
+            fn = api.PUBLIC[op.public_name]
+            ms = await _median_ms(lambda: fn(*inputs, **params, backend="gpu"), repeats, give_way)
+            out_bytes = 4 * int(np.prod(PROGRAMS[op.kind].out_shape(tuple(i.shape for i in inputs), params)))
+            moved = (sum(i.nbytes for i in inputs) / (cal.upload_gbps * 1e6)
+                     + out_bytes / (cal.readback_gbps * 1e6))
+            cal.gpu_gflops[op.name] = flops / (max(ms - cal.dispatch_ms - moved, 0.05 * ms) * 1e6)
+        else:
+            raise ValueError(f"no calibration step {name!r}")
+        self.done.append(name)
+
+    def finish(self, how: str) -> Calibration:
+        when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+        self.cal.source = f"calibrated {when} on {RUNTIME.tier()}{how}"
+        return self.cal
 
 
 async def calibrate_async(repeats: int = 3, save: bool = True) -> dict[str, Any]:
@@ -58,64 +162,91 @@ async def calibrate_async(repeats: int = 3, save: bool = True) -> dict[str, Any]
     GPU's from a full round trip, less the modelled fixed and transfer costs, so that the model adds
     back up to what was measured). Rates are per op: ops of one kind differ more than their FLOP
     counts say (on SwiftShader a gelu costs what a relu costs; in NumPy it costs 10 times more).
+    Saved per adapter, for the next visit. (A page calibrates by itself in the background: see
+    calibrate_in_background.)
 
     >>> import asyncio, pycore
     >>> asyncio.run(pycore.calibrate_async(repeats=1, save=False))["numpy_gflops"]["matmul"] > 0
     True
     """
-    from . import api
-    from .gpuarray import to_gpu_async
-    from .ops import OPS
-    from .programs import PROGRAMS
-
     await RUNTIME.init_async()
-    rng = np.random.default_rng(0)
-    cal = Calibration()
-    relu = api.PUBLIC["relu_async"]
-    tiny = np.ones(256, np.float32)
-    cal.numpy_call_ms = await _median_ms(lambda: relu(tiny, backend="numpy"), repeats)
-    samples = {}
-    for op in OPS.values():
-        n = SAMPLE_SIZE[op.kind]
-        inputs = [rng.standard_normal(s, dtype=np.float32) for s in shapes_for(op, n)]
-        params = op.typical_params()
-        samples[op.name] = (op, inputs, params, op.flops(tuple(i.shape for i in inputs)))
-        PROGRAMS[op.kind].numpy(op, inputs, params)  # warm every path first: the browser compiles
-    for op, inputs, params, flops in samples.values():  # hot WebAssembly again after a while
-        np_ms = _median_sync_ms(lambda op=op, inputs=inputs, params=params: PROGRAMS[op.kind].numpy(
-            op, inputs, params), repeats)
-        cal.numpy_gflops[op.name] = flops / (max(np_ms, 1e-3) * 1e6)
-    if RUNTIME.backend == "webgpu":
-        cal.dispatch_ms = await _median_ms(lambda: relu(tiny, backend="gpu"), repeats)
-        stream = rng.standard_normal(1 << 20, dtype=np.float32)
-        device = RUNTIME.device.transport
-
-        async def upload() -> None:
-            t = await to_gpu_async(stream)
-            await device.work_done_async()
-            t.release()
-
-        up_ms = await _median_ms(upload, repeats)
-        cal.upload_gbps = stream.nbytes / (max(up_ms, 1e-3) * 1e6)
-        resident = await to_gpu_async(stream)
-        down_ms = await _median_ms(resident.to_numpy_async, repeats)
-        resident.release()
-        cal.readback_gbps = stream.nbytes / (max(down_ms - cal.dispatch_ms, 1e-3) * 1e6)
-        for i, (name, (op, inputs, params, flops)) in enumerate(samples.items()):
-            report_progress("calibrate", i, len(samples), name)
-            fn = api.PUBLIC[op.public_name]
-            ms = await _median_ms(lambda fn=fn, inputs=inputs, params=params: fn(
-                *inputs, **params, backend="gpu"), repeats)
-            out_bytes = 4 * int(np.prod(PROGRAMS[op.kind].out_shape(tuple(i.shape for i in inputs), params)))
-            moved = (sum(i.nbytes for i in inputs) / (cal.upload_gbps * 1e6)
-                     + out_bytes / (cal.readback_gbps * 1e6))
-            cal.gpu_gflops[name] = flops / (max(ms - cal.dispatch_ms - moved, 0.05 * ms) * 1e6)
-    when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    cal.source = f"calibrated {when} on {RUNTIME.tier()}"
-    SELECTOR.calibration = cal
-    if save and RUNTIME.device is not None:
-        RUNTIME.device.transport.save_setting(STORAGE_KEY, cal.to_json())
+    run = CalibrationRun(repeats)
+    steps = run.steps(RUNTIME.backend == "webgpu")
+    for i, name in enumerate(steps):
+        report_progress("calibrate", i, len(steps), name)
+        await run.run(name)
+    SELECTOR.calibration = cal = run.finish("")
+    device = RUNTIME.device
+    if save and device is not None:
+        device.transport.save_setting(storage_key(device), cal.to_json())
+        device.transport.save_setting(storage_key(device) + PARTIAL, None)
     return _rounded(cal)
+
+
+# -- in the background
+IDLE_S = 1.0  # the user's calls must have left the device alone this long before a step runs
+IDLE_POLL_S = 0.25
+PARTIAL = ":partial"  # the key suffix of a calibration under way
+_background = {"on": False, "task": None}
+
+
+def calibrate_in_background() -> None:
+    """From now on, calibrate by itself: whenever a device is acquired without a saved calibration
+    for its adapter, measure it step by step (see CalibrationRun) while no call of the user's has
+    run for IDLE_S, giving way as soon as one starts. Each step is saved, so a later visit resumes;
+    progress is reported as the task "background calibration" (pycore.progress); its calls are
+    not traced. The page does this once pycore is up; `calibrate_async()` measures at once instead."""
+    _background["on"] = True
+    if RUNTIME.device is not None:
+        _start(RUNTIME.device)
+
+
+def _start(device: Device) -> None:
+    if not _background["on"] or SELECTOR.calibration.source.startswith("calibrated"):
+        return
+    task = _background["task"]
+    if task is not None and not task.done():
+        return
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return
+    context = copy_context()
+    context.run(QUIET.set, True)  # its calls are pycore's own: not traced, not activity
+    _background["task"] = loop.create_task(_background_async(device), context=context)
+
+
+async def _background_async(device: Device) -> None:
+    key = storage_key(device) + PARTIAL
+    saved = device.transport.load_setting(key)
+    try:
+        run = CalibrationRun(state=json.loads(saved)) if saved else CalibrationRun()
+    except (TypeError, ValueError, KeyError):
+        run = CalibrationRun()
+    run.give_way = True
+    steps = run.steps(gpu=True)
+    for name in steps:
+        if name in run.done:
+            continue
+        while True:
+            if device is not RUNTIME.device or SELECTOR.calibration.source.startswith("calibrated"):
+                return  # lost, or calibrated meanwhile by calibrate_async()
+            if RUNTIME.idle_s() >= IDLE_S:
+                try:
+                    await run.run(name)
+                    break
+                except GiveWayError:
+                    pass
+                except Exception as exc:  # a step that cannot be measured: stop, keep the defaults
+                    device.errors = [*device.errors[-7:], f"background calibration, {name}: {exc}"]
+                    return
+            await asyncio.sleep(IDLE_POLL_S)
+        device.transport.save_setting(key, json.dumps(run.state()))
+        report_progress("background calibration", len(run.done), len(steps), name)
+    if device is RUNTIME.device and not SELECTOR.calibration.source.startswith("calibrated"):
+        SELECTOR.calibration = cal = run.finish(" (in the background)")
+        device.transport.save_setting(storage_key(device), cal.to_json())
+        device.transport.save_setting(key, None)
 
 
 def _rounded(cal: Calibration) -> dict[str, Any]:
@@ -130,24 +261,38 @@ def _rounded(cal: Calibration) -> dict[str, Any]:
     return out
 
 
+def storage_key(device: Device) -> str:
+    """Where a calibration of this device's adapter is kept: one per adapter."""
+    info = device.adapter_info
+    adapter = "/".join(str(info.get(k, "")) for k in ("vendor", "architecture", "device", "description"))
+    return f"{STORAGE_KEY}:{adapter}"
+
+
 def load_saved(device: Device | None = None) -> bool:
-    """Use the calibration saved by an earlier calibrate_async() on this device (the browser's
-    localStorage; natively, a file under $PYCORE_CACHE_DIR or ~/.cache/pycore), if any. Called
-    when a device is acquired."""
+    """Use the calibration saved by an earlier calibration of this device's adapter (the browser's
+    localStorage; natively, a file under $PYCORE_CACHE_DIR or ~/.cache/pycore), if any, else the
+    measured defaults of its adapter class. Called when a device is acquired."""
     device = device or RUNTIME.device
     if device is None:
         return False
-    text = device.transport.load_setting(STORAGE_KEY)
+    key = storage_key(device)
+    text = device.transport.load_setting(key)
     if not text:
         SELECTOR.calibration = Calibration.for_adapter(device.cpu_adapter)  # measured class defaults
         return False
     try:
         SELECTOR.calibration = Calibration.from_json(text)
     except (TypeError, ValueError):
-        device.transport.save_setting(STORAGE_KEY, None)  # from an older pycore: measure again
+        device.transport.save_setting(key, None)  # from an older pycore: measure again
         SELECTOR.calibration = Calibration.for_adapter(device.cpu_adapter)
         return False
     return True
 
 
-RUNTIME.on_device.append(lambda device: device is not None and load_saved(device))
+def _on_device(device: Device | None) -> None:
+    if device is not None:
+        load_saved(device)
+        _start(device)
+
+
+RUNTIME.on_device.append(_on_device)

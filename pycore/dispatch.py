@@ -95,50 +95,54 @@ def is_argument_error(exc: BaseException) -> bool:
 
 async def run_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: str = "auto") -> Any:
     """Run `op` on `inputs` (array-likes or GpuArrays, named as in op.inputs) with checked `params`."""
-    start = time.perf_counter()
-    interrupts.check()
-    program = PROGRAMS[op.kind]
+    users = RUNTIME.call_started()
     try:
-        arrays, shapes = _checked(op, program, inputs, params, backend)
-    except (ValueError, TypeError) as exc:
-        mark_argument_error(exc)
-        raise
-    on_gpu = [isinstance(a, GpuView) for a in arrays]
-    keep = all(isinstance(x, GpuArray) for x in inputs) and op.kind != "reduce"
-    await RUNTIME.init_async()
-    device = RUNTIME.device
-    if backend == "gpu" and device is None:
-        raise RuntimeError(f"{op.name}: backend='gpu' asked for, but there is no WebGPU device: "
-                           f"{RUNTIME.reason}")
-    why = f"backend={backend!r}"
-    choice = None
-    use_gpu = device is not None and program.needs_gpu(shapes) and backend != "numpy"
-    if use_gpu and backend == "auto":
-        choice = SELECTOR.choose(op, shapes, on_gpu, result_on_gpu=keep)
-        use_gpu, why = choice.backend == "webgpu", choice.why
-    elif device is None:
-        why = f"no WebGPU: {RUNTIME.reason}"
-    if use_gpu:
+        start = time.perf_counter()
+        interrupts.check()
+        program = PROGRAMS[op.kind]
         try:
-            async with GpuSession(device, op.name, keep_result=keep) as gpu:
-                result = await program.gpu_async(gpu, op, arrays, params)
-            gpu.stages["python"] = time.perf_counter() - start - sum(gpu.stages.values())
-            _record(op, shapes, "webgpu", gpu.stages, why)
-            if choice is not None and choice.key is not None:  # a call auto settles by timing it
-                SELECTOR.observe(choice, (time.perf_counter() - start) * 1e3, "webgpu")
-            return GpuArray.of(result, device) if keep else result
-        except Exception as exc:
-            if await RUNTIME.lost_during_async(device, exc):
-                why = f"device lost during the call: {device.lost}"
-            elif isinstance(exc, GpuOutOfMemoryError) and backend == "auto":
-                why = f"the GPU ran out of memory: {exc}"
-            else:
-                raise
-    host = [await x.to_numpy_async() if isinstance(x, GpuArray) and isinstance(a, GpuView) else a
-            for x, a in zip(inputs, arrays, strict=True)]
-    with np.errstate(all="ignore"):  # IEEE results for inf/NaN inputs, as on the GPU, without warnings
-        result = program.numpy(op, host, params)
-    _record(op, shapes, "numpy", {"compute": time.perf_counter() - start}, why)
-    if choice is not None and choice.key is not None and choice.backend == "numpy":
-        SELECTOR.observe(choice, (time.perf_counter() - start) * 1e3, "numpy")
-    return GpuArray.of(result) if keep else result
+            arrays, shapes = _checked(op, program, inputs, params, backend)
+        except (ValueError, TypeError) as exc:
+            mark_argument_error(exc)
+            raise
+        on_gpu = [isinstance(a, GpuView) for a in arrays]
+        keep = all(isinstance(x, GpuArray) for x in inputs) and op.kind != "reduce"
+        await RUNTIME.init_async()
+        device = RUNTIME.device
+        if backend == "gpu" and device is None:
+            raise RuntimeError(f"{op.name}: backend='gpu' asked for, but there is no WebGPU device: "
+                               f"{RUNTIME.reason}")
+        why = f"backend={backend!r}"
+        choice = None
+        use_gpu = device is not None and program.needs_gpu(shapes) and backend != "numpy"
+        if use_gpu and backend == "auto":
+            choice = SELECTOR.choose(op, shapes, on_gpu, result_on_gpu=keep)
+            use_gpu, why = choice.backend == "webgpu", choice.why
+        elif device is None:
+            why = f"no WebGPU: {RUNTIME.reason}"
+        if use_gpu:
+            try:
+                async with GpuSession(device, op.name, keep_result=keep) as gpu:
+                    result = await program.gpu_async(gpu, op, arrays, params)
+                gpu.stages["python"] = time.perf_counter() - start - sum(gpu.stages.values())
+                _record(op, shapes, "webgpu", gpu.stages, why)
+                if choice is not None and choice.key is not None:  # a call auto settles by timing it
+                    SELECTOR.observe(choice, (time.perf_counter() - start) * 1e3, "webgpu")
+                return GpuArray.of(result, device) if keep else result
+            except Exception as exc:
+                if await RUNTIME.lost_during_async(device, exc):
+                    why = f"device lost during the call: {device.lost}"
+                elif isinstance(exc, GpuOutOfMemoryError) and backend == "auto":
+                    why = f"the GPU ran out of memory: {exc}"
+                else:
+                    raise
+        host = [await x.to_numpy_async() if isinstance(x, GpuArray) and isinstance(a, GpuView) else a
+                for x, a in zip(inputs, arrays, strict=True)]
+        with np.errstate(all="ignore"):  # IEEE results for inf/NaN inputs, as on the GPU, without warnings
+            result = program.numpy(op, host, params)
+        _record(op, shapes, "numpy", {"compute": time.perf_counter() - start}, why)
+        if choice is not None and choice.key is not None and choice.backend == "numpy":
+            SELECTOR.observe(choice, (time.perf_counter() - start) * 1e3, "numpy")
+        return GpuArray.of(result) if keep else result
+    finally:
+        RUNTIME.call_ended(users)

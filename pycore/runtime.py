@@ -20,6 +20,7 @@ import sys
 import time
 from collections import deque
 from collections.abc import Callable
+from contextvars import ContextVar
 from typing import Any
 
 import numpy as np
@@ -34,6 +35,9 @@ TRACE_LENGTH = 256
 RETRY_MAX_S = 60.0  # the longest wait between tries for a new device after a loss
 STABLE_S = 60.0  # a device that lived this long before its loss is retried at once
 LOSS_REPORT_S = 0.25  # how long a failed call waits for the device's own report of a loss
+# Set in pycore's own background work (the background calibration): its calls are not the user's,
+# so they are neither traced nor counted as activity.
+QUIET: ContextVar[bool] = ContextVar("pycore_quiet", default=False)
 
 
 class Runtime:
@@ -51,6 +55,8 @@ class Runtime:
         self._retry_at: float | None = None  # when to ask for a new device after a loss
         self._backoff = 0.0
         self.counters = {"ops_run": 0, "elements": 0, "busy_ms": 0.0}  # since the page loaded
+        self.calls_running = 0  # the user's calls under way (see idle_s)
+        self.last_call_at = time.monotonic()  # when the user's last call started or ended
         # Called with the new Device when one is acquired, and with None when it goes (the
         # selector forgets its measurements; the saved calibration is loaded).
         self.on_device: list[Callable[[Device | None], None]] = []
@@ -162,8 +168,28 @@ class Runtime:
             for hook in self.on_device:
                 hook(None)
 
+    def call_started(self) -> bool:
+        """A call begins; returns whether it is the user's (see QUIET), to pass to call_ended."""
+        if QUIET.get():
+            return False
+        self.calls_running += 1
+        self.last_call_at = time.monotonic()
+        return True
+
+    def call_ended(self, users: bool) -> None:
+        if users:
+            self.calls_running -= 1
+            self.last_call_at = time.monotonic()
+
+    def idle_s(self) -> float:
+        """How long no call of the user's has been running (0 while one is)."""
+        return 0.0 if self.calls_running else time.monotonic() - self.last_call_at
+
     def record(self, entry: dict[str, Any]) -> None:
-        """Add a finished call to the trace and the counters (see info())."""
+        """Add a finished call to the trace and the counters (see info()); pycore's own
+        background calls (QUIET) are left out."""
+        if QUIET.get():
+            return
         self.trace.append(entry)
         c = self.counters
         c["ops_run"] += 1

@@ -73,6 +73,8 @@ class Booted(Snippets):
         self.page = self.context.new_page()
         self.console_messages: list[str] = []
         self.page.on("console", lambda msg: self.console_messages.append(f"{msg.type}: {msg.text}"))
+        if "calibrate=" not in url:  # no calibration in the background: tests set the selector up themselves
+            url += ("&" if "?" in url else "?") + "calibrate=manual"
         self.page.goto(url)
 
     def ready(self) -> dict[str, Any]:

@@ -6,7 +6,8 @@
 // with the last expression's value when it is a str, number or bool), and globalThis.pycoreReady,
 // a promise that resolves with pycore.info() once boot has finished and rejects with the error if
 // a stage fails.
-// ?stageTimeout=<ms> changes how long a stage may stall before it is reported (default 90 s).
+// ?stageTimeout=<ms> changes how long a stage may stall before it is reported (default 90 s);
+// ?calibrate=manual turns off the selector's calibration in the background.
 import { startConsole } from "/console.js";
 import { PythonWorker } from "/pyworker.js";
 
@@ -151,6 +152,24 @@ function showStatus(info) {
   tier.tabIndex = gpu ? -1 : 0;
 }
 
+// The selector's calibration, measured in the background while the page is idle (pycore.calibrate).
+function showCalibration({ task, done, total, detail }) {
+  if (task !== "background calibration") return;
+  let el = document.getElementById("calibration");
+  if (!el) {
+    el = document.createElement("span");
+    el.id = "calibration";
+    el.className = "calibration";
+    el.setAttribute("role", "status");
+    document.getElementById("tier").before(el);
+  }
+  const finished = done >= total;
+  el.textContent = finished ? "calibrated" : `calibrating ${done}/${total}`;
+  el.title = finished ? "the selector now uses speeds measured here (kept for later visits)"
+    : `measuring this browser and GPU while the page is idle (${detail}); your calls come first`;
+  el.classList.toggle("finished", finished);
+}
+
 function toggleTierHelp(event) {
   if (event.type === "keydown" && event.key !== "Enter" && event.key !== " ") return;
   if (!document.getElementById("tier").classList.contains("numpy")) return;
@@ -170,6 +189,7 @@ async function boot() {
   };
   const info = await bootWorker(py);
   showStatus(info);
+  py.on("progress", showCalibration);
   // The backend can change after boot (a lost device falls back to NumPy): refresh after each run.
   document.addEventListener("pycore:ran", async () =>
     showStatus(JSON.parse(await py.runPythonAsync("import json, pycore\njson.dumps(pycore.info())"))));

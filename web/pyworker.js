@@ -33,7 +33,8 @@ export class PythonWorker {
         if (key.startsWith(SETTINGS_PREFIX)) settings[key] = localStorage.getItem(key);
       }
     } catch { /* storage disabled: nothing is kept across reloads */ }
-    this.worker.postMessage({ type: "boot", interrupt: this.interruptBuffer, settings });
+    const calibrate = new URLSearchParams(location.search).get("calibrate") ?? "background";
+    this.worker.postMessage({ type: "boot", interrupt: this.interruptBuffer, settings, calibrate });
   }
 
   crash(message) {

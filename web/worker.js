@@ -2,7 +2,7 @@
 // main thread, so Python computing never freezes the page. The page (web/pyworker.js) talks to it
 // with the messages below; this file is glue only: every decision is pycore's, in Python.
 //
-// page → worker   {type: "boot", interrupt, settings}          once, first
+// page → worker   {type: "boot", interrupt, settings, calibrate}  once, first
 //                 {id, type: "run", code}                     run Python; answers {id, value | error}
 //                 {id, type: "console", method, args}         a call on the console session (console.py)
 // worker → page   {type: "stage", name, state, ms, error}     boot progress
@@ -56,7 +56,7 @@ async function loadPackages(names) {
   if (errors.length) throw new Error(errors.join("\n"));
 }
 
-async function boot({ interrupt, settings }) {
+async function boot({ interrupt, settings, calibrate }) {
   globalThis.pycoreSettings = settingsStore(settings);
   globalThis.pycoreInterrupt = interrupt ?? null; // pycore's readbacks wait for it too (browser.py)
   pyodide = await stage("runtime", () => loadPyodide({
@@ -86,6 +86,8 @@ async function boot({ interrupt, settings }) {
   session = ns.get("ConsoleSession")((kind, text) => postMessage({ type: "write", kind, text }),
     (task, done, total, detail) => postMessage({ type: "progress", task, done, total, detail }));
   ns.destroy();
+  // The selector calibrates itself while the page is idle (?calibrate=manual: only when asked).
+  if (calibrate !== "manual") pyodide.runPython("import pycore.calibrate\npycore.calibrate.calibrate_in_background()");
   return info;
 }
 

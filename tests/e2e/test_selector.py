@@ -82,3 +82,49 @@ out
     assert r["ran"][2 * n:] == [faster, faster] and r["explain"]["choice"] == faster
     assert r["why"].startswith("measured here") and r["explain"]["predicted_choice"] == "webgpu"
     assert all(len(t) == n and min(t) > 0 for t in r["seen"].values()), r["seen"]
+
+
+CALIBRATION_TEXT = "(document.getElementById('calibration')?.textContent ?? '')"
+
+
+def calibration_done(page) -> int:
+    """Steps done so far, as the page's header shows them ("calibrating 7/44")."""
+    text = page.evaluate(f"() => {CALIBRATION_TEXT}")
+    return int(text.split()[1].split("/")[0]) if text.startswith("calibrating") else -1
+
+
+def test_the_page_calibrates_itself_when_idle_gives_way_and_resumes(browser, server):
+    page = boot(browser, server.url + "/?calibrate=background")
+    p = page.page
+    try:
+        assert page.py("pycore.SELECTOR.calibration.source").startswith("defaults measured on a CPU adapter")
+        p.wait_for_function(f"/calibrating ([3-9]|\\d\\d)\\//.test({CALIBRATION_TEXT})", timeout=60_000)
+        # the user's calls come first: while they keep coming, no step starts (one under way may end)
+        before = calibration_done(p)
+        page.py("""
+import time
+t = time.perf_counter()
+while time.perf_counter() - t < 3:
+    await pycore.relu_async(np.ones(1000), backend="gpu")""")
+        assert calibration_done(p) <= before + 1
+        partial = p.evaluate("() => Object.keys(localStorage).filter((k) => k.endsWith(':partial'))")
+        assert len(partial) == 1 and "swiftshader" in partial[0]  # kept per adapter
+        # a reload resumes where it stopped
+        p.reload()
+        page.ready()
+        p.wait_for_function(f"/calibrating \\d+\\//.test({CALIBRATION_TEXT})", timeout=60_000)
+        assert calibration_done(p) > before
+        p.wait_for_function(f"{CALIBRATION_TEXT} === 'calibrated'", timeout=180_000)
+        r = page.py("""cal = pycore.SELECTOR.calibration
+{"source": cal.source, "traced": [e["op"] for e in pycore.trace()],
+ "matmul": cal.gpu_gflops.get("matmul")}""")
+        assert "(in the background)" in r["source"] and r["matmul"] > 0
+        assert r["traced"] == []  # its calls are not the user's: not in the trace
+        keys = p.evaluate("() => Object.keys(localStorage).filter((k) => k.startsWith('pycore.calibration'))")
+        assert len(keys) == 1 and not keys[0].endswith(":partial")
+        # the next visit uses it at once
+        p.reload()
+        page.ready()
+        assert page.py("pycore.SELECTOR.calibration.source") == r["source"]
+    finally:
+        page.close()

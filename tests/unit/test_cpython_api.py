@@ -275,7 +275,7 @@ def test_an_uncalibrated_device_starts_from_its_adapter_class_defaults():
     try:
         for cpu in (True, False):
             nothing_saved = SimpleNamespace(load_setting=lambda key: None)
-            device = SimpleNamespace(cpu_adapter=cpu, transport=nothing_saved)
+            device = SimpleNamespace(cpu_adapter=cpu, transport=nothing_saved, adapter_info={})
             assert load_saved(device) is False
             want = Calibration.for_adapter(cpu)
             assert SELECTOR.calibration.gpu_gflops == want.gpu_gflops
@@ -285,3 +285,23 @@ def test_an_uncalibrated_device_starts_from_its_adapter_class_defaults():
         assert matmul[0] < 50 < matmul[1]  # SwiftShader's ~10 GFLOP/s, a GPU's hundreds
     finally:
         SELECTOR.calibration = saved
+
+
+def test_a_calibration_resumes_from_its_saved_steps():
+    """The background calibration saves its state after each step; a later visit carries on."""
+    import asyncio
+    import json
+
+    from pycore.calibrate import CalibrationRun
+
+    first = CalibrationRun(repeats=1)
+    asyncio.run(first.run("numpy relu"))
+    state = json.loads(json.dumps(first.state()))  # (as kept in storage)
+    again = CalibrationRun(repeats=1, state=state)
+    assert again.done == ["numpy relu"] and again.cal.numpy_gflops["relu"] == first.cal.numpy_gflops["relu"]
+    asyncio.run(again.run("numpy gelu"))
+    assert again.done == ["numpy relu", "numpy gelu"]
+    steps = again.steps(gpu=True)
+    assert len(steps) == len(set(steps)) and "gpu matmul" in steps and "numpy call" in steps
+    with pytest.raises(ValueError, match="no calibration step"):
+        asyncio.run(again.run("tpu relu"))
