@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import base64
 import errno
+import functools
 import hashlib
 import http.server
 import io
@@ -224,6 +225,25 @@ def build_lock() -> dict:
 
 
 # ---------------------------------------------------------------- the HTTP side
+VERSIONED = "/pyodide@"  # /pyodide@<installed version>/...: Pyodide's files under a URL of their own
+
+
+@functools.cache
+def pyodide_version() -> str | None:
+    """The installed Pyodide's version (node_modules/pyodide/package.json), or None."""
+    try:
+        return str(json.loads((PYODIDE / "package.json").read_text())["version"])
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def immutable(url_path: str) -> bool:
+    """Whether a response may be cached for good: Pyodide's files under their versioned URL (a
+    new version is a new URL), so the browser keeps them, and its compiled WebAssembly, without
+    asking again."""
+    return url_path.startswith(VERSIONED)
+
+
 def resolve(url_path: str) -> Path | None:
     """Map a URL path to a file under one of MOUNTS, or None (a 404).
 
@@ -236,6 +256,11 @@ def resolve(url_path: str) -> Path | None:
         return None  # (a segment over 255 bytes is no file name: the OS would refuse it)
     trailing = "/" if path.endswith("/") and path != "/" else ""
     path = posixpath.normpath(path) + trailing
+    if path.startswith(VERSIONED):  # only the installed version: another one's files are not here
+        version, _, rest = path[len(VERSIONED):].partition("/")
+        if version != pyodide_version() or not rest:
+            return None
+        path = "/pyodide/" + rest
     for prefix, base in MOUNTS.items():
         if path.startswith(prefix) or path + "/" == prefix:
             rel = path[len(prefix):].lstrip("/")
@@ -336,7 +361,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send_response(code)
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(body)))
-        self.send_header("Cache-Control", "no-cache")  # revalidate by ETag: edits show on reload
+        # revalidate by ETag (edits show on reload), except what a versioned URL names
+        self.send_header("Cache-Control", "public, max-age=31536000, immutable"
+                         if code == 200 and immutable(self.path) else "no-cache")
         if etag:
             self.send_header("ETag", etag)
         for name, value in ISOLATION_HEADERS.items():

@@ -118,9 +118,11 @@ function bootWorker(py) {
 }
 
 async function diagnoseRuntime() {
-  const res = await fetch("/pyodide/pyodide.asm.wasm", { method: "HEAD" });
+  const { version } = await import("/pyodide/pyodide.mjs");
+  const wasm = `/pyodide@${version}/pyodide.asm.wasm`; // (where the worker loads it from)
+  const res = await fetch(wasm, { method: "HEAD" });
   const type = res.headers.get("content-type") || "(none)";
-  if (!res.ok) return `The server answered ${res.status} for /pyodide/pyodide.asm.wasm.`;
+  if (!res.ok) return `The server answered ${res.status} for ${wasm}.`;
   if (!type.startsWith("application/wasm")) {
     return `The server sends pyodide.asm.wasm as "${type}", not "application/wasm", ` +
       "which makes the WebAssembly runtime hang: serve the page with python serve.py.";
@@ -187,14 +189,16 @@ async function boot() {
     interrupt: () => py.interrupt(),
     worker: py,
   };
-  const info = await bootWorker(py);
+  const booted = bootWorker(py);
+  const consoleUp = startConsole(py, booted); // usable at once: typing waits for Python
+  const info = await booted;
   showStatus(info);
   py.on("progress", showCalibration);
   // The backend can change after boot (a lost device falls back to NumPy): refresh after each run.
   document.addEventListener("pycore:ran", async () =>
     showStatus(JSON.parse(await py.runPythonAsync("import json, pycore\njson.dumps(pycore.info())"))));
   document.getElementById("boot").classList.add("finished");
-  await startConsole(py, info);
+  await consoleUp;
   return info;
 }
 

@@ -22,7 +22,7 @@ function saveHistory(history) {
   try { localStorage.setItem(HISTORY_KEY, JSON.stringify(history.slice(-HISTORY_MAX))); } catch { /* full or disabled */ }
 }
 
-export async function startConsole(py) {
+export async function startConsole(py, ready) {
   const root = document.getElementById("console");
   const output = document.getElementById("console-output");
   const input = document.getElementById("console-input");
@@ -42,13 +42,19 @@ export async function startConsole(py) {
 
   const history = loadHistory();
   let historyAt = history.length;
-  const queue = []; // commands entered while another runs: they run next, in order
+  const queue = []; // commands entered while another runs, or before Python is up: run next, in order
   let running = null; // {started, progress, timer} while a command runs
+  let starting = true; // until boot has finished: what is typed waits
 
   function setPrompt(text) { prompt.textContent = text; }
   function autosize() { input.style.height = "auto"; input.style.height = input.scrollHeight + "px"; }
 
   function showStatus() {
+    if (starting) {
+      statusText.textContent = "starting Python (NumPy, pycore, the GPU): what you type runs once it is up" +
+        (queue.length ? ` · ${queue.length} queued` : "");
+      return;
+    }
     if (!running) return;
     const parts = [];
     const ms = performance.now() - running.started;
@@ -69,6 +75,7 @@ export async function startConsole(py) {
     root.setAttribute("aria-busy", on ? "true" : "false");
     root.classList.toggle("busy", on);
     status.hidden = !on;
+    stop.hidden = starting;
     if (on) {
       running = { started: performance.now(), progress: null, timer: setInterval(showStatus, 200) };
       showStatus();
@@ -108,7 +115,11 @@ export async function startConsole(py) {
     }
     historyAt = history.length;
     queue.push(code);
-    if (running) { showStatus(); return; }
+    if (running || starting) { showStatus(); return; }
+    await drain();
+  }
+
+  async function drain() {
     setBusy(true);
     try {
       while (queue.length) await execute(queue.shift());
@@ -158,7 +169,7 @@ export async function startConsole(py) {
       ev.preventDefault();
       if (input.value.slice(0, input.selectionStart).trim() === "") {
         document.execCommand("insertText", false, "    ");
-      } else if (!running) { // (a busy worker would answer late, for text since changed)
+      } else if (!running && !starting) { // (a busy worker would answer late, for text since changed)
         complete();
       }
     } else if (ev.key === "ArrowUp" && !input.value.slice(0, input.selectionStart).includes("\n")) {
@@ -184,6 +195,21 @@ export async function startConsole(py) {
     }
   });
 
+  // The console is there at once, while Python starts in the worker; once it is up, the banner,
+  // then whatever was typed meanwhile. If the start fails, the console goes (the page says why).
+  root.hidden = false;
+  input.disabled = false;
+  input.focus();
+  setBusy(true);
+  clearInterval(running.timer); // (no elapsed time while starting)
+  running = null;
+  showStatus();
+  try {
+    await ready;
+  } catch {
+    root.hidden = true;
+    return;
+  }
   write("info", await py.console("banner") + "\n");
   if (!py.canInterrupt) {
     write("hint", "Ctrl+C cannot interrupt running code on this page: it is not cross-origin isolated " +
@@ -191,8 +217,8 @@ export async function startConsole(py) {
     stop.disabled = true;
     stop.title = "interrupts need a cross-origin isolated page";
   }
-  root.setAttribute("aria-busy", "false");
-  root.hidden = false;
-  input.disabled = false;
-  input.focus();
+  starting = false;
+  stop.hidden = false;
+  if (queue.length) await drain();
+  else setBusy(false);
 }

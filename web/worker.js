@@ -11,7 +11,7 @@
 //                 {type: "event", name, text}                 pageEvent(name, text) called from Python
 //                 {type: "setting", key, value}               a setting to keep in the page's localStorage
 //                 {id, value} or {id, error}                  the answer to a request
-import { loadPyodide } from "/pyodide/pyodide.mjs";
+import { loadPyodide, version } from "/pyodide/pyodide.mjs";
 
 const here = (path) => new URL(path, location.origin).href; // Pyodide wants absolute URLs
 let pyodide = null;
@@ -57,21 +57,29 @@ async function loadPackages(names) {
 }
 
 async function boot({ interrupt, settings, calibrate }) {
+  // Where the current pycore wheel is, asked at once (serve.py builds it from the sources).
+  const wheel = fetch("/pycore-wheel.json").then(async (res) => {
+    if (!res.ok) throw new Error(`/pycore-wheel.json: HTTP ${res.status} ${await res.text()}`);
+    return res.json();
+  });
+  wheel.catch(() => {}); // (reported by the pycore stage)
   globalThis.pycoreSettings = settingsStore(settings);
   globalThis.pycoreInterrupt = interrupt ?? null; // pycore's readbacks wait for it too (browser.py)
   pyodide = await stage("runtime", () => loadPyodide({
-    indexURL: here("/pyodide/"), lockFileURL: here("/pyodide-lock.json"), packageBaseUrl: here("/wheels/"),
+    // Pyodide's runtime files from their versioned URL, which the browser may keep for good: a
+    // later visit compiles nothing again (a new Pyodide is a new URL).
+    indexURL: here(`/pyodide@${version}/`), lockFileURL: here("/pyodide-lock.json"), packageBaseUrl: here("/wheels/"),
   }));
   if (interrupt) pyodide.setInterruptBuffer(interrupt);
+  // NumPy and the pycore wheel download and install together; a wheel URL needs no package manager.
+  const pycoreWheel = wheel.then(({ url }) => here(url));
+  const packages = pycoreWheel.then((url) => loadPackages(["numpy", url]), () => loadPackages(["numpy"]));
   await stage("numpy", async () => {
-    await loadPackages(["numpy", "micropip"]);
-    pyodide.runPython("import numpy, micropip");
+    await packages;
+    pyodide.runPython("import numpy");
   });
   await stage("pycore", async () => {
-    const res = await fetch("/pycore-wheel.json");
-    if (!res.ok) throw new Error(`/pycore-wheel.json: HTTP ${res.status} ${await res.text()}`);
-    const { url } = await res.json();
-    await pyodide.runPythonAsync(`import micropip\nawait micropip.install(${JSON.stringify(url)})`);
+    await pycoreWheel; // (says why, if the wheel could not be found)
     pyodide.runPython("import pycore");
   });
   if (interrupt) {

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
+from tests.conftest import boot
+
 
 def test_boot_reports_webgpu_with_the_adapters_real_limits(gpu_page):
     info = gpu_page.ready()
@@ -67,3 +69,41 @@ eig = np.linalg.eigvalsh(a + a.T)
         abs(u - v) < 1e-12 for u, v in zip(result["ufunc"], [1, 2, 3, 4, 5], strict=True))
     assert abs(result["matmul"] - result["ref"]) < 1e-12
     assert result["fft"] == [1.0, 1.0, 1.0, 1.0]
+
+
+def test_the_console_takes_input_before_python_is_up_and_runs_it_then(browser, server):
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(server.url + "/?calibrate=manual")
+        box = page.locator("#console-input")
+        box.wait_for(state="visible")
+        assert page.evaluate("() => document.getElementById('boot').classList.contains('finished')") is False
+        box.fill("'typed early', 6 * 7")
+        box.press("Enter")
+        assert "starting Python" in page.inner_text("#console-status")
+        assert "1 queued" in page.inner_text("#console-status")
+        page.evaluate("() => pycoreReady")
+        page.wait_for_function("document.querySelector('#console').getAttribute('aria-busy') === 'false'")
+        out = page.inner_text("#console-output")
+        assert out.index("Compute:") < out.index(">>> 'typed early'")  # the banner first, then it
+        assert out.rstrip().endswith("('typed early', 42)")
+    finally:
+        context.close()
+
+
+def test_the_page_works_without_storage(browser, server):
+    """localStorage that refuses every write (full, or disabled by the user)."""
+    refuse = """for (const name of self.Storage ? ["setItem", "removeItem"] : []) {  // (a page has storage)
+      Storage.prototype[name] = () => { throw new DOMException("storage is full", "QuotaExceededError"); };
+    }"""
+    page = boot(browser, server.url + "/", init_script=refuse)
+    try:
+        cal = page.py("await pycore.calibrate_async(repeats=1)")  # saving it is refused: still measured
+        assert cal["source"].startswith("calibrated")
+        box = page.page.locator("#console-input")
+        box.fill("1 + 1")
+        box.press("Enter")
+        page.page.wait_for_function("document.querySelector('#console-output').textContent.endsWith('2\\n')")
+    finally:
+        page.close()

@@ -70,7 +70,7 @@ lost_info = pycore.info()
 
 
 @pytest.mark.parametrize("route, stage, needle", [
-    ("**/pyodide/pyodide.asm.wasm", "Python runtime", "application/wasm"),
+    ("**/pyodide*/pyodide.asm.wasm", "Python runtime", "application/wasm"),
     ("**/wheels/numpy-*.whl", "NumPy", "numpy"),
 ])
 def test_a_broken_stage_shows_the_error_panel(browser, server, route, stage, needle):

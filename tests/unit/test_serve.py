@@ -207,3 +207,17 @@ def test_a_port_in_use_is_one_line_naming_it(capsys):
         taken.server_close()
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and f"port {port}" in err and "--port" in err and "Traceback" not in err
+
+
+def test_pyodide_under_its_versioned_url_is_cached_for_good_and_only_that_version(server):
+    version = serve.pyodide_version()
+    assert version and version == json.loads((serve.PYODIDE / "package.json").read_text())["version"]
+    status, headers, _ = get(server, f"/pyodide@{version}/pyodide.asm.wasm", "HEAD")
+    assert status == 200 and headers["content-type"] == "application/wasm"
+    assert headers["cache-control"] == "public, max-age=31536000, immutable"
+    _, plain, _ = get(server, "/pyodide/pyodide.asm.wasm", "HEAD")
+    assert plain["cache-control"] == "no-cache"  # (the unversioned name may change meaning)
+    for other in ("/pyodide@0.0.1/pyodide.asm.wasm", f"/pyodide@{version}/",
+                  f"/pyodide@{version}/../serve.py", f"/pyodide@{version}"):
+        st, headers, _ = get(server, other, "HEAD")
+        assert st == 404 and headers["cache-control"] == "no-cache", other
