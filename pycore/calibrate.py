@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import statistics
 import time
 from collections.abc import Awaitable, Callable
 from contextvars import copy_context
@@ -25,7 +24,7 @@ from .device import Device
 from .progress import report as report_progress
 from .runtime import QUIET, RUNTIME
 from .samples import shapes_for
-from .selector import SELECTOR, STORAGE_KEY, Calibration
+from .selector import SELECTOR, STORAGE_KEY, Calibration, median
 
 
 class GiveWayError(Exception):
@@ -43,7 +42,7 @@ async def _median_ms(fn: Callable[[], Awaitable[Any]], repeats: int, give_way: b
         await fn()
         if i:
             times.append((time.perf_counter() - t) * 1e3)
-    return statistics.median(times)
+    return median(times)
 
 
 async def _median_sync_ms(fn: Callable[[], Any], repeats: int) -> float:
@@ -55,7 +54,7 @@ async def _median_sync_ms(fn: Callable[[], Any], repeats: int) -> float:
         fn()
         if i:
             times.append((time.perf_counter() - t) * 1e3)
-    return statistics.median(times)
+    return median(times)
 
 
 # Sample size per kind (elements, or n of n x n): big enough that the fixed cost does not hide the

@@ -76,6 +76,7 @@ export async function startConsole(py, ready) {
     root.classList.toggle("busy", on);
     status.hidden = !on;
     stop.hidden = starting;
+    root.classList.toggle("running", on && !starting);
     if (on) {
       running = { started: performance.now(), progress: null, timer: setInterval(showStatus, 200) };
       showStatus();

@@ -15,15 +15,10 @@ import pprint
 import traceback
 from pathlib import Path
 
-import numpy as np
 from pyodide.code import eval_code_async
 from pyodide.console import PyodideConsole
 
-import pycore
-import pycore.progress
-from pycore.dispatch import is_argument_error
-
-PYCORE_DIR = str(Path(pycore.__file__).parent)
+# (NumPy and pycore are imported where used: the worker runs this file while they still load.)
 WIDTH = 100  # pprint's line width
 MAX_LINES = 60  # more lines than this: the middle ones are elided
 HEAD_LINES, TAIL_LINES = 40, 15
@@ -62,6 +57,8 @@ def _elide_line(line: str) -> str:
 def display(value: object) -> str:
     """What the console prints for a result: pprint for containers, repr otherwise."""
     if isinstance(value, (dict, list, tuple, set, frozenset)) and not hasattr(value, "_fields"):
+        import numpy as np
+
         with np.printoptions(threshold=200):
             text = pprint.pformat(value, width=WIDTH, sort_dicts=False, compact=True)
     else:
@@ -79,13 +76,17 @@ def format_exception(exc: BaseException) -> str:
         tb = tb.tb_next
     if tb is None:
         tb = exc.__traceback__
+    import pycore
+    from pycore.dispatch import is_argument_error
+
     if isinstance(exc, KeyboardInterrupt) or is_argument_error(exc):
+        pycore_dir = str(Path(pycore.__file__).parent)
         frames = []
         t = tb
         while t is not None:
             frames.append(t)
             t = t.tb_next
-        outside = [f for f in frames if not f.tb_frame.f_code.co_filename.startswith(PYCORE_DIR)]
+        outside = [f for f in frames if not f.tb_frame.f_code.co_filename.startswith(pycore_dir)]
         if outside:
             outside[-1].tb_next = None
     text = "".join(traceback.format_exception(type(exc), exc, tb))
@@ -93,9 +94,12 @@ def format_exception(exc: BaseException) -> str:
 
 
 class ConsoleSession:
-    def __init__(self, write, progress=None):
-        """write(kind, text): kind is "stdout", "stderr", "result", "hint" or "error".
-        progress(task, done, total, detail): long pycore work (see pycore.progress)."""
+    def __init__(self, write):
+        """write(kind, text): kind is "stdout", "stderr", "result", "hint" or "error"."""
+        import numpy as np
+
+        import pycore
+
         self._write = write
         self.namespace = {"__name__": "__main__", "np": np, "pycore": pycore}
         self.console = PyodideConsole(
@@ -104,11 +108,9 @@ class ConsoleSession:
             stderr_callback=lambda text: write("stderr", text),
             filename="<console>",
         )
-        if progress is not None:
-            pycore.progress.listen(progress)
 
     def banner(self):
-        info = pycore.info()
+        info = self.namespace["pycore"].info()
         v = info["versions"]
         return (f"Python {v['python']} on Pyodide {v['pyodide']} (WebAssembly) · NumPy {v['numpy']}"
                 f" · pycore {v['pycore']}\nCompute: {info['tier']}\n"

@@ -15,7 +15,7 @@ import { loadPyodide, version } from "/pyodide/pyodide.mjs";
 
 const here = (path) => new URL(path, location.origin).href; // Pyodide wants absolute URLs
 let pyodide = null;
-let session = null; // the console session (console.py), made after boot
+let session = null; // the console session (console.py), made during boot
 let booted = null; // a promise: requests wait for boot
 
 // Settings (pycore's saved calibration, the console's history) live in the page's localStorage,
@@ -36,6 +36,8 @@ addEventListener("unhandledrejection", (ev) => { ev.preventDefault(); console.er
 
 // Python may tell the page something (a benchmark row, say) with js.pageEvent(name, text).
 globalThis.pageEvent = (name, text) => postMessage({ type: "event", name: String(name), text: String(text) });
+// pycore's progress reports (pycore.progress) go to the page as they come.
+globalThis.postProgress = (task, done, total, detail) => postMessage({ type: "progress", task, done, total, detail });
 
 async function stage(name, work) {
   postMessage({ type: "stage", name, state: "running" });
@@ -63,6 +65,10 @@ async function boot({ interrupt, settings, calibrate }) {
     return res.json();
   });
   wheel.catch(() => {}); // (reported by the pycore stage)
+  const consoleSource = fetch("/console.py").then(async (res) => {
+    if (!res.ok) throw new Error(`/console.py: HTTP ${res.status}`);
+    return res.text();
+  });
   globalThis.pycoreSettings = settingsStore(settings);
   globalThis.pycoreInterrupt = interrupt ?? null; // pycore's readbacks wait for it too (browser.py)
   pyodide = await stage("runtime", () => loadPyodide({
@@ -72,15 +78,20 @@ async function boot({ interrupt, settings, calibrate }) {
   }));
   if (interrupt) pyodide.setInterruptBuffer(interrupt);
   // NumPy and the pycore wheel download and install together; a wheel URL needs no package manager.
+  // Meanwhile Python, idle, reads the console's code (console.py imports them only when used).
   const pycoreWheel = wheel.then(({ url }) => here(url));
   const packages = pycoreWheel.then((url) => loadPackages(["numpy", url]), () => loadPackages(["numpy"]));
+  const consoleNs = pyodide.globals.get("dict")();
   await stage("numpy", async () => {
-    await packages;
+    const defined = consoleSource.then((src) => pyodide.runPython(src, { globals: consoleNs, filename: "/console.py" }));
+    await Promise.all([packages, defined]);
     pyodide.runPython("import numpy");
   });
   await stage("pycore", async () => {
     await pycoreWheel; // (says why, if the wheel could not be found)
-    pyodide.runPython("import pycore");
+    pyodide.runPython("import js, pycore, pycore.progress\npycore.progress.listen(js.postProgress)");
+    session = consoleNs.get("ConsoleSession")((kind, text) => postMessage({ type: "write", kind, text }));
+    consoleNs.destroy();
   });
   if (interrupt) {
     pyodide.runPython("import js, pycore.interrupts\n" +
@@ -88,16 +99,11 @@ async function boot({ interrupt, settings, calibrate }) {
   }
   const info = await stage("gpu", async () =>
     JSON.parse(await pyodide.runPythonAsync("import json, pycore\njson.dumps(await pycore.init_async())")));
-  const source = await (await fetch("/console.py")).text();
-  const ns = pyodide.globals.get("dict")();
-  pyodide.runPython(source, { globals: ns, filename: "/console.py" });
-  session = ns.get("ConsoleSession")((kind, text) => postMessage({ type: "write", kind, text }),
-    (task, done, total, detail) => postMessage({ type: "progress", task, done, total, detail }));
-  ns.destroy();
   // The selector calibrates itself while the page is idle (?calibrate=manual: only when asked).
   if (calibrate !== "manual") pyodide.runPython("import pycore.calibrate\npycore.calibrate.calibrate_in_background()");
   return info;
 }
+
 
 // The value of the last expression, as the page's contract promises: a str, number or bool
 // (anything else comes back as undefined).
