@@ -5,6 +5,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from tests.conftest import boot
+from tests.e2e.test_console import type_line
 
 
 def test_boot_reports_webgpu_with_the_adapters_real_limits(gpu_page):
@@ -101,9 +102,7 @@ def test_the_page_works_without_storage(browser, server):
     try:
         cal = page.py("await pycore.calibrate_async(repeats=1)")  # saving it is refused: still measured
         assert cal["source"].startswith("calibrated")
-        box = page.page.locator("#console-input")
-        box.fill("1 + 1")
-        box.press("Enter")
-        page.page.wait_for_function("document.querySelector('#console-output').textContent.endsWith('2\\n')")
+        type_line(page.page, "1 + 1")
+        assert page.page.inner_text("#console-output").rstrip().endswith(">>> 1 + 1\n2")
     finally:
         page.close()
