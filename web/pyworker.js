@@ -10,7 +10,8 @@ const SETTINGS_PREFIX = "pycore"; // the localStorage keys the worker may read a
 
 export class PythonWorker {
   constructor() {
-    this.worker = new Worker("/worker.js", { type: "module", name: "python" });
+    // (the page's inline script may have started it already: see index.html)
+    this.worker = globalThis.pycoreWorker ?? new Worker("/worker.js", { type: "module", name: "python" });
     this.pending = new Map();
     this.nextId = 1;
     this.listeners = { stage: [], write: [], progress: [], event: [], ready: [], crash: [] };

@@ -14,6 +14,15 @@
 import { loadPyodide, version } from "/pyodide/pyodide.mjs";
 
 const here = (path) => new URL(path, location.origin).href; // Pyodide wants absolute URLs
+
+// The page may start this worker before it listens (an inline script, to save the time its own
+// scripts take to load): what the worker says waits until the page's "boot" message.
+let listening = false;
+const early = [];
+function post(msg) {
+  if (listening) postMessage(msg);
+  else early.push(msg);
+}
 let pyodide = null;
 let session = null; // the console session (console.py), made during boot
 let booted = null; // a promise: requests wait for boot
@@ -24,8 +33,8 @@ function settingsStore(initial) {
   const values = new Map(Object.entries(initial ?? {}));
   return {
     getItem: (key) => values.get(key) ?? null,
-    setItem(key, value) { values.set(key, String(value)); postMessage({ type: "setting", key, value: String(value) }); },
-    removeItem(key) { values.delete(key); postMessage({ type: "setting", key, value: null }); },
+    setItem(key, value) { values.set(key, String(value)); post({ type: "setting", key, value: String(value) }); },
+    removeItem(key) { values.delete(key); post({ type: "setting", key, value: null }); },
   };
 }
 
@@ -35,19 +44,19 @@ addEventListener("error", (ev) => { ev.preventDefault(); console.error("python w
 addEventListener("unhandledrejection", (ev) => { ev.preventDefault(); console.error("python worker:", ev.reason); });
 
 // Python may tell the page something (a benchmark row, say) with js.pageEvent(name, text).
-globalThis.pageEvent = (name, text) => postMessage({ type: "event", name: String(name), text: String(text) });
+globalThis.pageEvent = (name, text) => post({ type: "event", name: String(name), text: String(text) });
 // pycore's progress reports (pycore.progress) go to the page as they come.
-globalThis.postProgress = (task, done, total, detail) => postMessage({ type: "progress", task, done, total, detail });
+globalThis.postProgress = (task, done, total, detail) => post({ type: "progress", task, done, total, detail });
 
 async function stage(name, work) {
-  postMessage({ type: "stage", name, state: "running" });
+  post({ type: "stage", name, state: "running" });
   const t0 = performance.now();
   try {
     const result = await work();
-    postMessage({ type: "stage", name, state: "done", ms: performance.now() - t0 });
+    post({ type: "stage", name, state: "done", ms: performance.now() - t0 });
     return result;
   } catch (err) {
-    postMessage({ type: "stage", name, state: "failed", error: err?.message ?? String(err) });
+    post({ type: "stage", name, state: "failed", error: err?.message ?? String(err) });
     throw err;
   }
 }
@@ -58,24 +67,27 @@ async function loadPackages(names) {
   if (errors.length) throw new Error(errors.join("\n"));
 }
 
+// Started as soon as the worker is: the runtime, and where the current pycore wheel is (serve.py
+// builds it from the sources) and the console's code, asked at once.
+const wheel = fetch("/pycore-wheel.json").then(async (res) => {
+  if (!res.ok) throw new Error(`/pycore-wheel.json: HTTP ${res.status} ${await res.text()}`);
+  return res.json();
+});
+const consoleSource = fetch("/console.py").then(async (res) => {
+  if (!res.ok) throw new Error(`/console.py: HTTP ${res.status}`);
+  return res.text();
+});
+const runtime = stage("runtime", () => loadPyodide({
+  // Pyodide's runtime files from their versioned URL, which the browser may keep for good: a
+  // later visit compiles nothing again (a new Pyodide is a new URL).
+  indexURL: here(`/pyodide@${version}/`), lockFileURL: here("/pyodide-lock.json"), packageBaseUrl: here("/wheels/"),
+}));
+for (const started of [wheel, consoleSource, runtime]) started.catch(() => {}); // (boot reports them)
+
 async function boot({ interrupt, settings, calibrate }) {
-  // Where the current pycore wheel is, asked at once (serve.py builds it from the sources).
-  const wheel = fetch("/pycore-wheel.json").then(async (res) => {
-    if (!res.ok) throw new Error(`/pycore-wheel.json: HTTP ${res.status} ${await res.text()}`);
-    return res.json();
-  });
-  wheel.catch(() => {}); // (reported by the pycore stage)
-  const consoleSource = fetch("/console.py").then(async (res) => {
-    if (!res.ok) throw new Error(`/console.py: HTTP ${res.status}`);
-    return res.text();
-  });
   globalThis.pycoreSettings = settingsStore(settings);
   globalThis.pycoreInterrupt = interrupt ?? null; // pycore's readbacks wait for it too (browser.py)
-  pyodide = await stage("runtime", () => loadPyodide({
-    // Pyodide's runtime files from their versioned URL, which the browser may keep for good: a
-    // later visit compiles nothing again (a new Pyodide is a new URL).
-    indexURL: here(`/pyodide@${version}/`), lockFileURL: here("/pyodide-lock.json"), packageBaseUrl: here("/wheels/"),
-  }));
+  pyodide = await runtime;
   if (interrupt) pyodide.setInterruptBuffer(interrupt);
   // NumPy and the pycore wheel download and install together; a wheel URL needs no package manager.
   // Meanwhile Python, idle, reads the console's code (console.py imports them only when used).
@@ -90,7 +102,7 @@ async function boot({ interrupt, settings, calibrate }) {
   await stage("pycore", async () => {
     await pycoreWheel; // (says why, if the wheel could not be found)
     pyodide.runPython("import js, pycore, pycore.progress\npycore.progress.listen(js.postProgress)");
-    session = consoleNs.get("ConsoleSession")((kind, text) => postMessage({ type: "write", kind, text }));
+    session = consoleNs.get("ConsoleSession")((kind, text) => post({ type: "write", kind, text }));
     consoleNs.destroy();
   });
   if (interrupt) {
@@ -130,13 +142,15 @@ async function answer(msg) {
 
 onmessage = async ({ data: msg }) => {
   if (msg.type === "boot") {
+    listening = true;
+    for (const said of early.splice(0)) postMessage(said);
     booted = boot(msg);
-    booted.then((info) => postMessage({ type: "ready", info }), () => {});
+    booted.then((info) => post({ type: "ready", info }), () => {});
     return;
   }
   try {
-    postMessage({ id: msg.id, value: await answer(msg) });
+    post({ id: msg.id, value: await answer(msg) });
   } catch (err) {
-    postMessage({ id: msg.id, error: err?.message ?? String(err), name: err?.type ?? err?.name });
+    post({ id: msg.id, error: err?.message ?? String(err), name: err?.type ?? err?.name });
   }
 };
