@@ -6,6 +6,7 @@
 //                 {id, type: "run", code}                     run Python; answers {id, value | error}
 //                 {id, type: "console", method, args}         a call on the console session (console.py)
 // worker → page   {type: "stage", name, state, ms, error}     boot progress
+//                 {type: "ready", info}                       boot finished: pycore.info()
 //                 {type: "write", kind, text}                 console output
 //                 {type: "progress", task, done, total, detail}  long pycore work (see pycore.progress)
 //                 {type: "event", name, text}                 pageEvent(name, text) called from Python
@@ -27,7 +28,7 @@ let pyodide = null;
 let session = null; // the console session (console.py), made during boot
 let booted = null; // a promise: requests wait for boot
 
-// Settings (pycore's saved calibration, the console's history) live in the page's localStorage,
+// Settings (pycore's saved calibrations) live in the page's localStorage,
 // which workers lack: the page hands over a copy at boot, and every change goes back to it.
 function settingsStore(initial) {
   const values = new Map(Object.entries(initial ?? {}));
