@@ -22,6 +22,7 @@ value is computed and stored as usual, so it can be read after execute_async.
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -121,6 +122,14 @@ class FusedKernel:
         name = f"t{len(self._lines)}"
         self._lines.append(f"    let {name} = {entry}_f({', '.join(values)});")
         return f"{entry}({','.join(parts)})", name
+
+    def with_numbers(self, numbers: list[float]) -> FusedKernel:
+        """The same kernel with other parameter values (as many, in the same order)."""
+        if numbers == self.numbers:
+            return self
+        twin = copy.copy(self)
+        twin.numbers = list(numbers)
+        return twin
 
     @property
     def param_vec4s(self) -> int:

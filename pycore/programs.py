@@ -84,14 +84,20 @@ class Elementwise(Program):
 
     def __init__(self, kind: str, bindings: tuple[str, ...]) -> None:
         self.kind, self.bindings = kind, bindings
+        self._kernels: dict[tuple[str, str], FusedKernel] = {}  # (op, entry) -> kernel: made once
 
     def check(self, op, shapes, params):
         _same_shapes(op, shapes)
 
-    @staticmethod
-    def kernel(op: Op, params: dict[str, Any]) -> FusedKernel:
-        """The op's kernel, generated from its `<entry>_f` WGSL function (as a fused chain of one)."""
-        return FusedKernel(Node(len(op.inputs), op, params, list(range(len(op.inputs)))))
+    def kernel(self, op: Op, params: dict[str, Any]) -> FusedKernel:
+        """The op's kernel, generated from its `<entry>_f` WGSL function (as a fused chain of one),
+        made once per entry point; the parameters' values are the call's (`numbers`)."""
+        key = (op.name, op.entry_for(params))
+        kernel = self._kernels.get(key)
+        if kernel is None:
+            node = Node(len(op.inputs), op, params, list(range(len(op.inputs))))
+            kernel = self._kernels[key] = FusedKernel(node)
+        return kernel.with_numbers([v for v in params.values() if isinstance(v, float)])
 
     def kernels(self, device, op):
         kernel = self.kernel(op, op.typical_params())
@@ -100,8 +106,13 @@ class Elementwise(Program):
     async def gpu_async(self, gpu, op, arrays, params):
         kernel = self.kernel(op, params)
         out = gpu.result_array(arrays[0].shape)
-        flat_in, flat_out = [a.reshape(-1) for a in arrays], out.reshape(-1)
         step = gpu.max_binding // 4
+        size = out.size
+        if size <= step:  # one binding, as most calls: no views of parts
+            dst = await kernel.dispatch_async(gpu, [gpu.upload(a) for a in arrays], size)
+            await gpu.finish_async(dst, out)
+            return out
+        flat_in, flat_out = [a.reshape(-1) for a in arrays], out.reshape(-1)
         for lo in range(0, flat_out.size, step):
             parts = [a[lo:lo + step] for a in flat_in]
             dst = await kernel.dispatch_async(gpu, [gpu.upload(p) for p in parts], parts[0].size)

@@ -67,9 +67,9 @@ def _raw_code(kernel: str) -> str | None:
     """The WGSL of a kernel pycore generates (element-wise ops), for the raw-JS yardstick to run."""
     if kernel != "relu":
         return None
-    from ..programs import Elementwise
+    from ..programs import PROGRAMS
 
-    return Elementwise.kernel(OPS["relu"], {}).source()
+    return PROGRAMS["unary"].kernel(OPS["relu"], {}).source()
 
 
 def _matmul_tile(kernel: str) -> tuple[int, int]:

@@ -97,9 +97,9 @@ def test_trace_records_each_call():
 @pytest.mark.parametrize("op", OPS.values(), ids=list(OPS))
 def test_every_op_has_its_kernel_and_public_function(op):
     if op.kind in ("unary", "binary"):  # one WGSL function; the kernel is generated from it
-        from pycore.programs import Elementwise
+        from pycore.programs import PROGRAMS
 
-        kernel = Elementwise.kernel(op, op.typical_params()).source()
+        kernel = PROGRAMS[op.kind].kernel(op, op.typical_params()).source()
         assert re.search(r"@compute\s+@workgroup_size\([^)]*\)\s*fn\s+fused\s*\(", kernel), op.entry
         assert f"{op.entry_for(op.typical_params())}_f(" in kernel
     else:
