@@ -48,6 +48,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--later", type=int, default=2, help="later visits per round")
     parser.add_argument("--json", help="write the measurements here")
     args = parser.parse_args(argv)
+    if args.rounds < 1 or args.later < 1:
+        parser.error(f"--rounds and --later must be at least 1, got {args.rounds} and {args.later}")
     from playwright.sync_api import sync_playwright
 
     server = Server()
