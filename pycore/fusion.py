@@ -98,6 +98,7 @@ class FusedKernel:
     def __init__(self, tree: Node) -> None:
         self.inputs = tree.leaves()
         self.numbers: list[float] = []
+        self._words: np.ndarray | None = None
         self._lines = [f"    let x{k} = in{k}[i];" for k in range(len(self.inputs))]
         self.name, result = self._emit(tree)
         self._lines.append(f"    fused_out[i] = {result};")
@@ -129,7 +130,17 @@ class FusedKernel:
             return self
         twin = copy.copy(self)
         twin.numbers = list(numbers)
+        twin._words = None
         return twin
+
+    def words(self) -> np.ndarray:
+        """The uniform block of the parameter values (uint32 words, as many vec4s as it needs),
+        made once per kernel."""
+        if self._words is None:
+            words = np.zeros(4 * self.param_vec4s, np.float32)
+            words[:len(self.numbers)] = self.numbers
+            self._words = words.view(np.uint32)
+        return self._words
 
     @property
     def param_vec4s(self) -> int:
@@ -154,10 +165,8 @@ class FusedKernel:
         """Queue the kernel on `inputs` (bindings of self.inputs, in order) and return its output
         binding (a new buffer of `elements` float32s)."""
         pipeline = await gpu.pipeline_async("fused", "fused", self.bindings, self.source, self.name)
-        words = np.zeros(4 * self.param_vec4s, np.float32)
-        words[:len(self.numbers)] = self.numbers
         dst = gpu.output(4 * elements)
-        uniform = gpu.uniform_words(words.view(np.uint32))
+        uniform = gpu.uniform_words(self.words())
         gpu.dispatch(pipeline, [whole_vec4s(b) for b in [*inputs, dst]] + [uniform],
                      grid(-(-elements // (4 * WORKGROUP)), gpu.max_groups))
         return dst

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 MIXED_OPS = """
 import asyncio
 rng = np.random.default_rng(5)
@@ -117,3 +119,43 @@ await pycore.softmax_async(np.ones((4, 8)), backend="gpu")
         assert any(k.startswith("matmul.") for k in r["compiled"]) and "conv2d.convolve2d" in r["compiled"]
     finally:
         page.close()
+
+
+BIND_GROUPS = """
+from pycore import browser
+from pycore.runtime import RUNTIME
+device = RUNTIME.device
+js_device = device.transport.js_device()
+cached = lambda: browser._bridge().groupsCached(js_device)
+x = await pycore.to_gpu_async(np.arange(-2048, 2048, dtype=np.float32))
+want = np.maximum(np.arange(-2048, 2048, dtype=np.float32), 0)
+ok = True
+for _ in range(3):  # the output buffer comes back from the pool: the same bind group serves
+    y = await pycore.relu_async(x, backend="gpu")
+    ok &= bool(np.array_equal(await y.to_numpy_async(), want))
+    y.release()
+before = cached()
+for _ in range(20):
+    y = await pycore.relu_async(x, backend="gpu")
+    ok &= bool(np.array_equal(await y.to_numpy_async(), want))
+    y.release()
+reused = cached() - before
+device.pool.clear()  # destroys the free buffers: their groups go with them
+cleared = cached()
+for _ in range(3):  # new buffers, new groups, right answers
+    y = await pycore.relu_async(x, backend="gpu")
+    ok &= bool(np.array_equal(await y.to_numpy_async(), want))
+    y.release()
+{"ok": ok, "reused": reused, "before": before, "cleared": cleared}
+"""
+
+
+@pytest.mark.parametrize("target", ["gpu_page", "dawn"])
+def test_bind_groups_are_reused_and_dropped_with_their_buffers(target, request):
+    """The browser transport keeps bind groups per (pipeline, bound ranges): a repeated call reuses
+    its group, and destroying a buffer drops the groups that bind it (a later buffer is never bound
+    through a stale group)."""
+    r = request.getfixturevalue(target).py(BIND_GROUPS)
+    assert r["ok"]
+    assert r["reused"] == 0, r
+    assert r["cleared"] < r["before"], r
