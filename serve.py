@@ -10,10 +10,14 @@ What it serves (nothing else; everything else is a 404):
   /wheels/           vendor/wheels/  NumPy for Pyodide, micropip, packaging (see SHA256SUMS)
   /npm/<name>/       node_modules/<package>/dist/   browser bundles of npm packages the pages use
                      (Chart.js for /viz.html; TF.js and its WebGPU backend, the benchmarks' peer)
-  /wheels/pycore-<version>-py3-none-any.whl   built from pycore/ + shaders/ on request
+  /wheels/pycore-<version>-py3-none-any.whl   the standard build of pyproject.toml (pip wheel .)
   /pyodide-lock.json Pyodide's lock file, rewritten to point at /wheels/
+  /pyodide/console.html, /pyodide/pyodide-lock.json, /pyodide/<vendored wheel>
+                     Pyodide's own console page as an offline distribution: its jQuery from npm
+                     (/npm/jquery*/), its lock file listing the vendored wheels, served beside it
+  /lite/             build/lite/     the JupyterLite site with pycore (python3 scripts/lite.py builds it)
 
-The pycore wheel is rebuilt whenever a file under pycore/ or shaders/ changes, so editing Python
+The pycore wheel is rebuilt whenever a file it is made from changes, so editing Python
 or WGSL and reloading the page is the whole development loop. If node_modules is missing or older
 than package-lock.json, `npm ci` is run first (or the exact command to run is printed).
 """
@@ -21,12 +25,10 @@ than package-lock.json, `npm ci` is run first (or the exact command to run is pr
 from __future__ import annotations
 
 import argparse
-import base64
 import errno
 import functools
 import hashlib
 import http.server
-import io
 import ipaddress
 import json
 import os
@@ -57,10 +59,15 @@ MOUNTS: dict[str, Path] = {
     "/npm/tfjs-core/": NPM / "@tensorflow" / "tfjs-core" / "dist",
     "/npm/tfjs-backend-webgpu/": NPM / "@tensorflow" / "tfjs-backend-webgpu" / "dist",
     "/npm/chart.js/": NPM / "chart.js" / "dist",  # the visualization page's charts
+    # what Pyodide's own console page (/pyodide/console.html) loads from a CDN, served from npm
+    "/npm/jquery/": NPM / "jquery" / "dist",
+    "/npm/jquery.terminal/": NPM / "jquery.terminal",
     "/shaders/": SHADERS,
     "/wheels/": WHEELS,
+    "/lite/": ROOT / "build" / "lite",  # the JupyterLite site, once scripts/lite.py has built it
     "/": WEB,
 }
+LITE_NOTEBOOK = "/lite/notebooks/index.html?path=pycore.ipynb"
 
 # Cross-origin isolation: every resource is same-origin anyway, and an isolated page's clock
 # (performance.now(), hence Python's time.perf_counter() in Pyodide) ticks in 5 µs steps instead of
@@ -128,39 +135,34 @@ def project_meta() -> tuple[str, str, list[str]]:
     return meta["name"], meta["version"], list(meta.get("dependencies", []))
 
 
-def _sources() -> list[tuple[Path, str]]:
-    """(file, path inside the wheel) for every file the wheel carries."""
-    files = [(p, p.relative_to(ROOT).as_posix()) for p in sorted(PACKAGE.rglob("*.py"))]
-    files += [(p, "pycore/shaders/" + p.name) for p in sorted(SHADERS.glob("*.wgsl"))]
-    return files
-
-
-def _record_hash(data: bytes) -> str:
-    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
-    return "sha256=" + digest.decode()
+def wheel_inputs() -> list[Path]:
+    """Every file the pycore wheel is made from (its build reads these and nothing else):
+    pyproject.toml, README.md (the wheel's description), pycore/ and shaders/."""
+    files = [ROOT / "pyproject.toml", ROOT / "README.md"]
+    files += sorted(p for p in PACKAGE.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    return files + sorted(SHADERS.glob("*.wgsl"))
 
 
 def build_pycore_wheel() -> tuple[str, bytes]:
-    """Pack pycore/ and shaders/ into a pure-Python wheel in memory: (filename, bytes)."""
-    name, version, deps = project_meta()
-    dist_info = f"{name}-{version}.dist-info"
-    metadata = "\n".join(
-        ["Metadata-Version: 2.1", f"Name: {name}", f"Version: {version}"]
-        + [f"Requires-Dist: {d}" for d in deps]) + "\n"
-    wheel_meta = ("Wheel-Version: 1.0\nGenerator: pycore-serve\nRoot-Is-Purelib: true\n"
-                  "Tag: py3-none-any\n")
-    entries = [(arc, path.read_bytes()) for path, arc in _sources()]
-    entries += [(f"{dist_info}/METADATA", metadata.encode()),
-                (f"{dist_info}/WHEEL", wheel_meta.encode())]
-    record = "".join(f"{arc},{_record_hash(data)},{len(data)}\n" for arc, data in entries)
-    entries.append((f"{dist_info}/RECORD", (record + f"{dist_info}/RECORD,,\n").encode()))
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
-        for arc, data in entries:
-            info = zipfile.ZipInfo(arc, date_time=(2026, 1, 1, 0, 0, 0))
-            info.compress_type = zipfile.ZIP_DEFLATED
-            zf.writestr(info, data)
-    return f"{name}-{version}-py3-none-any.whl", buf.getvalue()
+    """The pycore wheel as the project's build backend makes it (hatchling, configured in
+    pyproject.toml, through `pip wheel`: the standard build, with the shaders inside as
+    pycore/shaders/): (file name, bytes). The build is reproducible: the same sources give the same
+    bytes. Where hatchling is importable the build uses it; else pip installs the pinned one in an
+    isolated environment (once; pip caches it)."""
+    import importlib.util
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="pycore-wheel-") as out:
+        cmd = [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--disable-pip-version-check",
+               "--wheel-dir", out, str(ROOT)]
+        if importlib.util.find_spec("hatchling") is not None:
+            cmd.insert(4, "--no-build-isolation")
+        done = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "PIP_NO_INPUT": "1"})
+        wheels = sorted(Path(out).glob("*.whl"))
+        if done.returncode != 0 or not wheels:
+            raise RuntimeError(f"building the pycore wheel failed: {' '.join(cmd[:5])} ... exited "
+                               f"{done.returncode}\n{(done.stderr or done.stdout)[-3000:]}")
+        return wheels[0].name, wheels[0].read_bytes()
 
 
 class WheelCache:
@@ -172,8 +174,7 @@ class WheelCache:
         self._wheel: tuple[str, bytes] | None = None
 
     def get(self) -> tuple[str, bytes]:
-        key = (ROOT / "pyproject.toml").stat().st_mtime_ns, tuple(
-            (arc, p.stat().st_mtime_ns) for p, arc in _sources())
+        key = tuple((p, p.stat().st_mtime_ns) for p in wheel_inputs())
         with self._lock:
             if key != self._key or self._wheel is None:
                 self._wheel, self._key = build_pycore_wheel(), key
@@ -222,6 +223,31 @@ def build_lock() -> dict:
         if missing:
             raise RuntimeError(f"vendor/wheels: {pkg['file_name']} needs {missing}, which are not vendored")
     return {"info": upstream["info"], "packages": packages}
+
+
+# ---------------------------------------------------------------- Pyodide's own console page
+CONSOLE_CDN = {  # what node_modules/pyodide/console.html loads from a CDN -> the same files from npm
+    r"https://cdn\.jsdelivr\.net/npm/jquery@[\d.]+": "/npm/jquery/jquery.min.js",
+    r"https://cdn\.jsdelivr\.net/npm/jquery\.terminal@[\d.]+/js/jquery\.terminal\.min\.js":
+        "/npm/jquery.terminal/js/jquery.terminal.min.js",
+    r"https://cdn\.jsdelivr\.net/npm/jquery\.terminal@[\d.]+/js/unix_formatting\.min\.js":
+        "/npm/jquery.terminal/js/unix_formatting.js",
+    r"https://cdn\.jsdelivr\.net/npm/jquery\.terminal@[\d.]+/css/jquery\.terminal\.min\.css":
+        "/npm/jquery.terminal/css/jquery.terminal.min.css",
+}
+
+
+def pyodide_console_page() -> bytes:
+    """node_modules/pyodide/console.html with its CDN scripts and styles served from npm instead.
+    Raises if the page still loads anything from elsewhere (a new Pyodide may add a dependency)."""
+    page = (PYODIDE / "console.html").read_text()
+    for pattern, local in CONSOLE_CDN.items():
+        page = re.sub(pattern + r'(?=")', local, page)
+    remote = re.findall(r'<(?:script[^>]*\ssrc|link[^>]*\shref)="(https?://[^"]+)"', page)
+    if remote:
+        raise RuntimeError(f"node_modules/pyodide/console.html loads {remote}, which serve.py does not "
+                           "serve locally; add it to CONSOLE_CDN")
+    return page.encode()
 
 
 # ---------------------------------------------------------------- the HTTP side
@@ -336,8 +362,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self._send(200, body, ctype, head, etag=etag)
 
     def _generated(self, url_path: str) -> tuple[bytes, str] | None:
-        if url_path == "/pyodide-lock.json":
+        if url_path in ("/pyodide-lock.json", "/pyodide/pyodide-lock.json"):
             return json.dumps(build_lock(), indent=1).encode(), MIME_TYPES[".json"]
+        if url_path == "/pyodide/console.html":
+            return pyodide_console_page(), MIME_TYPES[".html"]
+        if url_path.startswith("/pyodide/") and url_path[len("/pyodide/"):] in vendored_wheels():
+            return (WHEELS / url_path[len("/pyodide/"):]).read_bytes(), MIME_TYPES[".whl"]
         if url_path.startswith("/wheels/pycore-"):
             fname, data = self.wheels.get()
             if url_path == "/wheels/" + fname:
@@ -367,7 +397,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if etag:
             self.send_header("ETag", etag)
         for name, value in ISOLATION_HEADERS.items():
-            self.send_header(name, value)
+            if name != "Cross-Origin-Embedder-Policy" or not self.path.startswith("/lite/"):
+                self.send_header(name, value)
         self.end_headers()
         if not head and code != 304:
             self.wfile.write(body)
@@ -400,6 +431,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--port", type=int, default=8000, help="port (0 picks a free one)")
     ap.add_argument("--open", action="store_true", help="open the page in a browser")
     ap.add_argument("--quiet", action="store_true", help="do not log each request")
+    ap.add_argument("--path", default="/", help="the page to print and open (default: /)")
     args = ap.parse_args(argv)
 
     prepare_node_modules()
@@ -414,7 +446,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     host, port = server.server_address[:2]
     shown = f"[{host}]" if ":" in host else host
-    url = f"http://{shown}:{port}/"
+    url = f"http://{shown}:{port}{args.path}"
     try:
         print(f"pycore: serving {ROOT.name} at {url}  (Ctrl+C stops)", flush=True)
         if args.open:

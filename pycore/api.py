@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .dispatch import mark_argument_error, run_async
+from .dispatch import is_argument_error, mark_argument_error, run_async
 from .ops import OPS, REQUIRED, Op
 
 
@@ -69,6 +69,7 @@ def signature_of(op: Op, with_backend: bool = True) -> inspect.Signature:
 def bind(op: Op, signature: inspect.Signature, caller: str, args: tuple, kwargs: dict) -> tuple[
         list[Any], dict[str, Any], dict[str, Any]]:
     """Check a call's arguments: (array inputs, checked parameters, remaining arguments)."""
+    __tracebackhide__ = True  # (what it raises is the caller's mistake: see make_public)
     values = _fast_bind(signature, args, kwargs)
     if values is None:  # something to complain about: let inspect name it
         try:
@@ -111,12 +112,16 @@ def make_public(op: Op) -> Callable[..., Any]:
     signature = signature_of(op)
 
     async def public(*args: Any, **kwargs: Any) -> Any:
+        inputs = None
         try:
             inputs, params, rest = bind(op, signature, op.public_name, args, kwargs)
+            return await run_async(op, inputs, params, rest["backend"])
         except (ValueError, TypeError) as exc:
-            mark_argument_error(exc)
+            if inputs is None:  # bind refused the call
+                mark_argument_error(exc)
+            if is_argument_error(exc):  # the caller's mistake: IPython and pytest show the caller's
+                __tracebackhide__ = True  # line and the check that failed, not pycore's frames between
             raise
-        return await run_async(op, inputs, params, rest["backend"])
 
     public.__name__ = public.__qualname__ = op.public_name
     public.__module__ = "pycore"

@@ -142,6 +142,45 @@ _BRIDGE_JS = """
       buffer.destroy();
     },
     groupsCached(device) { return cacheOf(device).groups.size; },
+    // Settings kept in IndexedDB (database "pycore", store "settings"), for a worker that has no
+    // localStorage and no store from its page (a JupyterLite kernel, say): every value is read once
+    // here, so that reads stay synchronous; writes go through to the database. Resolves with
+    // {getItem, setItem, removeItem}, or with the reason there is none (a string).
+    async openStore(ms) {
+      if (typeof indexedDB === "undefined") return "this worker has no IndexedDB";
+      const opened = new Promise((resolve, reject) => {
+        const req = indexedDB.open("pycore", 1);
+        req.onupgradeneeded = () => req.result.createObjectStore("settings");
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => reject(req.error);
+        req.onblocked = () => reject(new Error("the database is blocked by another page"));
+      });
+      try {
+        const db = await Promise.race([opened, new Promise((_, reject) =>
+          setTimeout(() => reject(new Error(`IndexedDB did not open within ${ms} ms`)), ms))]);
+        const values = new Map();
+        await new Promise((resolve, reject) => {
+          const req = db.transaction("settings", "readonly").objectStore("settings").openCursor();
+          req.onsuccess = () => {
+            const c = req.result;
+            if (!c) return resolve();
+            values.set(String(c.key), String(c.value));
+            c.continue();
+          };
+          req.onerror = () => reject(req.error);
+        });
+        const write = (change) => {
+          try { change(db.transaction("settings", "readwrite").objectStore("settings")); } catch (e) {}
+        };
+        return {
+          getItem: (key) => (values.has(key) ? values.get(key) : null),
+          setItem: (key, text) => { values.set(key, String(text)); write((s) => s.put(String(text), key)); },
+          removeItem: (key) => { values.delete(key); write((s) => s.delete(key)); },
+        };
+      } catch (e) {
+        return "IndexedDB is unusable here: " + (e?.message ?? e);
+      }
+    },
     submit: encode,
     // Resolves with [earlier errors, error, map error, encode ms]; or, if `interrupt` (an Int32Array
     // on a SharedArrayBuffer: Pyodide's interrupt buffer, or null) is signalled first, with
@@ -348,7 +387,11 @@ class BrowserTransport(Transport):
     def destroy(self) -> None:
         self.device.destroy()
 
-    # -- settings: the page's localStorage (in a worker, the copy its page handed over)
+    # -- settings: the page's localStorage (in a worker, the copy its page handed over, or IndexedDB)
+    @property
+    def settings_store(self) -> str:
+        return settings_store()
+
     def load_setting(self, key: str) -> str | None:
         store = _settings()
         text = store.getItem(key) if store is not None else None
@@ -371,14 +414,40 @@ def _interrupt_buffer() -> Any:
     return buffer if _present(buffer) else jsnull
 
 
+_worker_store: list[Any] = []  # [the IndexedDB store, or the reason there is none], once looked up
+
+
 def _settings() -> Any:
     """Where settings are kept: the page's localStorage; in a worker, which has none, the store
-    its page provides as `pycoreSettings` (web/worker.js); else None (nothing is kept)."""
+    its page provides as `pycoreSettings` (web/worker.js), else IndexedDB (see open_settings_async);
+    else None (nothing is kept)."""
     for name in ("localStorage", "pycoreSettings"):
         store = getattr(js, name, None)
         if _present(store):
             return store
+    if _worker_store and not isinstance(_worker_store[0], str):
+        return _worker_store[0]
     return None
+
+
+def settings_store() -> str:
+    """Where settings (the selector's calibration) are kept here, in words."""
+    for name in ("localStorage", "pycoreSettings"):
+        if _present(getattr(js, name, None)):
+            return "localStorage" if name == "localStorage" else "the page's localStorage (pycoreSettings)"
+    if _worker_store:
+        store = _worker_store[0]
+        return "IndexedDB" if not isinstance(store, str) else f"not kept: {store}"
+    return "not kept: no localStorage here"
+
+
+async def open_settings_async(timeout_s: float = 2.0) -> None:
+    """In a worker with neither localStorage nor a store from its page, open the IndexedDB store
+    (once): reads then find what earlier sessions saved."""
+    if _worker_store or any(_present(getattr(js, n, None)) for n in ("localStorage", "pycoreSettings")):
+        return
+    store = await _bridge().openStore(timeout_s * 1e3)
+    _worker_store.append(str(store) if isinstance(store, str) else store)
 
 
 async def request_device_async(timeout_s: float) -> BrowserTransport:
@@ -412,4 +481,5 @@ async def request_device_async(timeout_s: float) -> BrowserTransport:
     info = {key: str(getattr(raw_info, key, "") or "")
             for key in ("vendor", "architecture", "device", "description")}
     info["isFallbackAdapter"] = bool(getattr(raw_info, "isFallbackAdapter", False))
+    await open_settings_async()
     return BrowserTransport(adapter, device, info, limits, features)

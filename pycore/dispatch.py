@@ -60,6 +60,7 @@ def _record(op: Op, shapes: list[tuple[int, ...]], backend: str, stages: dict[st
 def _checked(op: Op, program: Any, inputs: list[Any], params: dict[str, Any],
              backend: str) -> tuple[list[Any], list[tuple[int, ...]]]:
     """The inputs as float32 arrays or GpuViews, and their shapes, once every argument is checked."""
+    __tracebackhide__ = True  # (what it raises is the caller's mistake: see api.make_public)
     if backend not in BACKENDS:
         raise ValueError(f"{op.name}: backend must be one of {', '.join(map(repr, BACKENDS))}, "
                          f"got {backend!r}")
@@ -104,6 +105,7 @@ async def run_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: 
             arrays, shapes = _checked(op, program, inputs, params, backend)
         except (ValueError, TypeError) as exc:
             mark_argument_error(exc)
+            __tracebackhide__ = True
             raise
         on_gpu = [isinstance(a, GpuView) for a in arrays]
         keep = all(isinstance(x, GpuArray) for x in inputs) and op.kind != "reduce"

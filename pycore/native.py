@@ -200,6 +200,10 @@ class NativeTransport(Transport):
         root = os.environ.get("PYCORE_CACHE_DIR") or Path.home() / ".cache" / "pycore"
         return Path(root) / (re.sub(r"[^\w.-]", "_", key) + ".json")
 
+    @property
+    def settings_store(self) -> str:
+        return f"files in {self._setting_path('x').parent}"
+
     def load_setting(self, key: str) -> str | None:
         try:
             return self._setting_path(key).read_text()

@@ -233,6 +233,7 @@ class Runtime:
             "adapter": dict(dev.adapter_info) if dev else None,
             "limits": dict(dev.limits) if dev else {},
             "features": list(dev.transport.features) if dev else [],
+            "settings": dev.transport.settings_store if dev else "not kept (no WebGPU device)",
             "versions": versions,
             "memory": dev.pool.stats() if dev else None,
             "pipelines_compiled_ms": dict(dev.compile_ms) if dev else {},

@@ -143,6 +143,8 @@ class Transport(ABC):
     def destroy(self) -> None: ...
 
     # -- settings kept between sessions (the selector's calibration)
+    settings_store = "not kept"  # where, in words (info())
+
     @abstractmethod
     def load_setting(self, key: str) -> str | None: ...
     @abstractmethod

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import http.client
 import json
+import shutil
 import signal
 import subprocess
 import sys
@@ -114,18 +115,27 @@ def test_pycore_wheel_carries_the_package_and_the_shaders(server):
     assert all(line.split(",")[0] in names for line in record.splitlines())
 
 
-def test_wheel_is_rebuilt_when_a_shader_changes(tmp_path, monkeypatch):
-    shaders = tmp_path / "shaders"
-    shaders.mkdir()
-    (shaders / "k.wgsl").write_text("// one")
-    monkeypatch.setattr(serve, "SHADERS", shaders)
+def test_wheel_is_the_reproducible_standard_build_and_is_rebuilt_when_a_shader_changes(
+        tmp_path, monkeypatch):
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, tmp_path / name)
+    shutil.copytree(ROOT / "pycore", tmp_path / "pycore", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "shaders", tmp_path / "shaders")
+    monkeypatch.setattr(serve, "ROOT", tmp_path)
+    monkeypatch.setattr(serve, "PACKAGE", tmp_path / "pycore")
+    monkeypatch.setattr(serve, "SHADERS", tmp_path / "shaders")
     cache = serve.WheelCache()
-    first = cache.get()[1]
-    assert cache.get()[1] is first  # unchanged sources: the same bytes object
-    (shaders / "k.wgsl").write_text("// two, longer")
+    name, first = cache.get()
+    assert name == f"pycore-{serve.project_meta()[1]}-py3-none-any.whl"
+    assert cache.get()[1] is first  # unchanged sources: not rebuilt
+    assert serve.build_pycore_wheel()[1] == first  # a build again gives the same bytes
+    wheel = zipfile.ZipFile(BytesIO(first))
+    assert "Generator: hatchling" in wheel.read(f"pycore-{serve.project_meta()[1]}.dist-info/WHEEL").decode()
+    shader = tmp_path / "shaders" / "common.wgsl"
+    shader.write_text(shader.read_text() + "\n// changed\n")
     second = cache.get()[1]
     assert second != first
-    assert zipfile.ZipFile(BytesIO(second)).read("pycore/shaders/k.wgsl") == b"// two, longer"
+    assert zipfile.ZipFile(BytesIO(second)).read("pycore/shaders/common.wgsl").endswith(b"// changed\n")
 
 
 def test_node_modules_staleness(monkeypatch, tmp_path):
