@@ -59,7 +59,8 @@ def lite_requirements() -> list[str]:
 
 def ensure_jupyterlite(argv: list[str]) -> None:
     """Run under a Python that has JupyterLite: this one, or .venv (made and filled if need be)."""
-    if all(importlib.util.find_spec(m) for m in ("jupyterlite_core", "jupyterlite_pyodide_kernel", "jupyter_server")):
+    needed = ("jupyterlite_core", "jupyterlite_pyodide_kernel", "jupyter_server")
+    if all(importlib.util.find_spec(m) for m in needed):
         return
     venv_python = ROOT / ".venv" / "bin" / "python"
     if Path(sys.executable).resolve() == venv_python.resolve() and os.environ.get("PYCORE_LITE_BOOTSTRAPPED"):
