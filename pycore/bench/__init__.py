@@ -125,7 +125,7 @@ async def run_async(ops: tuple[str, ...] | None = None, sizes: tuple[int, ...] =
         report("sweep", row)
     if gpu:
         result["crossover"] = _crossovers(result["sweep"])
-        module = await _baselines_module() if peers else None
+        module = await _baselines_module(notes.append) if peers else None
         result["chain"] = await _chain(chain_size, repeats, rng, module)
         report("chain", result["chain"])
         result["bridge"] = await _bridge(module, repeats)

@@ -29,9 +29,10 @@ def _runtime_name() -> str:
     return f"CPython {sys.version.split()[0]}"
 
 
-async def _baselines_module() -> Any:
+async def _baselines_module(note: Callable[[str], Any] = print) -> Any:
     """web/bench/baselines.js: preloaded by the host (scripts/dawn.mjs sets globalThis.pycoreBaselines),
-    else imported into this page (None outside a page served by serve.py)."""
+    else imported from serve.py's /bench/; None where there is none (a JupyterLite site served
+    elsewhere, say), after `note` says so."""
     if not IN_PYODIDE or RUNTIME.backend != "webgpu":
         return None
     import js  # type: ignore[import-not-found]
@@ -41,7 +42,12 @@ async def _baselines_module() -> Any:
         return preloaded
     from pyodide.code import run_js  # type: ignore[import-not-found]
 
-    return await run_js("import('/bench/baselines.js')")
+    try:
+        return await run_js("import('/bench/baselines.js')")
+    except Exception as exc:
+        note(f"no raw-JS or TF.js yardsticks here (/bench/baselines.js, which serve.py serves, "
+             f"could not be imported: {exc})")
+        return None
 
 
 def _peer_shape(op: str, n: int) -> list[int]:
