@@ -130,6 +130,7 @@ _BRIDGE_JS = """
     lostWithin(device, ms) {
       return Promise.race([device.lost.then(() => true), new Promise((r) => setTimeout(() => r(false), ms))]);
     },
+    create(device, size, usage, label) { return device.createBuffer({ size, usage, label }); },
     createChecked(device, size, usage, label) {
       scoped(device);
       const buffer = device.createBuffer({ size, usage, label });
@@ -294,7 +295,8 @@ class BrowserTransport(Transport):
 
     # -- buffers
     def create_buffer(self, size: int, usage: int, label: str = "") -> Any:
-        return self.device.createBuffer(_js({"size": size, "usage": usage, "label": label}))
+        # (positional arguments to a bridge function: a third of the cost of converting a dict)
+        return _bridge().create(self.device, size, usage, label)
 
     def create_buffer_checked(self, size: int, usage: int, label: str = "") -> tuple[Any, Any]:
         buffer, check = _bridge().createChecked(self.device, size, usage, label)
