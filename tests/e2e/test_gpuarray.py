@@ -7,6 +7,7 @@ from tests.conftest import boot
 
 def test_chain_stays_on_the_gpu_and_matches_numpy(gpu):
     r = gpu.py("""
+t = r = s = a = None  # (snippets share a namespace: arrays an earlier one left in these go back now)
 x = np.random.default_rng(1).normal(size=(300, 200)).astype(np.float32)
 before = pycore.info()["memory"]["bytes_in_use"]
 t = await pycore.to_gpu_async(x)
@@ -56,6 +57,7 @@ t.release(); t.release()
 def test_garbage_collected_arrays_give_their_buffers_back(gpu):
     r = gpu.py("""
 import gc
+t = y = None  # (snippets share a namespace: arrays an earlier one left in these go back now)
 before = pycore.info()["memory"]["bytes_in_use"]
 for _ in range(50):
     t = await pycore.to_gpu_async(np.ones(10_000, np.float32))
