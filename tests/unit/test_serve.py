@@ -83,6 +83,40 @@ def test_isolation_headers_on_every_response(server):
         assert headers["cross-origin-embedder-policy"] == "require-corp"
 
 
+def test_the_jupyterlite_site_is_served_without_coep():
+    # JupyterLite's cross-origin-isolated kernel stops replying after a WebGPU call (README): /lite/
+    # keeps the other two headers but not COEP, so its kernel runs in its plain worker.
+    handler = serve.Handler.__new__(serve.Handler)
+    sent: dict[str, str] = {}
+    handler.send_response = lambda code: None
+    handler.send_header = lambda name, value: sent.__setitem__(name.lower(), value)
+    handler.end_headers = lambda: None
+    handler.wfile = BytesIO()
+    for path, coep in (("/lite/index.html", False), ("/index.html", True)):
+        sent.clear()
+        handler.path = path
+        handler._send(200, b"x", "text/html", head=True)
+        assert sent["cross-origin-opener-policy"] == "same-origin"
+        assert ("cross-origin-embedder-policy" in sent) == coep, path
+
+
+def test_pyodides_own_console_page_loads_nothing_from_elsewhere(server):
+    status, _, page = get(server, "/pyodide/console.html")
+    assert status == 200
+    text = page.decode()
+    assert "cdn." not in text and 'src="/npm/jquery/jquery.min.js"' in text
+    for url in ("/npm/jquery/jquery.min.js", "/npm/jquery.terminal/js/jquery.terminal.min.js",
+                "/npm/jquery.terminal/js/unix_formatting.js",
+                "/npm/jquery.terminal/css/jquery.terminal.min.css"):
+        assert get(server, url, "HEAD")[0] == 200, url
+    # its lock file lists the vendored wheels, served beside it with their recorded hashes
+    _, _, body = get(server, "/pyodide/pyodide-lock.json")
+    lock = json.loads(body)
+    for pkg in lock["packages"].values():
+        st, _, wheel = get(server, "/pyodide/" + pkg["file_name"])
+        assert st == 200 and hashlib.sha256(wheel).hexdigest() == pkg["sha256"]
+
+
 def test_vendored_wheels_match_their_recorded_sha256():
     sums = serve.vendored_wheels()
     assert set(sums) == {p.name for p in serve.WHEELS.glob("*.whl")}
