@@ -96,6 +96,7 @@ class Device:
         self._flush_scheduled = False
         self.compiling: dict[tuple[str, str], asyncio.Future] = {}  # compiles in flight, shared
         self.precompiled = {"done": 0, "total": 0}  # the background compile's progress
+        self.plans: dict[tuple, Any] = {}  # repeated calls on GpuArrays, replayed (see plans.py)
         # adapter facts, once
         self.limits = transport.limits
         self.adapter_info = transport.adapter_info

@@ -145,6 +145,7 @@ class GpuSession:
         self._held: list[Any] = []
         self._fresh: list[Any] = []  # buffers made (not reused) for this session
         self._commands: list[Command] = []
+        self.enqueued: list[Command] = []  # what run_async queued on the device (plans.py reads it)
         self._pins: list[bytes] = []  # uniform blocks queued commands use
         self._inherited: list[Check] = []  # checks of the inputs and of large allocations
         self._result: GpuView | None = None  # the output that stays on the GPU (keep_result)
@@ -314,6 +315,7 @@ class GpuSession:
         commands, self._commands = self._commands, []
         inherited, self._inherited = self._inherited, []
         if read is None:
+            self.enqueued += commands
             check = device.enqueue(self.op_name, commands, self._pins)
             self.checks = pending_of([*self.checks, *inherited, check])
             self.stages["dispatch"] += time.perf_counter() - t

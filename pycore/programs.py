@@ -50,6 +50,12 @@ def _same_shapes(op: Op, shapes: Shapes) -> None:
 class Program:
     kind = ""
     bindings: tuple[str, ...] = ()
+    revision = 0  # counts changes of its settings (a replayed call's plan is made for one revision)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        if name != "revision":
+            object.__setattr__(self, "revision", self.revision + 1)
 
     def out_shape(self, shapes: Shapes, params: dict[str, Any] | None = None) -> tuple[int, ...]:
         return shapes[0]

@@ -104,3 +104,62 @@ y = await pycore.relu_async(t)
 {"device": t.device, "type": type(y).__name__, "value": (await y.to_numpy_async()).tolist()}
 """)
     assert r == {"device": "numpy", "type": "GpuArray", "value": [[1.0, 0.0]]}
+
+
+REPLAYS = """
+from pycore.device import Check
+from pycore.gpuarray import GpuArray
+from pycore.programs import PROGRAMS
+from pycore.runtime import RUNTIME
+device = RUNTIME.device
+rng = np.random.default_rng(3)
+x = rng.standard_normal((64, 48), dtype=np.float32)
+z = rng.standard_normal((64, 48), dtype=np.float32)
+w = rng.standard_normal((48, 32), dtype=np.float32)
+t, u, v = await pycore.to_gpu_async(x), await pycore.to_gpu_async(z), await pycore.to_gpu_async(w)
+device.plans.clear()
+want = {"add": x + z, "twice": x + x, "swap": z + x, "relu": np.maximum(x, 0),
+        "scale": x * np.float32(0.25), "softmax": pycore.ops.OPS["softmax"].numpy(x),
+        "matmul": x.astype(np.float64) @ w}
+async def calls():
+    got = {"twice": await pycore.vec_add_async(t, t, backend="gpu"),  # one array twice: no plan
+           "add": await pycore.vec_add_async(t, u, backend="gpu"),
+           "swap": await pycore.vec_add_async(u, t, backend="gpu"),
+           "relu": await pycore.relu_async(t, backend="gpu"),
+           "scale": await pycore.scale_async(t, 0.25, backend="gpu"),
+           "softmax": await pycore.softmax_async(t, backend="gpu"),
+           "matmul": await pycore.matmul_async(t, v, backend="gpu")}
+    return {k: await a.to_numpy_async() for k, a in got.items()}
+def bad(got):
+    return [k for k, a in got.items() if float(np.abs(a - want[k]).max()) > 1e-4]
+first = await calls()
+planned = len(device.plans)
+again = await calls()  # replayed
+twice_after = await pycore.vec_add_async(t, t, backend="gpu")  # the (t, u) plan, with t twice
+twice_ok = bool(np.allclose(await twice_after.to_numpy_async(), x + x))
+# a program's settings changing gives new plans
+PROGRAMS["matmul"].tiled = device.cpu_adapter  # the other kernel than the adapter's choice
+m = await (await pycore.matmul_async(t, v, backend="gpu")).to_numpy_async()
+PROGRAMS["matmul"].tiled = None
+# an input whose work failed: the replayed result raises when read, naming it
+failed = Check("inject", None)
+failed.error, failed.settled = "validation error: injected", True
+t._checks = (failed,)
+y = await pycore.relu_async(t, backend="gpu")
+try:
+    await y.to_numpy_async()
+    raised = None
+except pycore.device.GpuError as exc:
+    raised = str(exc)
+{"bad_first": bad(first), "bad_again": bad(again), "planned": planned, "after": len(device.plans),
+ "twice_ok": twice_ok, "matmul_ok": float(np.abs(m - want["matmul"]).max()) < 1e-4, "raised": raised}
+"""
+
+
+def test_repeated_calls_on_gpu_arrays_replay_their_dispatch(gpu):
+    r = gpu.py(REPLAYS)
+    assert r["bad_first"] == [] and r["bad_again"] == [], r
+    # a plan per op and shapes: not for the call that passed an array twice; add and swap share one
+    assert r["planned"] == 5, r
+    assert r["after"] == 6 and r["twice_ok"] and r["matmul_ok"], r
+    assert r["raised"] and "inject" in r["raised"], r
