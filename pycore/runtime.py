@@ -56,7 +56,7 @@ class Runtime:
         self._backoff = 0.0
         self.counters = {"ops_run": 0, "elements": 0, "busy_ms": 0.0}  # since the page loaded
         self.calls_running = 0  # the user's calls under way (see idle_s)
-        self.last_call_at = time.monotonic()  # when the user's last call started or ended
+        self.last_call_at = time.monotonic()  # when the user's last call ended
         # Called with the new Device when one is acquired, and with None when it goes (the
         # selector forgets its measurements; the saved calibration is loaded).
         self.on_device: list[Callable[[Device | None], None]] = []
@@ -172,8 +172,7 @@ class Runtime:
         """A call begins; returns whether it is the user's (see QUIET), to pass to call_ended."""
         if QUIET.get():
             return False
-        self.calls_running += 1
-        self.last_call_at = time.monotonic()
+        self.calls_running += 1  # (idle_s is 0 while a call runs: no time taken here)
         return True
 
     def call_ended(self, users: bool) -> None:
