@@ -244,6 +244,7 @@ class BackendSelector:
         p = self.predict(op, shapes, on_gpu, result_on_gpu)
         key = _key(op, shapes, on_gpu, result_on_gpu)
         seen = self._measured.get(key)
+        samples, margin = self._samples, self._margin  # (the settings' own fields: read on every call)
         if seen is None and not self._worth_measuring(p):
             decided = Choice(p.choice, p.why)
             if len(self._decided) > 4096:
@@ -251,13 +252,13 @@ class BackendSelector:
             self._decided[_as_asked(op, [tuple(s) for s in shapes], on_gpu, result_on_gpu)] = decided
             return decided
         gpu, host = seen["webgpu"] if seen else [], seen["numpy"] if seen else []
-        if len(gpu) < self.samples or len(host) < self.samples:
+        if len(gpu) < samples or len(host) < samples:
             backend = p.choice if len(gpu) == len(host) else "webgpu" if len(gpu) < len(host) else "numpy"
             return Choice(backend, f"measuring both backends (call {len(gpu) + len(host) + 1} of "
-                          f"{2 * self.samples}): the predictions are close, {p.why}", key, True)
+                          f"{2 * samples}): the predictions are close, {p.why}", key, True)
         g, n = median(gpu), median(host)
-        backend = "webgpu" if g * self.margin <= n else "numpy"
-        why = (f"measured here: webgpu {g:.3g} ms x margin {self.margin:g} "
+        backend = "webgpu" if g * margin <= n else "numpy"
+        why = (f"measured here: webgpu {g:.3g} ms x margin {margin:g} "
                f"{'<=' if backend == 'webgpu' else '>'} numpy {n:.3g} ms (medians of recent calls)")
         return Choice(backend, why, key)
 
@@ -271,7 +272,7 @@ class BackendSelector:
         window = self._measured.setdefault(choice.key, {"webgpu": [], "numpy": []})[
             backend or choice.backend]
         window.append(ms)
-        del window[:-self.samples]
+        del window[:-self._samples]
 
     def measured(self, op: Op, shapes: list[tuple[int, ...]], on_gpu: list[bool] | None = None,
                  result_on_gpu: bool = False) -> dict[str, list[float]]:
