@@ -70,8 +70,9 @@ class Plan:
 def key(op: Op, shapes: list[tuple[int, ...]], params: dict[str, Any], device: Device,
         program: Any) -> tuple | None:
     """The key of a call's plan, or None when its parameters cannot be a key."""
-    try:
-        k = (op.name, tuple(params.values()), tuple(shapes), program.revision, device.max_binding)
+    try:  # (parameters by their exact bits: -0.0 == 0.0, yet x * -0.0 is not x * 0.0)
+        values = tuple(v.hex() if type(v) is float else v for v in params.values())
+        k = (op.name, values, tuple(shapes), program.revision, device.max_binding)
         hash(k)
     except TypeError:
         return None

@@ -141,6 +141,11 @@ twice_ok = bool(np.allclose(await twice_after.to_numpy_async(), x + x))
 PROGRAMS["matmul"].tiled = device.cpu_adapter  # the other kernel than the adapter's choice
 m = await (await pycore.matmul_async(t, v, backend="gpu")).to_numpy_async()
 PROGRAMS["matmul"].tiled = None
+after = len(device.plans)
+# parameters equal as numbers but not as bits get plans of their own
+zeros = [np.signbit(await (await pycore.scale_async(t, s, backend="gpu")).to_numpy_async()).tolist()
+         for s in (0.0, -0.0)]
+signs_ok = zeros == [np.signbit(x * np.float32(0.0)).tolist(), np.signbit(x * np.float32(-0.0)).tolist()]
 # an input whose work failed: the replayed result raises when read, naming it
 failed = Check("inject", None)
 failed.error, failed.settled = "validation error: injected", True
@@ -151,7 +156,7 @@ try:
     raised = None
 except pycore.device.GpuError as exc:
     raised = str(exc)
-{"bad_first": bad(first), "bad_again": bad(again), "planned": planned, "after": len(device.plans),
+{"bad_first": bad(first), "bad_again": bad(again), "planned": planned, "after": after, "signs_ok": signs_ok,
  "twice_ok": twice_ok, "matmul_ok": float(np.abs(m - want["matmul"]).max()) < 1e-4, "raised": raised}
 """
 
@@ -161,5 +166,5 @@ def test_repeated_calls_on_gpu_arrays_replay_their_dispatch(gpu):
     assert r["bad_first"] == [] and r["bad_again"] == [], r
     # a plan per op and shapes: not for the call that passed an array twice; add and swap share one
     assert r["planned"] == 5, r
-    assert r["after"] == 6 and r["twice_ok"] and r["matmul_ok"], r
+    assert r["after"] == 6 and r["twice_ok"] and r["matmul_ok"] and r["signs_ok"], r
     assert r["raised"] and "inject" in r["raised"], r
