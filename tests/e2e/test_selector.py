@@ -8,7 +8,7 @@ from tests.conftest import boot
 def test_calibration_is_measured_saved_and_reloaded(browser, server):
     page = boot(browser, server.url + "/")
     try:
-        cal = page.py("await pycore.calibrate_async(repeats=2)")
+        cal = page.py("await pycore.calibrate_async(repeats=3)")  # (a median of 3: one hiccup cannot move it)
         assert cal["source"].startswith("calibrated") and "WebGPU" in cal["source"]
         for key in ("dispatch_ms", "upload_gbps", "readback_gbps"):
             assert cal[key] > 0
