@@ -90,9 +90,9 @@ async def init_async(transport: str | None = None) -> dict[str, Any]:
 
 def info() -> dict[str, Any]:
     """The backend in use ("webgpu" or "numpy"), the transport ("browser", "native" or "none") and
-    why, adapter info, device limits and
-    features, versions, GPU memory counters, pipeline compile times, and counters of the ops run
-    (ops_run, elements, busy_ms) since the page loaded.
+    why, adapter info, device limits and features, where settings are kept, versions, GPU memory
+    counters, pipeline compile times, and counters of the ops run (ops_run, elements, busy_ms)
+    since the page loaded.
 
     >>> import pycore
     >>> sorted(pycore.info())[:3]
