@@ -419,34 +419,36 @@ def _interrupt_buffer() -> Any:
 _worker_store: list[Any] = []  # [the IndexedDB store, or the reason there is none], once looked up
 
 
-def _settings() -> Any:
-    """Where settings are kept: the page's localStorage; in a worker, which has none, the store
-    its page provides as `pycoreSettings` (web/worker.js), else IndexedDB (see open_settings_async);
-    else None (nothing is kept)."""
-    for name in ("localStorage", "pycoreSettings"):
+_PAGE_STORES = {"localStorage": "localStorage", "pycoreSettings": "the page's localStorage (pycoreSettings)"}
+
+
+def _store() -> tuple[Any, str]:
+    """Where settings are kept, and that in words: the page's localStorage; in a worker, which has
+    none, the store its page provides as `pycoreSettings` (web/worker.js), else IndexedDB (see
+    open_settings_async); else None, with why nothing is kept."""
+    for name, words in _PAGE_STORES.items():
         store = getattr(js, name, None)
         if _present(store):
-            return store
-    if _worker_store and not isinstance(_worker_store[0], str):
-        return _worker_store[0]
-    return None
+            return store, words
+    if not _worker_store:
+        return None, "not kept: no localStorage here"
+    store = _worker_store[0]
+    return (None, f"not kept: {store}") if isinstance(store, str) else (store, "IndexedDB")
+
+
+def _settings() -> Any:
+    return _store()[0]
 
 
 def settings_store() -> str:
     """Where settings (the selector's calibration) are kept here, in words."""
-    for name in ("localStorage", "pycoreSettings"):
-        if _present(getattr(js, name, None)):
-            return "localStorage" if name == "localStorage" else "the page's localStorage (pycoreSettings)"
-    if _worker_store:
-        store = _worker_store[0]
-        return "IndexedDB" if not isinstance(store, str) else f"not kept: {store}"
-    return "not kept: no localStorage here"
+    return _store()[1]
 
 
 async def open_settings_async(timeout_s: float = 2.0) -> None:
     """In a worker with neither localStorage nor a store from its page, open the IndexedDB store
     (once): reads then find what earlier sessions saved."""
-    if _worker_store or any(_present(getattr(js, n, None)) for n in ("localStorage", "pycoreSettings")):
+    if _worker_store or _store()[0] is not None:
         return
     store = await _bridge().openStore(timeout_s * 1e3)
     _worker_store.append(str(store) if isinstance(store, str) else store)

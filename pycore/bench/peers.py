@@ -29,7 +29,7 @@ def _runtime_name() -> str:
     return f"CPython {sys.version.split()[0]}"
 
 
-async def _baselines_module(note: Callable[[str], Any] = print) -> Any:
+async def _baselines_module(note: Callable[[str], Any]) -> Any:
     """web/bench/baselines.js: preloaded by the host (scripts/dawn.mjs sets globalThis.pycoreBaselines),
     else imported from serve.py's /bench/; None where there is none (a JupyterLite site served
     elsewhere, say), after `note` says so."""
