@@ -96,6 +96,41 @@ def is_argument_error(exc: BaseException) -> bool:
     return bool(getattr(exc, "pycore_argument_error", False))
 
 
+def _replayed(op: Op, program: Any, inputs: list[Any], params: dict[str, Any], backend: str,
+              start: float) -> GpuArray | None:
+    """The result of a call on GpuArrays that repeats a planned one (plans.py), or None to take the
+    general path. Its arguments need no checks: a call with the same shapes, parameters and program
+    settings passed them (the inputs' own state is still checked, by view()). Anything unusual (a
+    GpuArray on the NumPy fallback, auto choosing NumPy, a failing replay) goes the general way."""
+    device = RUNTIME.device
+    if device is None or not device.plans or (backend != "gpu" and backend != "auto"):
+        return None
+    for x in inputs:
+        if type(x) is not GpuArray:
+            return None
+    shapes = [x.shape for x in inputs]
+    plan = device.plans.get(plans.key(op, shapes, params, device, program))
+    if plan is None:
+        return None
+    views = [x.view() for x in inputs]
+    why = "backend='gpu'"
+    choice = None
+    if backend == "auto":
+        choice = SELECTOR.choose(op, shapes, [True] * len(shapes), result_on_gpu=True)
+        if choice.backend != "webgpu":
+            return None
+        why = choice.why
+    try:
+        result = plan.run(device, views)
+    except Exception:  # (the general path runs it again, and handles a lost device or full memory)
+        return None
+    took = time.perf_counter() - start
+    _record(op, shapes, "webgpu", {"buffers": 0.0, "dispatch": 0.0, "python": took}, why)
+    if choice is not None and choice.key is not None:  # a call auto settles by timing it
+        SELECTOR.observe(choice, took * 1e3, "webgpu")
+    return GpuArray.of(result, device)
+
+
 async def run_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: str = "auto") -> Any:
     """Run `op` on `inputs` (array-likes or GpuArrays, named as in op.inputs) with checked `params`."""
     users = RUNTIME.call_started()
@@ -103,6 +138,9 @@ async def run_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: 
         start = time.perf_counter()
         interrupts.check()
         program = PROGRAMS[op.kind]
+        replayed = _replayed(op, program, inputs, params, backend, start)
+        if replayed is not None:
+            return replayed
         try:
             arrays, shapes = _checked(op, program, inputs, params, backend)
         except (ValueError, TypeError) as exc:
@@ -126,16 +164,12 @@ async def run_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: 
             why = f"no WebGPU: {RUNTIME.reason}"
         if use_gpu:
             plan_key = plans.key(op, shapes, params, device, program) if keep and all(on_gpu) else None
-            plan = device.plans.get(plan_key) if plan_key is not None else None
             try:
-                if plan is not None:  # the same call on GpuArrays again: its dispatch, replayed
-                    result, stages = plan.run(device, arrays), {"buffers": 0.0, "dispatch": 0.0}
-                else:
-                    async with GpuSession(device, op.name, keep_result=keep) as gpu:
-                        result = await program.gpu_async(gpu, op, arrays, params)
-                    if plan_key is not None:
-                        plans.remember(device, plan_key, plans.record(gpu, op, arrays, result))
-                    stages = gpu.stages
+                async with GpuSession(device, op.name, keep_result=keep) as gpu:
+                    result = await program.gpu_async(gpu, op, arrays, params)
+                if plan_key is not None:
+                    plans.remember(device, plan_key, plans.record(gpu, op, arrays, result))
+                stages = gpu.stages
                 stages["python"] = time.perf_counter() - start - sum(stages.values())
                 _record(op, shapes, "webgpu", stages, why)
                 if choice is not None and choice.key is not None:  # a call auto settles by timing it

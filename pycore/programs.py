@@ -260,30 +260,71 @@ class Reduce(Program):
 
 
 class Matmul(Program):
-    """Three kernels. On a GPU, `matmul_tiled` (64 x 64 tiles staged in workgroup memory, any
-    shape). On a CPU adapter (SwiftShader, lavapipe), where barriers cost more than the reloads
-    they save: `matmul_vec4` when N and K are multiples of 4 (vec4 loads, a 32 x 32 block of C per
-    thread, written out by scripts/matmul_wgsl.py from the constants here), else `matmul` (scalar
-    loads, 4 x 4 per thread, any shape). `tiled` = True or False overrides the adapter's choice."""
+    """On a GPU, when N and K are multiples of 4: one of GPU_TILES (C in tiles of 128 x 128, 64 x 64
+    or 32 x 32 staged through workgroup memory in slices of K, vec4 loads, a block of C per thread
+    in registers; written out by scripts/matmul_wgsl.py from the table), the largest whose grid
+    still has FILL workgroups, so that a small product keeps the GPU's cores busy; else
+    `matmul_tiled` (64 x 64 tiles, scalar loads, any shape). On a CPU adapter (SwiftShader,
+    lavapipe), where barriers cost more than the reloads they save: `matmul_vec4` when N and K are
+    multiples of 4 (a 32 x 32 block of C per thread), else `matmul` (4 x 4 per thread, any shape).
+    `tiled` = True or False overrides the adapter's choice; `tile` = 128, 64 or 32 forces that GPU
+    kernel (where N and K allow it) on any adapter."""
 
     kind, bindings = "matmul", ("read", "read", "write", "uniform")
     tiled: bool | None = None  # None: by the adapter (see GpuSession.cpu_adapter)
+    tile: int | None = None  # None: by the shape (see kernel_for)
     TILE = wgsl_constant("TILE", "matmul")  # rows and columns of C per workgroup of `matmul`
     TILED = wgsl_constant("TILED", "matmul")  # rows and columns of C per workgroup of `matmul_tiled`
     VEC4_ROWS, VEC4_COLS4, VEC4_GROUP = 32, 8, (4, 8)  # per thread, and threads per workgroup
     VEC4_TILE = (VEC4_ROWS * VEC4_GROUP[1], 4 * VEC4_COLS4 * VEC4_GROUP[0])  # C rows, columns per group
+    # GPU kernels, largest first: entry -> (C rows, C columns per workgroup, K per slice, C rows and
+    # columns per thread). Chosen on an H100 through Dawn against 10 other shapes (docs/benchmarks.md).
+    GPU_TILES: ClassVar[dict[str, tuple[int, int, int, int, int]]] = {
+        "matmul_t128": (128, 128, 8, 8, 8),
+        "matmul_t64": (64, 64, 16, 4, 4),
+        "matmul_t32": (32, 32, 16, 4, 4),
+    }
+    FILL = 256  # workgroups a tile's grid must have to be chosen over the next smaller one
+
+    def kernel_for(self, cpu_adapter: bool, m: int, n: int, k: int) -> tuple[str, tuple[int, int]]:
+        """The kernel for an (m x k) @ (k x n) product and the (rows, columns) of C a workgroup of it
+        computes.
+
+        >>> mm = Matmul()
+        >>> [mm.kernel_for(False, s, s, s)[0] for s in (4096, 1024, 256)], mm.kernel_for(False, 9, 9, 9)
+        (['matmul_t128', 'matmul_t64', 'matmul_t32'], ('matmul_tiled', (64, 64)))
+        >>> mm.kernel_for(True, 64, 64, 64), mm.kernel_for(True, 3, 5, 7)
+        (('matmul_vec4', (256, 128)), ('matmul', (32, 32)))
+        """
+        vec4 = n % 4 == 0 and k % 4 == 0
+        if self.tile is not None and vec4:
+            return f"matmul_t{self.tile}", (self.tile, self.tile)
+        if not (not cpu_adapter if self.tiled is None else self.tiled):
+            return ("matmul_vec4", self.VEC4_TILE) if vec4 else ("matmul", (self.TILE, self.TILE))
+        if not vec4:
+            return "matmul_tiled", (self.TILED, self.TILED)
+        for entry, (rows, cols, *_) in self.GPU_TILES.items():
+            if -(-m // rows) * -(-n // cols) >= self.FILL:
+                return entry, (rows, cols)
+        return entry, (rows, cols)  # the smallest tile
 
     def out_shape(self, shapes, params=None):
         return (shapes[0][0], shapes[1][1])
 
     def kernels(self, device, op):
-        tiled = not device.cpu_adapter if self.tiled is None else self.tiled
-        return [(op.family, "matmul_tiled" if tiled else "matmul_vec4", self.bindings)]
+        if self.tile is not None:
+            entries = [f"matmul_t{self.tile}"]
+        elif not device.cpu_adapter if self.tiled is None else self.tiled:
+            entries = [*self.GPU_TILES, "matmul_tiled"]
+        else:
+            entries = ["matmul_vec4"]
+        return [(op.family, entry, self.bindings) for entry in entries]
 
     @staticmethod
     def _k_step(cap: int | None, tiled: bool) -> int:
         """The longest K one dispatch may loop over within `cap` iterations per invocation: about K
-        for `matmul_tiled` (16 per staged slice, plus the slice loop), K / 4 (+3) for the others.
+        for `matmul_tiled` (16 per staged slice, plus the slice loop; the GPU_TILES kernels loop
+        K / 8 or K / 16 times, fewer), K / 4 (+3) for the CPU-adapter kernels.
 
         >>> Matmul._k_step(65_535, False), Matmul._k_step(65_535, True), Matmul._k_step(None, True) > 1e9
         (262108, 61680, True)
@@ -316,8 +357,8 @@ class Matmul(Program):
         n = b.shape[1]
         if b.nbytes > gpu.max_binding:
             raise _too_big(op, f"b {b.shape}", b.nbytes, gpu.max_binding)
-        tiled = not gpu.cpu_adapter if self.tiled is None else self.tiled
-        k_step = self._k_step(gpu.loop_cap, tiled)
+        entry, (tile_rows, tile_cols) = self.kernel_for(gpu.cpu_adapter, m, n, k)
+        k_step = self._k_step(gpu.loop_cap, entry not in ("matmul", "matmul_vec4"))
         if k > k_step:  # a capped driver would cut the k loop short: sum products of slices of K
             if isinstance(a, GpuView) or isinstance(b, GpuView) or gpu.keep_result:
                 raise ValueError(f"matmul: k = {k:,} needs more loop iterations per GPU thread than this "
@@ -328,10 +369,6 @@ class Matmul(Program):
                 parts = [np.ascontiguousarray(a[:, k0:k0 + k_step]), b[k0:k0 + k_step]]
                 out += await self.gpu_async(gpu, op, parts, params)
             return out
-        vec4 = not tiled and n % 4 == 0 and k % 4 == 0
-        entry, (tile_rows, tile_cols) = (("matmul_tiled", (self.TILED, self.TILED)) if tiled else
-                                         ("matmul_vec4", self.VEC4_TILE) if vec4 else
-                                         (op.entry, (self.TILE, self.TILE)))
         if -(-n // tile_cols) > gpu.max_groups:
             raise ValueError(f"matmul: n = {n} columns needs more than the device's "
                              f"{gpu.max_groups} workgroups per dimension")

@@ -142,8 +142,9 @@ def dawn_section(bench_path: str, cost_path: str) -> str:
         "| relu → scale → add on 1M floats: eager calls on GpuArrays / CommandBatch / three round trips | "
         f"{chain['eager_gpuarrays_ms']:.2f} / {chain['command_batch_ms']:.2f} / "
         f"{chain['round_trips_ms']:.2f} | | |",
-        "", "**Matmul**: chained on arrays that stay on the GPU (17 in a row, one read; ms per matmul "
-        "and TFLOP/s), and from NumPy to NumPy", "",
+        "", "**Matmul**: chained on arrays that stay on the GPU (ms per matmul and TFLOP/s: a chain of "
+        "17 and a chain of 1, each ending in one read, timed alternately; (17's time − 1's) / 16), "
+        "and from NumPy to NumPy", "",
         "| n | pycore chained | TF.js chained | pycore round trip | TF.js round trip |",
         "| ---: | ---: | ---: | ---: | ---: |"]
     for r in cost["matmul"]:

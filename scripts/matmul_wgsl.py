@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
-"""Writes the register-blocked `matmul_vec4` kernel into shaders/matmul.wgsl (between its markers).
+"""Writes the register-blocked matmul kernels into shaders/matmul.wgsl (between its markers):
+`matmul_vec4` for CPU adapters and one kernel per entry of `Matmul.GPU_TILES` for GPUs.
 
-The kernel keeps a ROWS x (4 * COLS4) block of C per thread in ROWS * COLS4 vec4 registers. WGSL has
-no unrolling directive, and SwiftShader spills private arrays indexed in loops to memory (8x slower,
-measured), so every accumulator is a named variable: this script writes them out. The shader file
-stays the single source the runtime loads; tests/unit/test_shaders.py checks it is current.
+Each keeps a block of C per thread in vec4 registers. WGSL has no unrolling directive, and
+SwiftShader spills private arrays indexed in loops to memory (8x slower, measured), so every
+accumulator is a named variable and the GPU kernels' slice loops are written out: this script
+writes them. The shader file stays the single source the runtime loads; tests/unit/test_shaders.py
+checks it is current. `--variants FILE` writes candidate GPU kernels (VARIANTS) as JSON for
+scripts/matmul_tune.mjs, which times them beside the shader's own on one device.
 
     python3 scripts/matmul_wgsl.py          # rewrite the section
     python3 scripts/matmul_wgsl.py --check  # exit 1 if it is stale
+    python3 scripts/matmul_wgsl.py --variants /tmp/v.json && node scripts/matmul_tune.mjs /tmp/v.json
 """
 
 from __future__ import annotations
@@ -67,13 +71,127 @@ def kernel(rows: int = ROWS, cols4: int = COLS4, group: tuple[int, int] = GROUP)
     return "\n".join(out) + "\n"
 
 
+def gpu_kernel(name: str, bm: int, bn: int, bk: int, tm: int, tn: int, prefetch: bool = True) -> str:
+    """A workgroup-memory tiled matmul for GPUs on vec4 arrays (N and K multiples of 4): a workgroup
+    of (bn / tn) x (bm / tm) threads computes a bm x bn tile of C, each thread tm rows x tn columns
+    held in named vec4 registers; K advances bk at a time through workgroup memory (A stored
+    transposed, so a thread reads 4 of its rows as one vec4). With `prefetch`, the next slice's
+    global loads are issued before the current slice is multiplied."""
+    gx, gy = bn // tn, bm // tm
+    threads, m4, n4t, bk4 = gx * gy, bm // 4, bn // 4, bk // 4
+    la, lb = bm * bk4 // threads, bk * n4t // threads
+    assert la * threads == bm * bk4 and lb * threads == bk * n4t and tm % 4 == 0 and tn % 4 == 0
+    ri, cj = range(tm // 4), range(tn // 4)
+    wa, wb = f"{name}_a", f"{name}_b"
+    out = [
+        f"// C = A @ B when N and K are multiples of 4 (vec4 arrays), for GPUs. A workgroup of {gx} x {gy}",
+        f"// threads computes a {bm} x {bn} tile of C, each thread {tm} rows x {tn} columns in registers",
+        f"// (rows lid.y * 4 + {4 * gy} * i, columns lid.x * 4 + {4 * gx} * j). K advances {bk} at a time",
+        "// through workgroup memory, A's slice stored transposed; loads past the edges are zero"
+        + (", and the next" if prefetch else "."),
+        *(["// slice's global loads are issued before the current one is multiplied."] if prefetch else []),
+        f"var<workgroup> {wa}: array<vec4<f32>, {bk * m4}>;  // [k * {m4} + row / 4]",
+        f"var<workgroup> {wb}: array<vec4<f32>, {bk * n4t}>;  // [k * {n4t} + column / 4]",
+        "",
+        f"@compute @workgroup_size({gx}, {gy})",
+        f"fn {name}(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {{",
+        "    let n4 = dims.N / 4u;",
+        "    let k4 = dims.K / 4u;",
+        f"    let row0 = wid.y * {bm}u;",
+        f"    let col0 = wid.x * {n4t}u;",
+        f"    let t = lid.y * {gx}u + lid.x;",
+    ]
+    out += [f"    var c{r}_{j} = vec4<f32>(0.0);" for r in range(tm) for j in cj]
+    for x in range(la):
+        out += [f"    let ar{x} = (t + {x * threads}u) / {bk4}u;",
+                f"    let aq{x} = (t + {x * threads}u) % {bk4}u;",
+                f"    let aok{x} = row0 + ar{x} < dims.M;",
+                f"    let abase{x} = (row0 + ar{x}) * k4 + aq{x};",
+                f"    var va{x} = vec4<f32>(0.0);"]
+    for x in range(lb):
+        out += [f"    let bk{x} = (t + {x * threads}u) / {n4t}u;",
+                f"    let bc{x} = (t + {x * threads}u) % {n4t}u;",
+                f"    let bok{x} = col0 + bc{x} < n4;",
+                f"    var vb{x} = vec4<f32>(0.0);"]
+
+    def loads(k0: str, indent: str) -> list[str]:
+        lines = []
+        for x in range(la):
+            lines += [f"{indent}va{x} = vec4<f32>(0.0);",
+                      f"{indent}if (aok{x} && {k0} + aq{x} < k4) {{ va{x} = A4[abase{x} + {k0}]; }}"]
+        for x in range(lb):
+            lines += [f"{indent}vb{x} = vec4<f32>(0.0);",
+                      f"{indent}if (bok{x} && {k0} * 4u + bk{x} < dims.K) "
+                      f"{{ vb{x} = B4[({k0} * 4u + bk{x}) * n4 + col0 + bc{x}]; }}"]
+        return lines
+
+    if prefetch:
+        out += loads("0u", "    ")
+    out.append(f"    for (var k0 = 0u; k0 < k4; k0 = k0 + {bk4}u) {{")
+    if not prefetch:
+        out += loads("k0", "        ")
+    for x in range(la):
+        out += [f"        {wa}[(aq{x} * 4u + {j}u) * {m4}u + ar{x} / 4u][ar{x} % 4u] = va{x}.{c};"
+                for j, c in enumerate("xyzw")]
+    out += [f"        {wb}[bk{x} * {n4t}u + bc{x}] = vb{x};" for x in range(lb)]
+    out.append("        workgroupBarrier();")
+    if prefetch:
+        out.append(f"        let next = k0 + {bk4}u;")
+        out += loads("next", "        ")
+    for kk in range(bk):
+        out += [f"        let a{kk}_{i} = {wa}[{kk * m4 + i * gy}u + lid.y];" for i in ri]
+        out += [f"        let b{kk}_{j} = {wb}[{kk * n4t + j * gx}u + lid.x];" for j in cj]
+        for i in ri:
+            for r, c in enumerate("xyzw"):
+                for j in cj:
+                    acc = f"c{4 * i + r}_{j}"
+                    out.append(f"        {acc} = {acc} + a{kk}_{i}.{c} * b{kk}_{j};")
+    out += ["        workgroupBarrier();", "    }"]
+    for i in ri:
+        for r in range(4):
+            row = f"row0 + (lid.y + {i * gy}u) * 4u + {r}u"
+            out.append(f"    if ({row} < dims.M) {{")
+            out += [f"        if (col0 + lid.x + {j * gx}u < n4) "
+                    f"{{ C4[({row}) * n4 + col0 + lid.x + {j * gx}u] = c{4 * i + r}_{j}; }}" for j in cj]
+            out.append("    }")
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
 def rendered(text: str) -> str:
     head, rest = text.split(BEGIN + "\n", 1)
     _, tail = rest.split(END, 1)
-    return head + BEGIN + "\n" + kernel() + END + tail
+    gpu = [gpu_kernel(entry, *shape) for entry, shape in Matmul.GPU_TILES.items()]
+    return head + BEGIN + "\n" + "\n".join([kernel(), *gpu]) + END + tail
+
+
+# Candidates for scripts/matmul_tune.mjs: name -> (rows, columns, k slice, rows and columns per
+# thread, prefetch). Measured on an H100 through Dawn at 256²...4096² against the GPU_TILES
+# kernels (g128, g64 and g32 are theirs): see docs/benchmarks.md.
+VARIANTS = {
+    "g32": (32, 32, 16, 4, 4, True),
+    "g64": (64, 64, 16, 4, 4, True),
+    "g64t8": (64, 64, 16, 8, 8, True),
+    "g128": (128, 128, 8, 8, 8, True),
+    "g128np": (128, 128, 8, 8, 8, False),
+    "g128k16": (128, 128, 16, 8, 8, True),
+    "g128x64": (128, 64, 16, 8, 4, True),
+    "g64x128": (64, 128, 16, 4, 8, True),
+    "g128x256": (128, 256, 8, 8, 16, True),
+    "g128k16np": (128, 128, 16, 8, 8, False),
+}
+
+
+def variants() -> dict:
+    return {name: {"entry": name, "tile": list(v[:2]), "code": gpu_kernel(name, *v)}
+            for name, v in VARIANTS.items()}
 
 
 def main(argv: list[str]) -> int:
+    if "--variants" in argv:
+        import json
+        Path(argv[argv.index("--variants") + 1]).write_text(json.dumps(variants()))
+        return 0
     text = SHADER.read_text()
     new = rendered(text)
     if "--check" in argv:

@@ -1103,4 +1103,590 @@ fn matmul_vec4(@builtin(global_invocation_id) gid: vec3<u32>) {
         if (col + 7u < n4) { C4[(row + 31u) * n4 + col + 7u] = c31_7; }
     }
 }
+
+// C = A @ B when N and K are multiples of 4 (vec4 arrays), for GPUs. A workgroup of 16 x 16
+// threads computes a 128 x 128 tile of C, each thread 8 rows x 8 columns in registers
+// (rows lid.y * 4 + 64 * i, columns lid.x * 4 + 64 * j). K advances 8 at a time
+// through workgroup memory, A's slice stored transposed; loads past the edges are zero, and the next
+// slice's global loads are issued before the current one is multiplied.
+var<workgroup> matmul_t128_a: array<vec4<f32>, 256>;  // [k * 32 + row / 4]
+var<workgroup> matmul_t128_b: array<vec4<f32>, 256>;  // [k * 32 + column / 4]
+
+@compute @workgroup_size(16, 16)
+fn matmul_t128(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+    let n4 = dims.N / 4u;
+    let k4 = dims.K / 4u;
+    let row0 = wid.y * 128u;
+    let col0 = wid.x * 32u;
+    let t = lid.y * 16u + lid.x;
+    var c0_0 = vec4<f32>(0.0);
+    var c0_1 = vec4<f32>(0.0);
+    var c1_0 = vec4<f32>(0.0);
+    var c1_1 = vec4<f32>(0.0);
+    var c2_0 = vec4<f32>(0.0);
+    var c2_1 = vec4<f32>(0.0);
+    var c3_0 = vec4<f32>(0.0);
+    var c3_1 = vec4<f32>(0.0);
+    var c4_0 = vec4<f32>(0.0);
+    var c4_1 = vec4<f32>(0.0);
+    var c5_0 = vec4<f32>(0.0);
+    var c5_1 = vec4<f32>(0.0);
+    var c6_0 = vec4<f32>(0.0);
+    var c6_1 = vec4<f32>(0.0);
+    var c7_0 = vec4<f32>(0.0);
+    var c7_1 = vec4<f32>(0.0);
+    let ar0 = (t + 0u) / 2u;
+    let aq0 = (t + 0u) % 2u;
+    let aok0 = row0 + ar0 < dims.M;
+    let abase0 = (row0 + ar0) * k4 + aq0;
+    var va0 = vec4<f32>(0.0);
+    let bk0 = (t + 0u) / 32u;
+    let bc0 = (t + 0u) % 32u;
+    let bok0 = col0 + bc0 < n4;
+    var vb0 = vec4<f32>(0.0);
+    va0 = vec4<f32>(0.0);
+    if (aok0 && 0u + aq0 < k4) { va0 = A4[abase0 + 0u]; }
+    vb0 = vec4<f32>(0.0);
+    if (bok0 && 0u * 4u + bk0 < dims.K) { vb0 = B4[(0u * 4u + bk0) * n4 + col0 + bc0]; }
+    for (var k0 = 0u; k0 < k4; k0 = k0 + 2u) {
+        matmul_t128_a[(aq0 * 4u + 0u) * 32u + ar0 / 4u][ar0 % 4u] = va0.x;
+        matmul_t128_a[(aq0 * 4u + 1u) * 32u + ar0 / 4u][ar0 % 4u] = va0.y;
+        matmul_t128_a[(aq0 * 4u + 2u) * 32u + ar0 / 4u][ar0 % 4u] = va0.z;
+        matmul_t128_a[(aq0 * 4u + 3u) * 32u + ar0 / 4u][ar0 % 4u] = va0.w;
+        matmul_t128_b[bk0 * 32u + bc0] = vb0;
+        workgroupBarrier();
+        let next = k0 + 2u;
+        va0 = vec4<f32>(0.0);
+        if (aok0 && next + aq0 < k4) { va0 = A4[abase0 + next]; }
+        vb0 = vec4<f32>(0.0);
+        if (bok0 && next * 4u + bk0 < dims.K) { vb0 = B4[(next * 4u + bk0) * n4 + col0 + bc0]; }
+        let a0_0 = matmul_t128_a[0u + lid.y];
+        let a0_1 = matmul_t128_a[16u + lid.y];
+        let b0_0 = matmul_t128_b[0u + lid.x];
+        let b0_1 = matmul_t128_b[16u + lid.x];
+        c0_0 = c0_0 + a0_0.x * b0_0;
+        c0_1 = c0_1 + a0_0.x * b0_1;
+        c1_0 = c1_0 + a0_0.y * b0_0;
+        c1_1 = c1_1 + a0_0.y * b0_1;
+        c2_0 = c2_0 + a0_0.z * b0_0;
+        c2_1 = c2_1 + a0_0.z * b0_1;
+        c3_0 = c3_0 + a0_0.w * b0_0;
+        c3_1 = c3_1 + a0_0.w * b0_1;
+        c4_0 = c4_0 + a0_1.x * b0_0;
+        c4_1 = c4_1 + a0_1.x * b0_1;
+        c5_0 = c5_0 + a0_1.y * b0_0;
+        c5_1 = c5_1 + a0_1.y * b0_1;
+        c6_0 = c6_0 + a0_1.z * b0_0;
+        c6_1 = c6_1 + a0_1.z * b0_1;
+        c7_0 = c7_0 + a0_1.w * b0_0;
+        c7_1 = c7_1 + a0_1.w * b0_1;
+        let a1_0 = matmul_t128_a[32u + lid.y];
+        let a1_1 = matmul_t128_a[48u + lid.y];
+        let b1_0 = matmul_t128_b[32u + lid.x];
+        let b1_1 = matmul_t128_b[48u + lid.x];
+        c0_0 = c0_0 + a1_0.x * b1_0;
+        c0_1 = c0_1 + a1_0.x * b1_1;
+        c1_0 = c1_0 + a1_0.y * b1_0;
+        c1_1 = c1_1 + a1_0.y * b1_1;
+        c2_0 = c2_0 + a1_0.z * b1_0;
+        c2_1 = c2_1 + a1_0.z * b1_1;
+        c3_0 = c3_0 + a1_0.w * b1_0;
+        c3_1 = c3_1 + a1_0.w * b1_1;
+        c4_0 = c4_0 + a1_1.x * b1_0;
+        c4_1 = c4_1 + a1_1.x * b1_1;
+        c5_0 = c5_0 + a1_1.y * b1_0;
+        c5_1 = c5_1 + a1_1.y * b1_1;
+        c6_0 = c6_0 + a1_1.z * b1_0;
+        c6_1 = c6_1 + a1_1.z * b1_1;
+        c7_0 = c7_0 + a1_1.w * b1_0;
+        c7_1 = c7_1 + a1_1.w * b1_1;
+        let a2_0 = matmul_t128_a[64u + lid.y];
+        let a2_1 = matmul_t128_a[80u + lid.y];
+        let b2_0 = matmul_t128_b[64u + lid.x];
+        let b2_1 = matmul_t128_b[80u + lid.x];
+        c0_0 = c0_0 + a2_0.x * b2_0;
+        c0_1 = c0_1 + a2_0.x * b2_1;
+        c1_0 = c1_0 + a2_0.y * b2_0;
+        c1_1 = c1_1 + a2_0.y * b2_1;
+        c2_0 = c2_0 + a2_0.z * b2_0;
+        c2_1 = c2_1 + a2_0.z * b2_1;
+        c3_0 = c3_0 + a2_0.w * b2_0;
+        c3_1 = c3_1 + a2_0.w * b2_1;
+        c4_0 = c4_0 + a2_1.x * b2_0;
+        c4_1 = c4_1 + a2_1.x * b2_1;
+        c5_0 = c5_0 + a2_1.y * b2_0;
+        c5_1 = c5_1 + a2_1.y * b2_1;
+        c6_0 = c6_0 + a2_1.z * b2_0;
+        c6_1 = c6_1 + a2_1.z * b2_1;
+        c7_0 = c7_0 + a2_1.w * b2_0;
+        c7_1 = c7_1 + a2_1.w * b2_1;
+        let a3_0 = matmul_t128_a[96u + lid.y];
+        let a3_1 = matmul_t128_a[112u + lid.y];
+        let b3_0 = matmul_t128_b[96u + lid.x];
+        let b3_1 = matmul_t128_b[112u + lid.x];
+        c0_0 = c0_0 + a3_0.x * b3_0;
+        c0_1 = c0_1 + a3_0.x * b3_1;
+        c1_0 = c1_0 + a3_0.y * b3_0;
+        c1_1 = c1_1 + a3_0.y * b3_1;
+        c2_0 = c2_0 + a3_0.z * b3_0;
+        c2_1 = c2_1 + a3_0.z * b3_1;
+        c3_0 = c3_0 + a3_0.w * b3_0;
+        c3_1 = c3_1 + a3_0.w * b3_1;
+        c4_0 = c4_0 + a3_1.x * b3_0;
+        c4_1 = c4_1 + a3_1.x * b3_1;
+        c5_0 = c5_0 + a3_1.y * b3_0;
+        c5_1 = c5_1 + a3_1.y * b3_1;
+        c6_0 = c6_0 + a3_1.z * b3_0;
+        c6_1 = c6_1 + a3_1.z * b3_1;
+        c7_0 = c7_0 + a3_1.w * b3_0;
+        c7_1 = c7_1 + a3_1.w * b3_1;
+        let a4_0 = matmul_t128_a[128u + lid.y];
+        let a4_1 = matmul_t128_a[144u + lid.y];
+        let b4_0 = matmul_t128_b[128u + lid.x];
+        let b4_1 = matmul_t128_b[144u + lid.x];
+        c0_0 = c0_0 + a4_0.x * b4_0;
+        c0_1 = c0_1 + a4_0.x * b4_1;
+        c1_0 = c1_0 + a4_0.y * b4_0;
+        c1_1 = c1_1 + a4_0.y * b4_1;
+        c2_0 = c2_0 + a4_0.z * b4_0;
+        c2_1 = c2_1 + a4_0.z * b4_1;
+        c3_0 = c3_0 + a4_0.w * b4_0;
+        c3_1 = c3_1 + a4_0.w * b4_1;
+        c4_0 = c4_0 + a4_1.x * b4_0;
+        c4_1 = c4_1 + a4_1.x * b4_1;
+        c5_0 = c5_0 + a4_1.y * b4_0;
+        c5_1 = c5_1 + a4_1.y * b4_1;
+        c6_0 = c6_0 + a4_1.z * b4_0;
+        c6_1 = c6_1 + a4_1.z * b4_1;
+        c7_0 = c7_0 + a4_1.w * b4_0;
+        c7_1 = c7_1 + a4_1.w * b4_1;
+        let a5_0 = matmul_t128_a[160u + lid.y];
+        let a5_1 = matmul_t128_a[176u + lid.y];
+        let b5_0 = matmul_t128_b[160u + lid.x];
+        let b5_1 = matmul_t128_b[176u + lid.x];
+        c0_0 = c0_0 + a5_0.x * b5_0;
+        c0_1 = c0_1 + a5_0.x * b5_1;
+        c1_0 = c1_0 + a5_0.y * b5_0;
+        c1_1 = c1_1 + a5_0.y * b5_1;
+        c2_0 = c2_0 + a5_0.z * b5_0;
+        c2_1 = c2_1 + a5_0.z * b5_1;
+        c3_0 = c3_0 + a5_0.w * b5_0;
+        c3_1 = c3_1 + a5_0.w * b5_1;
+        c4_0 = c4_0 + a5_1.x * b5_0;
+        c4_1 = c4_1 + a5_1.x * b5_1;
+        c5_0 = c5_0 + a5_1.y * b5_0;
+        c5_1 = c5_1 + a5_1.y * b5_1;
+        c6_0 = c6_0 + a5_1.z * b5_0;
+        c6_1 = c6_1 + a5_1.z * b5_1;
+        c7_0 = c7_0 + a5_1.w * b5_0;
+        c7_1 = c7_1 + a5_1.w * b5_1;
+        let a6_0 = matmul_t128_a[192u + lid.y];
+        let a6_1 = matmul_t128_a[208u + lid.y];
+        let b6_0 = matmul_t128_b[192u + lid.x];
+        let b6_1 = matmul_t128_b[208u + lid.x];
+        c0_0 = c0_0 + a6_0.x * b6_0;
+        c0_1 = c0_1 + a6_0.x * b6_1;
+        c1_0 = c1_0 + a6_0.y * b6_0;
+        c1_1 = c1_1 + a6_0.y * b6_1;
+        c2_0 = c2_0 + a6_0.z * b6_0;
+        c2_1 = c2_1 + a6_0.z * b6_1;
+        c3_0 = c3_0 + a6_0.w * b6_0;
+        c3_1 = c3_1 + a6_0.w * b6_1;
+        c4_0 = c4_0 + a6_1.x * b6_0;
+        c4_1 = c4_1 + a6_1.x * b6_1;
+        c5_0 = c5_0 + a6_1.y * b6_0;
+        c5_1 = c5_1 + a6_1.y * b6_1;
+        c6_0 = c6_0 + a6_1.z * b6_0;
+        c6_1 = c6_1 + a6_1.z * b6_1;
+        c7_0 = c7_0 + a6_1.w * b6_0;
+        c7_1 = c7_1 + a6_1.w * b6_1;
+        let a7_0 = matmul_t128_a[224u + lid.y];
+        let a7_1 = matmul_t128_a[240u + lid.y];
+        let b7_0 = matmul_t128_b[224u + lid.x];
+        let b7_1 = matmul_t128_b[240u + lid.x];
+        c0_0 = c0_0 + a7_0.x * b7_0;
+        c0_1 = c0_1 + a7_0.x * b7_1;
+        c1_0 = c1_0 + a7_0.y * b7_0;
+        c1_1 = c1_1 + a7_0.y * b7_1;
+        c2_0 = c2_0 + a7_0.z * b7_0;
+        c2_1 = c2_1 + a7_0.z * b7_1;
+        c3_0 = c3_0 + a7_0.w * b7_0;
+        c3_1 = c3_1 + a7_0.w * b7_1;
+        c4_0 = c4_0 + a7_1.x * b7_0;
+        c4_1 = c4_1 + a7_1.x * b7_1;
+        c5_0 = c5_0 + a7_1.y * b7_0;
+        c5_1 = c5_1 + a7_1.y * b7_1;
+        c6_0 = c6_0 + a7_1.z * b7_0;
+        c6_1 = c6_1 + a7_1.z * b7_1;
+        c7_0 = c7_0 + a7_1.w * b7_0;
+        c7_1 = c7_1 + a7_1.w * b7_1;
+        workgroupBarrier();
+    }
+    if (row0 + (lid.y + 0u) * 4u + 0u < dims.M) {
+        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 0u) * n4 + col0 + lid.x + 0u] = c0_0; }
+        if (col0 + lid.x + 16u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 0u) * n4 + col0 + lid.x + 16u] = c0_1; }
+    }
+    if (row0 + (lid.y + 0u) * 4u + 1u < dims.M) {
+        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 1u) * n4 + col0 + lid.x + 0u] = c1_0; }
+        if (col0 + lid.x + 16u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 1u) * n4 + col0 + lid.x + 16u] = c1_1; }
+    }
+    if (row0 + (lid.y + 0u) * 4u + 2u < dims.M) {
+        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 2u) * n4 + col0 + lid.x + 0u] = c2_0; }
+        if (col0 + lid.x + 16u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 2u) * n4 + col0 + lid.x + 16u] = c2_1; }
+    }
+    if (row0 + (lid.y + 0u) * 4u + 3u < dims.M) {
+        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 3u) * n4 + col0 + lid.x + 0u] = c3_0; }
+        if (col0 + lid.x + 16u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 3u) * n4 + col0 + lid.x + 16u] = c3_1; }
+    }
+    if (row0 + (lid.y + 16u) * 4u + 0u < dims.M) {
+        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 16u) * 4u + 0u) * n4 + col0 + lid.x + 0u] = c4_0; }
+        if (col0 + lid.x + 16u < n4) { C4[(row0 + (lid.y + 16u) * 4u + 0u) * n4 + col0 + lid.x + 16u] = c4_1; }
+    }
+    if (row0 + (lid.y + 16u) * 4u + 1u < dims.M) {
+        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 16u) * 4u + 1u) * n4 + col0 + lid.x + 0u] = c5_0; }
+        if (col0 + lid.x + 16u < n4) { C4[(row0 + (lid.y + 16u) * 4u + 1u) * n4 + col0 + lid.x + 16u] = c5_1; }
+    }
+    if (row0 + (lid.y + 16u) * 4u + 2u < dims.M) {
+        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 16u) * 4u + 2u) * n4 + col0 + lid.x + 0u] = c6_0; }
+        if (col0 + lid.x + 16u < n4) { C4[(row0 + (lid.y + 16u) * 4u + 2u) * n4 + col0 + lid.x + 16u] = c6_1; }
+    }
+    if (row0 + (lid.y + 16u) * 4u + 3u < dims.M) {
+        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 16u) * 4u + 3u) * n4 + col0 + lid.x + 0u] = c7_0; }
+        if (col0 + lid.x + 16u < n4) { C4[(row0 + (lid.y + 16u) * 4u + 3u) * n4 + col0 + lid.x + 16u] = c7_1; }
+    }
+}
+
+// C = A @ B when N and K are multiples of 4 (vec4 arrays), for GPUs. A workgroup of 16 x 16
+// threads computes a 64 x 64 tile of C, each thread 4 rows x 4 columns in registers
+// (rows lid.y * 4 + 64 * i, columns lid.x * 4 + 64 * j). K advances 16 at a time
+// through workgroup memory, A's slice stored transposed; loads past the edges are zero, and the next
+// slice's global loads are issued before the current one is multiplied.
+var<workgroup> matmul_t64_a: array<vec4<f32>, 256>;  // [k * 16 + row / 4]
+var<workgroup> matmul_t64_b: array<vec4<f32>, 256>;  // [k * 16 + column / 4]
+
+@compute @workgroup_size(16, 16)
+fn matmul_t64(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+    let n4 = dims.N / 4u;
+    let k4 = dims.K / 4u;
+    let row0 = wid.y * 64u;
+    let col0 = wid.x * 16u;
+    let t = lid.y * 16u + lid.x;
+    var c0_0 = vec4<f32>(0.0);
+    var c1_0 = vec4<f32>(0.0);
+    var c2_0 = vec4<f32>(0.0);
+    var c3_0 = vec4<f32>(0.0);
+    let ar0 = (t + 0u) / 4u;
+    let aq0 = (t + 0u) % 4u;
+    let aok0 = row0 + ar0 < dims.M;
+    let abase0 = (row0 + ar0) * k4 + aq0;
+    var va0 = vec4<f32>(0.0);
+    let bk0 = (t + 0u) / 16u;
+    let bc0 = (t + 0u) % 16u;
+    let bok0 = col0 + bc0 < n4;
+    var vb0 = vec4<f32>(0.0);
+    va0 = vec4<f32>(0.0);
+    if (aok0 && 0u + aq0 < k4) { va0 = A4[abase0 + 0u]; }
+    vb0 = vec4<f32>(0.0);
+    if (bok0 && 0u * 4u + bk0 < dims.K) { vb0 = B4[(0u * 4u + bk0) * n4 + col0 + bc0]; }
+    for (var k0 = 0u; k0 < k4; k0 = k0 + 4u) {
+        matmul_t64_a[(aq0 * 4u + 0u) * 16u + ar0 / 4u][ar0 % 4u] = va0.x;
+        matmul_t64_a[(aq0 * 4u + 1u) * 16u + ar0 / 4u][ar0 % 4u] = va0.y;
+        matmul_t64_a[(aq0 * 4u + 2u) * 16u + ar0 / 4u][ar0 % 4u] = va0.z;
+        matmul_t64_a[(aq0 * 4u + 3u) * 16u + ar0 / 4u][ar0 % 4u] = va0.w;
+        matmul_t64_b[bk0 * 16u + bc0] = vb0;
+        workgroupBarrier();
+        let next = k0 + 4u;
+        va0 = vec4<f32>(0.0);
+        if (aok0 && next + aq0 < k4) { va0 = A4[abase0 + next]; }
+        vb0 = vec4<f32>(0.0);
+        if (bok0 && next * 4u + bk0 < dims.K) { vb0 = B4[(next * 4u + bk0) * n4 + col0 + bc0]; }
+        let a0_0 = matmul_t64_a[0u + lid.y];
+        let b0_0 = matmul_t64_b[0u + lid.x];
+        c0_0 = c0_0 + a0_0.x * b0_0;
+        c1_0 = c1_0 + a0_0.y * b0_0;
+        c2_0 = c2_0 + a0_0.z * b0_0;
+        c3_0 = c3_0 + a0_0.w * b0_0;
+        let a1_0 = matmul_t64_a[16u + lid.y];
+        let b1_0 = matmul_t64_b[16u + lid.x];
+        c0_0 = c0_0 + a1_0.x * b1_0;
+        c1_0 = c1_0 + a1_0.y * b1_0;
+        c2_0 = c2_0 + a1_0.z * b1_0;
+        c3_0 = c3_0 + a1_0.w * b1_0;
+        let a2_0 = matmul_t64_a[32u + lid.y];
+        let b2_0 = matmul_t64_b[32u + lid.x];
+        c0_0 = c0_0 + a2_0.x * b2_0;
+        c1_0 = c1_0 + a2_0.y * b2_0;
+        c2_0 = c2_0 + a2_0.z * b2_0;
+        c3_0 = c3_0 + a2_0.w * b2_0;
+        let a3_0 = matmul_t64_a[48u + lid.y];
+        let b3_0 = matmul_t64_b[48u + lid.x];
+        c0_0 = c0_0 + a3_0.x * b3_0;
+        c1_0 = c1_0 + a3_0.y * b3_0;
+        c2_0 = c2_0 + a3_0.z * b3_0;
+        c3_0 = c3_0 + a3_0.w * b3_0;
+        let a4_0 = matmul_t64_a[64u + lid.y];
+        let b4_0 = matmul_t64_b[64u + lid.x];
+        c0_0 = c0_0 + a4_0.x * b4_0;
+        c1_0 = c1_0 + a4_0.y * b4_0;
+        c2_0 = c2_0 + a4_0.z * b4_0;
+        c3_0 = c3_0 + a4_0.w * b4_0;
+        let a5_0 = matmul_t64_a[80u + lid.y];
+        let b5_0 = matmul_t64_b[80u + lid.x];
+        c0_0 = c0_0 + a5_0.x * b5_0;
+        c1_0 = c1_0 + a5_0.y * b5_0;
+        c2_0 = c2_0 + a5_0.z * b5_0;
+        c3_0 = c3_0 + a5_0.w * b5_0;
+        let a6_0 = matmul_t64_a[96u + lid.y];
+        let b6_0 = matmul_t64_b[96u + lid.x];
+        c0_0 = c0_0 + a6_0.x * b6_0;
+        c1_0 = c1_0 + a6_0.y * b6_0;
+        c2_0 = c2_0 + a6_0.z * b6_0;
+        c3_0 = c3_0 + a6_0.w * b6_0;
+        let a7_0 = matmul_t64_a[112u + lid.y];
+        let b7_0 = matmul_t64_b[112u + lid.x];
+        c0_0 = c0_0 + a7_0.x * b7_0;
+        c1_0 = c1_0 + a7_0.y * b7_0;
+        c2_0 = c2_0 + a7_0.z * b7_0;
+        c3_0 = c3_0 + a7_0.w * b7_0;
+        let a8_0 = matmul_t64_a[128u + lid.y];
+        let b8_0 = matmul_t64_b[128u + lid.x];
+        c0_0 = c0_0 + a8_0.x * b8_0;
+        c1_0 = c1_0 + a8_0.y * b8_0;
+        c2_0 = c2_0 + a8_0.z * b8_0;
+        c3_0 = c3_0 + a8_0.w * b8_0;
+        let a9_0 = matmul_t64_a[144u + lid.y];
+        let b9_0 = matmul_t64_b[144u + lid.x];
+        c0_0 = c0_0 + a9_0.x * b9_0;
+        c1_0 = c1_0 + a9_0.y * b9_0;
+        c2_0 = c2_0 + a9_0.z * b9_0;
+        c3_0 = c3_0 + a9_0.w * b9_0;
+        let a10_0 = matmul_t64_a[160u + lid.y];
+        let b10_0 = matmul_t64_b[160u + lid.x];
+        c0_0 = c0_0 + a10_0.x * b10_0;
+        c1_0 = c1_0 + a10_0.y * b10_0;
+        c2_0 = c2_0 + a10_0.z * b10_0;
+        c3_0 = c3_0 + a10_0.w * b10_0;
+        let a11_0 = matmul_t64_a[176u + lid.y];
+        let b11_0 = matmul_t64_b[176u + lid.x];
+        c0_0 = c0_0 + a11_0.x * b11_0;
+        c1_0 = c1_0 + a11_0.y * b11_0;
+        c2_0 = c2_0 + a11_0.z * b11_0;
+        c3_0 = c3_0 + a11_0.w * b11_0;
+        let a12_0 = matmul_t64_a[192u + lid.y];
+        let b12_0 = matmul_t64_b[192u + lid.x];
+        c0_0 = c0_0 + a12_0.x * b12_0;
+        c1_0 = c1_0 + a12_0.y * b12_0;
+        c2_0 = c2_0 + a12_0.z * b12_0;
+        c3_0 = c3_0 + a12_0.w * b12_0;
+        let a13_0 = matmul_t64_a[208u + lid.y];
+        let b13_0 = matmul_t64_b[208u + lid.x];
+        c0_0 = c0_0 + a13_0.x * b13_0;
+        c1_0 = c1_0 + a13_0.y * b13_0;
+        c2_0 = c2_0 + a13_0.z * b13_0;
+        c3_0 = c3_0 + a13_0.w * b13_0;
+        let a14_0 = matmul_t64_a[224u + lid.y];
+        let b14_0 = matmul_t64_b[224u + lid.x];
+        c0_0 = c0_0 + a14_0.x * b14_0;
+        c1_0 = c1_0 + a14_0.y * b14_0;
+        c2_0 = c2_0 + a14_0.z * b14_0;
+        c3_0 = c3_0 + a14_0.w * b14_0;
+        let a15_0 = matmul_t64_a[240u + lid.y];
+        let b15_0 = matmul_t64_b[240u + lid.x];
+        c0_0 = c0_0 + a15_0.x * b15_0;
+        c1_0 = c1_0 + a15_0.y * b15_0;
+        c2_0 = c2_0 + a15_0.z * b15_0;
+        c3_0 = c3_0 + a15_0.w * b15_0;
+        workgroupBarrier();
+    }
+    if (row0 + (lid.y + 0u) * 4u + 0u < dims.M) {
+        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 0u) * n4 + col0 + lid.x + 0u] = c0_0; }
+    }
+    if (row0 + (lid.y + 0u) * 4u + 1u < dims.M) {
+        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 1u) * n4 + col0 + lid.x + 0u] = c1_0; }
+    }
+    if (row0 + (lid.y + 0u) * 4u + 2u < dims.M) {
+        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 2u) * n4 + col0 + lid.x + 0u] = c2_0; }
+    }
+    if (row0 + (lid.y + 0u) * 4u + 3u < dims.M) {
+        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 3u) * n4 + col0 + lid.x + 0u] = c3_0; }
+    }
+}
+
+// C = A @ B when N and K are multiples of 4 (vec4 arrays), for GPUs. A workgroup of 8 x 8
+// threads computes a 32 x 32 tile of C, each thread 4 rows x 4 columns in registers
+// (rows lid.y * 4 + 32 * i, columns lid.x * 4 + 32 * j). K advances 16 at a time
+// through workgroup memory, A's slice stored transposed; loads past the edges are zero, and the next
+// slice's global loads are issued before the current one is multiplied.
+var<workgroup> matmul_t32_a: array<vec4<f32>, 128>;  // [k * 8 + row / 4]
+var<workgroup> matmul_t32_b: array<vec4<f32>, 128>;  // [k * 8 + column / 4]
+
+@compute @workgroup_size(8, 8)
+fn matmul_t32(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+    let n4 = dims.N / 4u;
+    let k4 = dims.K / 4u;
+    let row0 = wid.y * 32u;
+    let col0 = wid.x * 8u;
+    let t = lid.y * 8u + lid.x;
+    var c0_0 = vec4<f32>(0.0);
+    var c1_0 = vec4<f32>(0.0);
+    var c2_0 = vec4<f32>(0.0);
+    var c3_0 = vec4<f32>(0.0);
+    let ar0 = (t + 0u) / 4u;
+    let aq0 = (t + 0u) % 4u;
+    let aok0 = row0 + ar0 < dims.M;
+    let abase0 = (row0 + ar0) * k4 + aq0;
+    var va0 = vec4<f32>(0.0);
+    let ar1 = (t + 64u) / 4u;
+    let aq1 = (t + 64u) % 4u;
+    let aok1 = row0 + ar1 < dims.M;
+    let abase1 = (row0 + ar1) * k4 + aq1;
+    var va1 = vec4<f32>(0.0);
+    let bk0 = (t + 0u) / 8u;
+    let bc0 = (t + 0u) % 8u;
+    let bok0 = col0 + bc0 < n4;
+    var vb0 = vec4<f32>(0.0);
+    let bk1 = (t + 64u) / 8u;
+    let bc1 = (t + 64u) % 8u;
+    let bok1 = col0 + bc1 < n4;
+    var vb1 = vec4<f32>(0.0);
+    va0 = vec4<f32>(0.0);
+    if (aok0 && 0u + aq0 < k4) { va0 = A4[abase0 + 0u]; }
+    va1 = vec4<f32>(0.0);
+    if (aok1 && 0u + aq1 < k4) { va1 = A4[abase1 + 0u]; }
+    vb0 = vec4<f32>(0.0);
+    if (bok0 && 0u * 4u + bk0 < dims.K) { vb0 = B4[(0u * 4u + bk0) * n4 + col0 + bc0]; }
+    vb1 = vec4<f32>(0.0);
+    if (bok1 && 0u * 4u + bk1 < dims.K) { vb1 = B4[(0u * 4u + bk1) * n4 + col0 + bc1]; }
+    for (var k0 = 0u; k0 < k4; k0 = k0 + 4u) {
+        matmul_t32_a[(aq0 * 4u + 0u) * 8u + ar0 / 4u][ar0 % 4u] = va0.x;
+        matmul_t32_a[(aq0 * 4u + 1u) * 8u + ar0 / 4u][ar0 % 4u] = va0.y;
+        matmul_t32_a[(aq0 * 4u + 2u) * 8u + ar0 / 4u][ar0 % 4u] = va0.z;
+        matmul_t32_a[(aq0 * 4u + 3u) * 8u + ar0 / 4u][ar0 % 4u] = va0.w;
+        matmul_t32_a[(aq1 * 4u + 0u) * 8u + ar1 / 4u][ar1 % 4u] = va1.x;
+        matmul_t32_a[(aq1 * 4u + 1u) * 8u + ar1 / 4u][ar1 % 4u] = va1.y;
+        matmul_t32_a[(aq1 * 4u + 2u) * 8u + ar1 / 4u][ar1 % 4u] = va1.z;
+        matmul_t32_a[(aq1 * 4u + 3u) * 8u + ar1 / 4u][ar1 % 4u] = va1.w;
+        matmul_t32_b[bk0 * 8u + bc0] = vb0;
+        matmul_t32_b[bk1 * 8u + bc1] = vb1;
+        workgroupBarrier();
+        let next = k0 + 4u;
+        va0 = vec4<f32>(0.0);
+        if (aok0 && next + aq0 < k4) { va0 = A4[abase0 + next]; }
+        va1 = vec4<f32>(0.0);
+        if (aok1 && next + aq1 < k4) { va1 = A4[abase1 + next]; }
+        vb0 = vec4<f32>(0.0);
+        if (bok0 && next * 4u + bk0 < dims.K) { vb0 = B4[(next * 4u + bk0) * n4 + col0 + bc0]; }
+        vb1 = vec4<f32>(0.0);
+        if (bok1 && next * 4u + bk1 < dims.K) { vb1 = B4[(next * 4u + bk1) * n4 + col0 + bc1]; }
+        let a0_0 = matmul_t32_a[0u + lid.y];
+        let b0_0 = matmul_t32_b[0u + lid.x];
+        c0_0 = c0_0 + a0_0.x * b0_0;
+        c1_0 = c1_0 + a0_0.y * b0_0;
+        c2_0 = c2_0 + a0_0.z * b0_0;
+        c3_0 = c3_0 + a0_0.w * b0_0;
+        let a1_0 = matmul_t32_a[8u + lid.y];
+        let b1_0 = matmul_t32_b[8u + lid.x];
+        c0_0 = c0_0 + a1_0.x * b1_0;
+        c1_0 = c1_0 + a1_0.y * b1_0;
+        c2_0 = c2_0 + a1_0.z * b1_0;
+        c3_0 = c3_0 + a1_0.w * b1_0;
+        let a2_0 = matmul_t32_a[16u + lid.y];
+        let b2_0 = matmul_t32_b[16u + lid.x];
+        c0_0 = c0_0 + a2_0.x * b2_0;
+        c1_0 = c1_0 + a2_0.y * b2_0;
+        c2_0 = c2_0 + a2_0.z * b2_0;
+        c3_0 = c3_0 + a2_0.w * b2_0;
+        let a3_0 = matmul_t32_a[24u + lid.y];
+        let b3_0 = matmul_t32_b[24u + lid.x];
+        c0_0 = c0_0 + a3_0.x * b3_0;
+        c1_0 = c1_0 + a3_0.y * b3_0;
+        c2_0 = c2_0 + a3_0.z * b3_0;
+        c3_0 = c3_0 + a3_0.w * b3_0;
+        let a4_0 = matmul_t32_a[32u + lid.y];
+        let b4_0 = matmul_t32_b[32u + lid.x];
+        c0_0 = c0_0 + a4_0.x * b4_0;
+        c1_0 = c1_0 + a4_0.y * b4_0;
+        c2_0 = c2_0 + a4_0.z * b4_0;
+        c3_0 = c3_0 + a4_0.w * b4_0;
+        let a5_0 = matmul_t32_a[40u + lid.y];
+        let b5_0 = matmul_t32_b[40u + lid.x];
+        c0_0 = c0_0 + a5_0.x * b5_0;
+        c1_0 = c1_0 + a5_0.y * b5_0;
+        c2_0 = c2_0 + a5_0.z * b5_0;
+        c3_0 = c3_0 + a5_0.w * b5_0;
+        let a6_0 = matmul_t32_a[48u + lid.y];
+        let b6_0 = matmul_t32_b[48u + lid.x];
+        c0_0 = c0_0 + a6_0.x * b6_0;
+        c1_0 = c1_0 + a6_0.y * b6_0;
+        c2_0 = c2_0 + a6_0.z * b6_0;
+        c3_0 = c3_0 + a6_0.w * b6_0;
+        let a7_0 = matmul_t32_a[56u + lid.y];
+        let b7_0 = matmul_t32_b[56u + lid.x];
+        c0_0 = c0_0 + a7_0.x * b7_0;
+        c1_0 = c1_0 + a7_0.y * b7_0;
+        c2_0 = c2_0 + a7_0.z * b7_0;
+        c3_0 = c3_0 + a7_0.w * b7_0;
+        let a8_0 = matmul_t32_a[64u + lid.y];
+        let b8_0 = matmul_t32_b[64u + lid.x];
+        c0_0 = c0_0 + a8_0.x * b8_0;
+        c1_0 = c1_0 + a8_0.y * b8_0;
+        c2_0 = c2_0 + a8_0.z * b8_0;
+        c3_0 = c3_0 + a8_0.w * b8_0;
+        let a9_0 = matmul_t32_a[72u + lid.y];
+        let b9_0 = matmul_t32_b[72u + lid.x];
+        c0_0 = c0_0 + a9_0.x * b9_0;
+        c1_0 = c1_0 + a9_0.y * b9_0;
+        c2_0 = c2_0 + a9_0.z * b9_0;
+        c3_0 = c3_0 + a9_0.w * b9_0;
+        let a10_0 = matmul_t32_a[80u + lid.y];
+        let b10_0 = matmul_t32_b[80u + lid.x];
+        c0_0 = c0_0 + a10_0.x * b10_0;
+        c1_0 = c1_0 + a10_0.y * b10_0;
+        c2_0 = c2_0 + a10_0.z * b10_0;
+        c3_0 = c3_0 + a10_0.w * b10_0;
+        let a11_0 = matmul_t32_a[88u + lid.y];
+        let b11_0 = matmul_t32_b[88u + lid.x];
+        c0_0 = c0_0 + a11_0.x * b11_0;
+        c1_0 = c1_0 + a11_0.y * b11_0;
+        c2_0 = c2_0 + a11_0.z * b11_0;
+        c3_0 = c3_0 + a11_0.w * b11_0;
+        let a12_0 = matmul_t32_a[96u + lid.y];
+        let b12_0 = matmul_t32_b[96u + lid.x];
+        c0_0 = c0_0 + a12_0.x * b12_0;
+        c1_0 = c1_0 + a12_0.y * b12_0;
+        c2_0 = c2_0 + a12_0.z * b12_0;
+        c3_0 = c3_0 + a12_0.w * b12_0;
+        let a13_0 = matmul_t32_a[104u + lid.y];
+        let b13_0 = matmul_t32_b[104u + lid.x];
+        c0_0 = c0_0 + a13_0.x * b13_0;
+        c1_0 = c1_0 + a13_0.y * b13_0;
+        c2_0 = c2_0 + a13_0.z * b13_0;
+        c3_0 = c3_0 + a13_0.w * b13_0;
+        let a14_0 = matmul_t32_a[112u + lid.y];
+        let b14_0 = matmul_t32_b[112u + lid.x];
+        c0_0 = c0_0 + a14_0.x * b14_0;
+        c1_0 = c1_0 + a14_0.y * b14_0;
+        c2_0 = c2_0 + a14_0.z * b14_0;
+        c3_0 = c3_0 + a14_0.w * b14_0;
+        let a15_0 = matmul_t32_a[120u + lid.y];
+        let b15_0 = matmul_t32_b[120u + lid.x];
+        c0_0 = c0_0 + a15_0.x * b15_0;
+        c1_0 = c1_0 + a15_0.y * b15_0;
+        c2_0 = c2_0 + a15_0.z * b15_0;
+        c3_0 = c3_0 + a15_0.w * b15_0;
+        workgroupBarrier();
+    }
+    if (row0 + (lid.y + 0u) * 4u + 0u < dims.M) {
+        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 0u) * n4 + col0 + lid.x + 0u] = c0_0; }
+    }
+    if (row0 + (lid.y + 0u) * 4u + 1u < dims.M) {
+        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 1u) * n4 + col0 + lid.x + 0u] = c1_0; }
+    }
+    if (row0 + (lid.y + 0u) * 4u + 2u < dims.M) {
+        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 2u) * n4 + col0 + lid.x + 0u] = c2_0; }
+    }
+    if (row0 + (lid.y + 0u) * 4u + 3u < dims.M) {
+        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 3u) * n4 + col0 + lid.x + 0u] = c3_0; }
+    }
+}
 // ---- generated by scripts/matmul_wgsl.py: end

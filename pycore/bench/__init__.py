@@ -144,10 +144,10 @@ async def run_async(ops: tuple[str, ...] | None = None, sizes: tuple[int, ...] =
 
 # The command line and the report, importable from here (cli.py imports run_async from this module).
 from .cli import add_arguments, call_kwargs, main, write_result  # noqa: E402
-from .peers import _matmul_tile, _raw_head  # noqa: E402
+from .peers import _matmul_kernel, _raw_head  # noqa: E402
 from .report import REFERENCE, TARGETS, format_report  # noqa: E402
 from .sweep import contenders  # noqa: E402
 
-__all__ = ["MATRIX_SIZES", "QUICK", "REFERENCE", "SIZES", "TARGETS", "_matmul_tile", "_raw_head",
+__all__ = ["MATRIX_SIZES", "QUICK", "REFERENCE", "SIZES", "TARGETS", "_matmul_kernel", "_raw_head",
            "add_arguments", "call_kwargs", "contenders", "format_report", "main", "run_async",
            "write_result"]

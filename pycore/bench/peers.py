@@ -78,20 +78,18 @@ def _raw_code(kernel: str) -> str | None:
     return PROGRAMS["unary"].kernel(OPS["relu"], {}).source()
 
 
-def _matmul_tile(kernel: str) -> tuple[int, int]:
-    """Rows and columns of C one workgroup of this matmul kernel computes (programs.Matmul owns them)."""
-    from ..programs import Matmul
+def _matmul_kernel(n: int) -> tuple[str, tuple[int, int]]:
+    """The matmul kernel pycore runs for n x n matrices on this adapter, and the (rows, columns) of C
+    one workgroup of it computes (programs.Matmul chooses both)."""
+    from ..programs import PROGRAMS
 
-    return (Matmul.TILED, Matmul.TILED) if kernel == "matmul_tiled" else Matmul.VEC4_TILE
+    return PROGRAMS["matmul"].kernel_for(RUNTIME.device.cpu_adapter, n, n, n)
 
 
 def _raw_kernel(op: str, shape: list[int]) -> str:
     """The baselines.js kernel that runs what pycore runs for op at shape on this adapter."""
     if op == "matmul":
-        from ..programs import PROGRAMS
-
-        entry = PROGRAMS["matmul"].kernels(RUNTIME.device, OPS["matmul"])[0][1]
-        return "matmul_tiled" if entry == "matmul_tiled" else op
+        return _matmul_kernel(shape[0])[0]
     if op == "softmax":
         from ..gpu import GpuSession
         from ..programs import PROGRAMS
@@ -118,7 +116,7 @@ async def _peers(module: Any, sizes: tuple[int, ...], matrix_sizes: tuple[int, .
             shape = _peer_shape(op, n)
             reps = max(1, min(repeats, 3)) if op == "matmul" and n >= 512 else repeats
             kernel = _raw_kernel(op, shape)
-            tile = to_js(list(_matmul_tile(kernel))) if op == "matmul" else None
+            tile = to_js(list(_matmul_kernel(n)[1])) if op == "matmul" else None
             raw = (await module.rawOp(device, kernel, to_js(shape), reps, tile, _raw_code(kernel))).to_py()
             want = _raw_head(op, shape)
             if not np.allclose(raw["head"], want, rtol=1e-4, atol=1e-6):

@@ -38,11 +38,15 @@ shown = eval({op.shows!r}, {{"array": np.array, "float32": np.float32}})
     assert r["backend"] == "webgpu" and r["close"], r["value"]
 
 
-# Which kernel runs depends on the adapter (on GPUs: matmul_tiled and the workgroup reductions; on
-# CPU adapters like the ones CI has, mostly the others): force each choice, so every kernel is checked here.
+# Which kernel runs depends on the adapter (on GPUs: the tiled matmuls and the workgroup reductions;
+# on CPU adapters like the ones CI has, mostly the others) and for matmul on the shape: force each
+# choice, so every kernel is checked here.
 # (program, its switch, value, the kernels that value runs, the case ids' prefixes)
 KERNEL_CHOICES = [
-    ("matmul", "tiled", True, {"matmul_tiled"}, ("matmul:",)),
+    ("matmul", "tiled", True, {"matmul_tiled", "matmul_t32"}, ("matmul:",)),
+    ("matmul", "tile", 128, {"matmul_t128"}, ("matmul:",)),
+    ("matmul", "tile", 64, {"matmul_t64"}, ("matmul:",)),
+    ("matmul", "tile", 32, {"matmul_t32"}, ("matmul:",)),
     ("matmul", "tiled", False, {"matmul", "matmul_vec4"}, ("matmul:",)),
     ("reduce", "tree", True, {"reduce", "dot_products"}, ("sum:", "max:", "min:", "dot:")),
     ("reduce", "tree", False, {"reduce_thread", "dot_thread"}, ("sum:", "max:", "min:", "dot:")),

@@ -34,19 +34,18 @@ const KERNELS = {
     inputs: ([r, c]) => [r * c], out: ([r, c]) => r * c,
     words: ([r, c]) => [r, c, 0xff800000], groups: ([r], s) => grid(Math.ceil(r / s.THREAD_GROUP)), pad: 4,
   },
-  matmul: {
-    family: "matmul", entry: "matmul_vec4", bindings: ["read", "read", "write", "uniform"],
-    inputs: ([n]) => [n * n, n * n], out: ([n]) => n * n,
-    words: ([n]) => [n, n, n], groups: ([n], s, tile) => [Math.ceil(n / tile[1]), Math.ceil(n / tile[0]), 1],
-    pad: 16,
-  },
-  matmul_tiled: {  // pycore's choice on GPUs (tiles staged in workgroup memory)
-    family: "matmul", entry: "matmul_tiled", bindings: ["read", "read", "write", "uniform"],
-    inputs: ([n]) => [n * n, n * n], out: ([n]) => n * n,
-    words: ([n]) => [n, n, n], groups: ([n], s, tile) => [Math.ceil(n / tile[1]), Math.ceil(n / tile[0]), 1],
-    pad: 4,
-  },
 };
+
+/** One of pycore's matmul kernels (programs.Matmul.kernel_for names it): vec4 bindings (whole
+ *  16-byte words) for all but the two scalar ones. */
+function matmulKernel(entry) {
+  return {
+    family: "matmul", entry, bindings: ["read", "read", "write", "uniform"],
+    inputs: ([n]) => [n * n, n * n], out: ([n]) => n * n,
+    words: ([n]) => [n, n, n], groups: ([n], s, tile) => [Math.ceil(n / tile[1]), Math.ceil(n / tile[0]), 1],
+    pad: entry === "matmul" || entry === "matmul_tiled" ? 4 : 16,
+  };
+}
 
 function grid(groups) {
   if (groups <= 65535) return [Math.max(groups, 1), 1, 1];
@@ -162,10 +161,10 @@ export async function rawFloor(device, repeats) {
   }
 }
 
-/** `op` (relu | softmax | softmax_thread | matmul) on `shape` written directly against WebGPU,
- * pycore's WGSL. */
+/** `op` (relu | softmax | softmax_thread | a matmul kernel's entry) on `shape` written directly
+ * against WebGPU, pycore's WGSL. */
 export async function rawOp(device, op, shape, repeats, tile = null, code = null) {
-  const k = KERNELS[op];
+  const k = KERNELS[op] ?? matmulKernel(op);
   const pipe = await pipeline(device, k.family, k.entry, k.bindings, code);
   const inputs = k.inputs(shape).map(randomData);
   const outBytes = k.out(shape) * 4;
