@@ -123,11 +123,19 @@ class Device:
         return self.allocations.pop(id(buf), None) if self.allocations else None
 
     def release(self, buf: Any) -> None:
-        """Give `buf` back to the pool, once no queued work can still read it."""
-        if self.queued:
+        """Give `buf` back to the pool, once no queued work can still read it. A large buffer
+        (CHECKED_ALLOCATION or more) does not wait: the queue is submitted now, so that the next op
+        of a chain of large ones reuses it instead of allocating another (the GPU runs submits in
+        order, so later work that writes it runs after the work that reads it)."""
+        if not self.queued:
+            self.pool.release(buf)
+        elif self.pool.size_of(buf) < CHECKED_ALLOCATION:
             self.after_flush.append(buf)
         else:
-            self.pool.release(buf)
+            try:
+                self.flush()
+            finally:
+                self.pool.release(buf)
 
     # -- work queued for one submit
     def enqueue(self, op: str, commands: list[Command], pins: list[bytes]) -> Check:

@@ -80,6 +80,10 @@ class BufferPool:
         self._free_bytes += size
         self._trim()
 
+    def size_of(self, buf: Any) -> int:
+        """The size class of a live buffer of this pool."""
+        return self._size[id(buf)][0]
+
     def discard(self, buf: Any) -> None:
         """Destroy a buffer in use instead of pooling it (its allocation may have failed)."""
         key = id(buf)

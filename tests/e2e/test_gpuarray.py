@@ -69,6 +69,26 @@ pycore.info()["memory"]["bytes_in_use"] - before
     assert r == 0
 
 
+def test_a_chain_of_large_results_reuses_their_buffers(gpu):
+    # each result of 16 MB that the chain drops goes back to the pool at once (its queued reader
+    # submitted first), so the next op reuses it: without that, every op allocated a new buffer
+    r = gpu.py("""
+from pycore.runtime import RUNTIME
+x = np.linspace(-1, 1, 2048 * 2048, dtype=np.float32).reshape(2048, 2048)
+t = await pycore.to_gpu_async(x)
+pool = RUNTIME.device.pool
+before = pool.stats()["allocations"]
+y = t
+for i in range(8):
+    y = await pycore.scale_async(y, -1.0, backend="gpu")
+got = await y.to_numpy_async()
+made = pool.stats()["allocations"] - before
+del t, y
+{"made": made, "ok": bool(np.array_equal(got, x))}
+""")
+    assert r["ok"] and r["made"] <= 3, r
+
+
 def test_lost_device_makes_gpu_arrays_fail_clearly(browser, server):
     page = boot(browser, server.url + "/")
     try:
