@@ -232,7 +232,8 @@ export async function tfjsOp(op, shape, repeats) {
   const run = {
     relu: () => tf.relu(tf.tensor1d(data)),
     softmax: () => tf.softmax(tf.tensor2d(data, shape)),
-    matmul: () => { const a = tf.tensor2d(data, [n, n]); return tf.matMul(a, a); },
+    // two tensors, as pycore's matmul(a, b) uploads two arrays (a @ a would upload one)
+    matmul: () => tf.matMul(tf.tensor2d(data, [n, n]), tf.tensor2d(data, [n, n])),
   }[op];
   return await timeRuns(async () => {
     const out = tf.tidy(run);
