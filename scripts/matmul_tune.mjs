@@ -162,6 +162,7 @@ for (const n of sizes) {
   console.log(`n=${n} (${reps} per submit): ${row.join(" | ")}`);
   for (const x of [a, b, c, dims]) x.destroy();
 }
-console.log(JSON.stringify({ adapter: info, results }));
+const adapterInfo = { vendor: info.vendor, architecture: info.architecture, description: info.description };
+console.log(JSON.stringify({ adapter: adapterInfo, sizes, rounds, results }));
 device.destroy();
 process.exit(0);
