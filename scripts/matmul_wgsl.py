@@ -71,13 +71,16 @@ def kernel(rows: int = ROWS, cols4: int = COLS4, group: tuple[int, int] = GROUP)
     return "\n".join(out) + "\n"
 
 
-def gpu_kernel(name: str, bm: int, bn: int, bk: int, tm: int, tn: int, prefetch: bool = True) -> str:
+def gpu_kernel(name: str, bm: int, bn: int, bk: int, tm: int, tn: int, prefetch: bool = True,
+               double: bool = False) -> str:
     """A workgroup-memory tiled matmul for GPUs on vec4 arrays (N and K multiples of 4): a workgroup
     of (bn / tn) x (bm / tm) threads computes a bm x bn tile of C, each thread tm rows x tn columns
     held in named vec4 registers; K advances bk at a time through workgroup memory (A stored
     transposed, so a thread reads 4 of its rows as one vec4). With `prefetch`, the next slice's
-    global loads are issued before the current slice is multiplied."""
+    global loads are issued before the current slice is multiplied; with `double` (and prefetch),
+    two slices of workgroup memory alternate, one barrier a slice."""
     gx, gy = bn // tn, bm // tm
+    copies = 2 if double else 1
     threads, m4, n4t, bk4 = gx * gy, bm // 4, bn // 4, bk // 4
     la, lb = bm * bk4 // threads, bk * n4t // threads
     assert la * threads == bm * bk4 and lb * threads == bk * n4t and tm % 4 == 0 and tn % 4 == 0
@@ -90,8 +93,8 @@ def gpu_kernel(name: str, bm: int, bn: int, bk: int, tm: int, tn: int, prefetch:
         "// through workgroup memory, A's slice stored transposed; loads past the edges are zero"
         + (", and the next" if prefetch else "."),
         *(["// slice's global loads are issued before the current one is multiplied."] if prefetch else []),
-        f"var<workgroup> {wa}: array<vec4<f32>, {bk * m4}>;  // [k * {m4} + row / 4]",
-        f"var<workgroup> {wb}: array<vec4<f32>, {bk * n4t}>;  // [k * {n4t} + column / 4]",
+        f"var<workgroup> {wa}: array<vec4<f32>, {copies * bk * m4}>;  // [k * {m4} + row / 4]",
+        f"var<workgroup> {wb}: array<vec4<f32>, {copies * bk * n4t}>;  // [k * {n4t} + column / 4]",
         "",
         f"@compute @workgroup_size({gx}, {gy})",
         f"fn {name}(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {{",
@@ -125,28 +128,49 @@ def gpu_kernel(name: str, bm: int, bn: int, bk: int, tm: int, tn: int, prefetch:
                       f"{{ vb{x} = B4[({k0} * 4u + bk{x}) * n4 + col0 + bc{x}]; }}"]
         return lines
 
-    if prefetch:
-        out += loads("0u", "    ")
-    out.append(f"    for (var k0 = 0u; k0 < k4; k0 = k0 + {bk4}u) {{")
-    if not prefetch:
-        out += loads("k0", "        ")
-    for x in range(la):
-        out += [f"        {wa}[(aq{x} * 4u + {j}u) * {m4}u + ar{x} / 4u][ar{x} % 4u] = va{x}.{c};"
-                for j, c in enumerate("xyzw")]
-    out += [f"        {wb}[bk{x} * {n4t}u + bc{x}] = vb{x};" for x in range(lb)]
-    out.append("        workgroupBarrier();")
-    if prefetch:
+    def stores(indent: str, base_a: str = "", base_b: str = "") -> list[str]:
+        lines = []
+        for x in range(la):
+            at = f"{base_a}(aq{x} * 4u + {{j}}u) * {m4}u + ar{x} / 4u"
+            lines += [f"{indent}{wa}[{at.format(j=j)}][ar{x} % 4u] = va{x}.{c};"
+                      for j, c in enumerate("xyzw")]
+        lines += [f"{indent}{wb}[{base_b}bk{x} * {n4t}u + bc{x}] = vb{x};" for x in range(lb)]
+        return lines
+
+    def multiply(indent: str, base_a: str = "", base_b: str = "") -> list[str]:
+        lines = []
+        for kk in range(bk):
+            lines += [f"{indent}let a{kk}_{i} = {wa}[{base_a}{kk * m4 + i * gy}u + lid.y];" for i in ri]
+            lines += [f"{indent}let b{kk}_{j} = {wb}[{base_b}{kk * n4t + j * gx}u + lid.x];" for j in cj]
+            for i in ri:
+                for r, c in enumerate("xyzw"):
+                    for j in cj:
+                        acc = f"c{4 * i + r}_{j}"
+                        lines.append(f"{indent}{acc} = {acc} + a{kk}_{i}.{c} * b{kk}_{j};")
+        return lines
+
+    if double:
+        out += loads("0u", "    ") + stores("    ") + ["    workgroupBarrier();", "    var half = 0u;"]
+        out.append(f"    for (var k0 = 0u; k0 < k4; k0 = k0 + {bk4}u) {{")
         out.append(f"        let next = k0 + {bk4}u;")
         out += loads("next", "        ")
-    for kk in range(bk):
-        out += [f"        let a{kk}_{i} = {wa}[{kk * m4 + i * gy}u + lid.y];" for i in ri]
-        out += [f"        let b{kk}_{j} = {wb}[{kk * n4t + j * gx}u + lid.x];" for j in cj]
-        for i in ri:
-            for r, c in enumerate("xyzw"):
-                for j in cj:
-                    acc = f"c{4 * i + r}_{j}"
-                    out.append(f"        {acc} = {acc} + a{kk}_{i}.{c} * b{kk}_{j};")
-    out += ["        workgroupBarrier();", "    }"]
+        out += multiply("        ", f"half * {bk * m4}u + ", f"half * {bk * n4t}u + ")
+        out.append("        half = 1u - half;")
+        out += stores("        ", f"half * {bk * m4}u + ", f"half * {bk * n4t}u + ")
+        out += ["        workgroupBarrier();", "    }"]
+    else:
+        if prefetch:
+            out += loads("0u", "    ")
+        out.append(f"    for (var k0 = 0u; k0 < k4; k0 = k0 + {bk4}u) {{")
+        if not prefetch:
+            out += loads("k0", "        ")
+        out += stores("        ")
+        out.append("        workgroupBarrier();")
+        if prefetch:
+            out.append(f"        let next = k0 + {bk4}u;")
+            out += loads("next", "        ")
+        out += multiply("        ")
+        out += ["        workgroupBarrier();", "    }"]
     for i in ri:
         for r in range(4):
             row = f"row0 + (lid.y + {i * gy}u) * 4u + {r}u"
@@ -166,8 +190,8 @@ def rendered(text: str) -> str:
 
 
 # Candidates for scripts/matmul_tune.mjs: name -> (rows, columns, k slice, rows and columns per
-# thread, prefetch). Measured on an H100 through Dawn at 256²...4096² against the GPU_TILES
-# kernels (g128, g64 and g32 are theirs): see docs/benchmarks.md.
+# thread, prefetch, double-buffered workgroup memory). Measured on an H100 through Dawn at
+# 256²...4096² against the GPU_TILES kernels (g128, g64 and g32 are theirs): see docs/benchmarks.md.
 VARIANTS = {
     "g32": (32, 32, 16, 4, 4, True),
     "g64": (64, 64, 16, 4, 4, True),
@@ -179,6 +203,11 @@ VARIANTS = {
     "g64x128": (64, 128, 16, 4, 8, True),
     "g128x256": (128, 256, 8, 8, 16, True),
     "g128k16np": (128, 128, 16, 8, 8, False),
+    "g128d": (128, 128, 8, 8, 8, True, True),
+    "g128k16d": (128, 128, 16, 8, 8, True, True),
+    "g128t16": (128, 128, 8, 8, 16, True),
+    "g256x128": (256, 128, 8, 16, 8, True),
+    "g64d": (64, 64, 16, 4, 4, True, True),
 }
 
 
