@@ -278,9 +278,9 @@ class Matmul(Program):
     VEC4_ROWS, VEC4_COLS4, VEC4_GROUP = 32, 8, (4, 8)  # per thread, and threads per workgroup
     VEC4_TILE = (VEC4_ROWS * VEC4_GROUP[1], 4 * VEC4_COLS4 * VEC4_GROUP[0])  # C rows, columns per group
     # GPU kernels, largest first: entry -> (C rows, C columns per workgroup, K per slice, C rows and
-    # columns per thread). Chosen on an H100 through Dawn against 10 other shapes (docs/benchmarks.md).
+    # columns per thread). Chosen on an H100 through Dawn against 17 other shapes (docs/benchmarks.md).
     GPU_TILES: ClassVar[dict[str, tuple[int, int, int, int, int]]] = {
-        "matmul_t128": (128, 128, 8, 8, 8),
+        "matmul_t128": (128, 128, 8, 8, 16),
         "matmul_t64": (64, 64, 16, 4, 4),
         "matmul_t32": (32, 32, 16, 4, 4),
     }

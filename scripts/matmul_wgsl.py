@@ -191,7 +191,7 @@ def rendered(text: str) -> str:
 
 # Candidates for scripts/matmul_tune.mjs: name -> (rows, columns, k slice, rows and columns per
 # thread, prefetch, double-buffered workgroup memory). Measured on an H100 through Dawn at
-# 256²...4096² against the GPU_TILES kernels (g128, g64 and g32 are theirs): see docs/benchmarks.md.
+# 256²...4096² against the GPU_TILES kernels (g128t16, g64 and g32 are theirs): see docs/benchmarks.md.
 VARIANTS = {
     "g32": (32, 32, 16, 4, 4, True),
     "g64": (64, 64, 16, 4, 4, True),
@@ -208,6 +208,11 @@ VARIANTS = {
     "g128t16": (128, 128, 8, 8, 16, True),
     "g256x128": (256, 128, 8, 16, 8, True),
     "g64d": (64, 64, 16, 4, 4, True, True),
+    "g128t16k16": (128, 128, 16, 8, 16, True),
+    "g128t16r": (128, 128, 8, 16, 8, True),
+    "g128x256t16": (128, 256, 8, 8, 16, True),
+    "g64x128t16": (64, 128, 8, 8, 16, True),
+    "g64t16": (64, 64, 8, 8, 16, True),
 }
 
 
