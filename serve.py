@@ -11,6 +11,8 @@ What it serves (nothing else; everything else is a 404):
   /npm/<name>/       node_modules/<package>/dist/   browser bundles of npm packages the pages use
                      (Chart.js for /viz.html; TF.js and its WebGPU backend, the benchmarks' peer)
   /wheels/pycore-<version>-py3-none-any.whl   the standard build of pyproject.toml (pip wheel .)
+  /wheels/pycore-<version>-py3-none-any.<cache tag>-pyc.zip   its modules compiled by the page's
+                     Pyodide, which the page unpacks beside the installed wheel (see PycCache)
   /pyodide-lock.json Pyodide's lock file, rewritten to point at /wheels/
   /pyodide/console.html, /pyodide/pyodide-lock.json, /pyodide/<vendored wheel>
                      Pyodide's own console page as an offline distribution: its jQuery from npm
@@ -29,6 +31,7 @@ import errno
 import functools
 import hashlib
 import http.server
+import io
 import ipaddress
 import json
 import os
@@ -37,6 +40,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import tomllib
 import urllib.parse
@@ -179,6 +183,85 @@ class WheelCache:
             if key != self._key or self._wheel is None:
                 self._wheel, self._key = build_pycore_wheel(), key
             return self._wheel
+
+
+# ---------------------------------------------------------------- the wheel's bytecode
+_COMPILE_JS = r"""
+// Compiles the .py files under argv[3] with the Pyodide in argv[2], as checked-hash .pyc files.
+const path = require("path");
+const [pyodideDir, work] = process.argv.slice(2);
+require(path.join(pyodideDir, "pyodide.js")).loadPyodide({
+  indexURL: pyodideDir + "/", stdout: () => {}, stderr: (t) => process.stderr.write(t + "\n"),
+}).then((py) => {
+  py.FS.mkdirTree("/work");
+  py.mountNodeFS("/work", work);
+  process.stdout.write(py.runPython(`
+import compileall, py_compile, sys
+ok = compileall.compile_dir("/work", quiet=1, invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
+sys.implementation.cache_tag if ok else ""`));
+  process.exit(0);
+}).catch((e) => { process.stderr.write(String(e?.stack ?? e) + "\n"); process.exit(1); });
+"""
+
+
+def build_pycore_bytecode(wheel: bytes) -> tuple[str, bytes] | None:
+    """The wheel's modules compiled by the page's own Pyodide (run in Node), as (cache tag, zip of
+    pycore/**/__pycache__/*.pyc), for the page to unpack into site-packages next to the installed
+    wheel: `import pycore` then reads bytecode instead of compiling 70 ms of sources. They are
+    checked-hash .pyc files (PEP 552): Python uses one only while its source is byte for byte the
+    one it was compiled from, so a stale one never runs. None without Node or Pyodide's npm files
+    (the page then compiles the modules as it imports them)."""
+    node = shutil.which("node")
+    if node is None or not (PYODIDE / "pyodide.js").is_file():
+        return None
+    with tempfile.TemporaryDirectory(prefix="pycore-pyc-") as tmp:
+        work, script = Path(tmp) / "src", Path(tmp) / "compile.cjs"
+        with zipfile.ZipFile(io.BytesIO(wheel)) as zf:
+            for name in zf.namelist():
+                if name.endswith(".py"):
+                    zf.extract(name, work)
+        script.write_text(_COMPILE_JS)
+        done = subprocess.run([node, str(script), str(PYODIDE), str(work)], capture_output=True,
+                              text=True, timeout=300)
+        tag = done.stdout.strip()
+        if done.returncode != 0 or not tag:
+            raise RuntimeError(f"compiling pycore with Pyodide failed: {done.stderr.strip()[-2000:]}")
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
+            for pyc in sorted(work.rglob("*.pyc")):
+                info = zipfile.ZipInfo(pyc.relative_to(work).as_posix(), date_time=(1980, 1, 1, 0, 0, 0))
+                zf.writestr(info, pyc.read_bytes(), zipfile.ZIP_DEFLATED)
+    return tag, out.getvalue()
+
+
+class PycCache:
+    """The bytecode of the current wheel, built in the background (a request never waits for it):
+    get() answers the file name and bytes once they are built for that wheel, else None."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._for: str | None = None  # the wheel's sha256 the build is (being) made for
+        self._built: tuple[str, bytes] | None = None
+        self.error: str | None = None
+
+    def get(self, wheel: tuple[str, bytes]) -> tuple[str, bytes] | None:
+        digest = hashlib.sha256(wheel[1]).hexdigest()
+        with self._lock:
+            if self._for != digest:
+                self._for, self._built, self.error = digest, None, None
+                threading.Thread(target=self._build, args=(wheel, digest), daemon=True).start()
+            return self._built
+
+    def _build(self, wheel: tuple[str, bytes], digest: str) -> None:
+        try:
+            made = build_pycore_bytecode(wheel[1])
+            built = (f"{wheel[0][:-len('.whl')]}.{made[0]}-pyc.zip", made[1]) if made else None
+            error = None if made else "no Node or no node_modules/pyodide"
+        except Exception as exc:  # (the page works without it)
+            built, error = None, str(exc)
+        with self._lock:
+            if self._for == digest:
+                self._built, self.error = built, error
 
 
 # ---------------------------------------------------------------- the lock file
@@ -334,6 +417,7 @@ def mime_type(path: str) -> str:
 class Handler(http.server.BaseHTTPRequestHandler):
     server_version = "pycore-serve"
     wheels = WheelCache()
+    pycs = PycCache()
     quiet = False
     timeout = 30  # seconds a connection may sit idle (or trickle) before it is closed
 
@@ -369,13 +453,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if url_path.startswith("/pyodide/") and url_path[len("/pyodide/"):] in vendored_wheels():
             return (WHEELS / url_path[len("/pyodide/"):]).read_bytes(), MIME_TYPES[".whl"]
         if url_path.startswith("/wheels/pycore-"):
-            fname, data = self.wheels.get()
-            if url_path == "/wheels/" + fname:
-                return data, MIME_TYPES[".whl"]
+            wheel = self.wheels.get()
+            if url_path == "/wheels/" + wheel[0]:
+                return wheel[1], MIME_TYPES[".whl"]
+            pyc = self.pycs.get(wheel)
+            if pyc is not None and url_path == "/wheels/" + pyc[0]:
+                return pyc[1], OCTET
             raise FileNotFoundError(url_path)
-        if url_path == "/pycore-wheel.json":  # tells the page the current wheel's name
-            fname, _ = self.wheels.get()
-            return json.dumps({"url": "/wheels/" + fname}).encode(), MIME_TYPES[".json"]
+        if url_path == "/pycore-wheel.json":  # tells the page the current wheel (and its bytecode)
+            wheel = self.wheels.get()
+            pyc = self.pycs.get(wheel)
+            found = {"url": "/wheels/" + wheel[0]} | ({"bytecode": "/wheels/" + pyc[0]} if pyc else {})
+            return json.dumps(found).encode(), MIME_TYPES[".json"]
         return None
 
     def _static(self, url_path: str) -> tuple[bytes, str]:
@@ -418,6 +507,14 @@ def open_browser(url: str) -> None:
         print(f"pycore: no browser could be opened here; open {url} yourself", flush=True)
 
 
+def prepare_wheel() -> None:
+    """Build the wheel and start its bytecode now rather than on the first page load."""
+    try:
+        Handler.pycs.get(Handler.wheels.get())
+    except Exception:  # (a broken build is reported to the request that needs it)
+        pass
+
+
 def make_server(host: str, port: int, quiet: bool = False) -> http.server.ThreadingHTTPServer:
     Handler.quiet = quiet
     server = http.server.ThreadingHTTPServer((host, port), Handler)
@@ -449,6 +546,7 @@ def main(argv: list[str] | None = None) -> int:
     url = f"http://{shown}:{port}{args.path}"
     try:
         print(f"pycore: serving {ROOT.name} at {url}  (Ctrl+C stops)", flush=True)
+        threading.Thread(target=prepare_wheel, daemon=True).start()
         if args.open:
             threading.Timer(0.3, open_browser, args=(url,)).start()
         server.serve_forever()

@@ -93,6 +93,11 @@ async function boot({ interrupt, settings, calibrate }) {
   // NumPy and the pycore wheel download and install together; a wheel URL needs no package manager.
   // Meanwhile Python, idle, reads the console's code (console.py imports them only when used).
   const pycoreWheel = wheel.then(({ url }) => here(url));
+  // The wheel's modules compiled by this Pyodide, where serve.py has them (checked-hash .pyc
+  // files: Python uses one only while its source is unchanged): `import pycore` then compiles
+  // nothing. Without them it compiles its sources, as any import does.
+  const bytecode = wheel.then(({ bytecode }) => (bytecode ? fetch(here(bytecode)) : null))
+    .then((res) => (res?.ok ? res.arrayBuffer() : null)).catch(() => null);
   const packages = pycoreWheel.then((url) => loadPackages(["numpy", url]), () => loadPackages(["numpy"]));
   const consoleNs = pyodide.globals.get("dict")();
   await stage("numpy", async () => {
@@ -102,6 +107,15 @@ async function boot({ interrupt, settings, calibrate }) {
   });
   await stage("pycore", async () => {
     await pycoreWheel; // (says why, if the wheel could not be found)
+    const compiled = await bytecode;
+    if (compiled) {
+      try {
+        const sitePackages = pyodide.runPython("import sysconfig\nsysconfig.get_path('purelib')");
+        pyodide.unpackArchive(compiled, "zip", { extractDir: sitePackages });
+      } catch (err) {
+        console.warn("pycore: its bytecode could not be unpacked; compiling its sources", err);
+      }
+    }
     pyodide.runPython("import js, pycore, pycore.progress\npycore.progress.listen(js.postProgress)");
     session = consoleNs.get("ConsoleSession")((kind, text) => post({ type: "write", kind, text }));
     consoleNs.destroy();

@@ -6,6 +6,7 @@ from urllib.parse import urlsplit
 
 from tests.conftest import boot
 from tests.e2e.test_console import type_line
+from tests.unit.test_serve import wheel_facts
 
 
 def test_boot_reports_webgpu_with_the_adapters_real_limits(gpu_page):
@@ -104,5 +105,37 @@ def test_the_page_works_without_storage(browser, server):
         assert cal["source"].startswith("calibrated")
         type_line(page.page, "1 + 1")
         assert page.page.inner_text("#console-output").rstrip().endswith(">>> 1 + 1\n2")
+    finally:
+        page.close()
+
+
+def test_pycore_is_imported_from_the_bytecode_serve_py_compiled(browser, server):
+    assert "bytecode" in wheel_facts(server)  # (built in the background: a page loaded now gets it)
+    page = boot(browser, server.url + "/")
+    try:
+        r = page.py("""
+import importlib, pycore.api
+source = pycore.api.__spec__.origin
+with open(pycore.api.__cached__, "rb") as f:
+    head = f.read(16)
+folder = source.rsplit("/", 1)[0]
+{"flags": int.from_bytes(head[4:8], "little"), "next_to_source": pycore.api.__cached__.startswith(folder)}
+""")
+        assert r == {"flags": 3, "next_to_source": True}  # the checked-hash .pyc from serve.py, used
+        # and such a .pyc never runs once its source changed (same size, same mtime even)
+        assert page.py("""
+import os, py_compile, sys
+os.makedirs("/tmp/stale", exist_ok=True)
+with open("/tmp/stale/stale_mod.py", "w") as f:
+    f.write("X = 1\\n")
+py_compile.compile("/tmp/stale/stale_mod.py", invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
+stat = os.stat("/tmp/stale/stale_mod.py")
+with open("/tmp/stale/stale_mod.py", "w") as f:
+    f.write("X = 2\\n")
+os.utime("/tmp/stale/stale_mod.py", ns=(stat.st_atime_ns, stat.st_mtime_ns))
+sys.path.insert(0, "/tmp/stale")
+import stale_mod
+stale_mod.X
+""") == 2
     finally:
         page.close()

@@ -149,6 +149,32 @@ def test_pycore_wheel_carries_the_package_and_the_shaders(server):
     assert all(line.split(",")[0] in names for line in record.splitlines())
 
 
+def wheel_facts(server, timeout: float = 180.0) -> dict:
+    """/pycore-wheel.json once it names the wheel's bytecode (serve.py builds it in the background)."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        facts = json.loads(get(server, "/pycore-wheel.json")[2])
+        if "bytecode" in facts or time.monotonic() > deadline:
+            return facts
+        time.sleep(0.5)
+
+
+def test_the_wheels_modules_come_compiled_by_pyodide_as_checked_hash_pycs(server):
+    facts = wheel_facts(server)
+    assert facts.get("bytecode", "").endswith(".cpython-314-pyc.zip"), facts
+    wheel = zipfile.ZipFile(BytesIO(get(server, facts["url"])[2]))
+    status, _, body = get(server, facts["bytecode"])
+    assert status == 200
+    pycs = zipfile.ZipFile(BytesIO(body))
+    modules = [n for n in wheel.namelist() if n.endswith(".py")]
+    want = {f"{n.rsplit('/', 1)[0]}/__pycache__/{n.rsplit('/', 1)[1][:-3]}.cpython-314.pyc" for n in modules}
+    assert set(pycs.namelist()) == want
+    for name in want:  # PEP 552 flags 0b11: hash-based, checked against the source on import
+        assert int.from_bytes(pycs.read(name)[4:8], "little") == 3, name
+
+
 def test_wheel_is_the_reproducible_standard_build_and_is_rebuilt_when_a_shader_changes(
         tmp_path, monkeypatch):
     for name in ("pyproject.toml", "README.md"):
