@@ -241,10 +241,12 @@ class BackendSelector:
             return self._decided[_as_asked(op, shapes, on_gpu, result_on_gpu)]
         except (KeyError, TypeError):
             pass
-        p = self.predict(op, shapes, on_gpu, result_on_gpu)
         key = _key(op, shapes, on_gpu, result_on_gpu)
         seen = self._measured.get(key)
         samples, margin = self._samples, self._margin  # (the settings' own fields: read on every call)
+        if seen is not None and len(seen["webgpu"]) >= samples and len(seen["numpy"]) >= samples:
+            return self._by_measurement(seen, key, margin)  # (no prediction needed: the call's own times)
+        p = self.predict(op, shapes, on_gpu, result_on_gpu)
         if seen is None and not self._worth_measuring(p):
             decided = Choice(p.choice, p.why)
             if len(self._decided) > 4096:
@@ -252,11 +254,14 @@ class BackendSelector:
             self._decided[_as_asked(op, [tuple(s) for s in shapes], on_gpu, result_on_gpu)] = decided
             return decided
         gpu, host = seen["webgpu"] if seen else [], seen["numpy"] if seen else []
-        if len(gpu) < samples or len(host) < samples:
-            backend = p.choice if len(gpu) == len(host) else "webgpu" if len(gpu) < len(host) else "numpy"
-            return Choice(backend, f"measuring both backends (call {len(gpu) + len(host) + 1} of "
-                          f"{2 * samples}): the predictions are close, {p.why}", key, True)
-        g, n = median(gpu), median(host)
+        backend = p.choice if len(gpu) == len(host) else "webgpu" if len(gpu) < len(host) else "numpy"
+        return Choice(backend, f"measuring both backends (call {len(gpu) + len(host) + 1} of "
+                      f"{2 * samples}): the predictions are close, {p.why}", key, True)
+
+    @staticmethod
+    def _by_measurement(seen: dict[str, list[float]], key: tuple, margin: float) -> Choice:
+        """The backend whose recent calls like this one were faster (medians, `margin` for the GPU)."""
+        g, n = median(seen["webgpu"]), median(seen["numpy"])
         backend = "webgpu" if g * margin <= n else "numpy"
         why = (f"measured here: webgpu {g:.3g} ms x margin {margin:g} "
                f"{'<=' if backend == 'webgpu' else '>'} numpy {n:.3g} ms (medians of recent calls)")
