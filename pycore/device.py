@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from .pool import BufferPool
+from .pool import BufferPool, size_class
 from .shaders import wgsl_source
 from .transport import COPY_DST, UNIFORM, Command, ShaderCompileError, Transport, is_lost_text
 
@@ -129,13 +129,25 @@ class Device:
         order, so later work that writes it runs after the work that reads it)."""
         if not self.queued:
             self.pool.release(buf)
-        elif self.pool.size_of(buf) < CHECKED_ALLOCATION:
+        elif self.pool.class_of(buf)[0] < CHECKED_ALLOCATION:
             self.after_flush.append(buf)
         else:
             try:
                 self.flush()
             finally:
                 self.pool.release(buf)
+
+    def take_dropped(self, nbytes: int, usage: int) -> Any:
+        """A buffer of this size and usage dropped since the last submit (see release), for a
+        queued command to write, or None. Reusing it before the submit is safe for a dispatch's or
+        a copy's output and nothing else: the queued work that still reads it runs first (a command
+        buffer runs in order), where an upload (writeBuffer) would land before that work."""
+        if self.after_flush:
+            wanted = (size_class(max(nbytes, 4)), usage)
+            for i in range(len(self.after_flush) - 1, -1, -1):
+                if self.pool.class_of(self.after_flush[i]) == wanted:
+                    return self.after_flush.pop(i)
+        return None
 
     # -- work queued for one submit
     def enqueue(self, op: str, commands: list[Command], pins: list[bytes]) -> Check:

@@ -220,8 +220,13 @@ class GpuSession:
         return pending_of([*self.checks, *self._inherited])
 
     def output(self, nbytes: int) -> tuple[Any, int]:
-        """A storage buffer for results."""
-        return self.buffer(nbytes, DATA_USAGE), max(nbytes, 4)
+        """A storage buffer for results (only commands write it: one dropped since the last submit
+        may serve, see Device.take_dropped)."""
+        buf = self.device.take_dropped(nbytes, DATA_USAGE)
+        if buf is None:
+            return self.buffer(nbytes, DATA_USAGE), max(nbytes, 4)
+        self._held.append(buf)
+        return buf, max(nbytes, 4)
 
     def keep(self, buf: Any) -> None:
         """Let `buf` outlive this session (a GpuArray or a CommandBatch now owns it)."""

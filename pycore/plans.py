@@ -42,7 +42,9 @@ class Plan:
     def run(self, device: Device, inputs: list[GpuView]) -> GpuView:
         """Queue the dispatch on these inputs (GpuViews of the recorded shapes) and a new output
         buffer; returns the result's GpuView. Raises what acquiring the buffer or queuing raises."""
-        out = device.pool.acquire(self.out_bytes, DATA_USAGE)
+        out = device.take_dropped(self.out_bytes, DATA_USAGE)
+        if out is None:
+            out = device.pool.acquire(self.out_bytes, DATA_USAGE)
         pins: list[bytes] = []
         try:
             bindings = []
@@ -55,7 +57,7 @@ class Plan:
                     bindings.append((device.uniform(value, pins), *rest))
         except BaseException:
             device.unpin(pins)
-            device.pool.release(out)
+            device.release(out)
             raise
         try:
             check = device.enqueue(self.op, [Dispatch(self.pipeline, bindings, self.groups)], pins)

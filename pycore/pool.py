@@ -80,9 +80,9 @@ class BufferPool:
         self._free_bytes += size
         self._trim()
 
-    def size_of(self, buf: Any) -> int:
-        """The size class of a live buffer of this pool."""
-        return self._size[id(buf)][0]
+    def class_of(self, buf: Any) -> tuple[int, int]:
+        """(size class, usage) of a live buffer of this pool."""
+        return self._size[id(buf)]
 
     def discard(self, buf: Any) -> None:
         """Destroy a buffer in use instead of pooling it (its allocation may have failed)."""

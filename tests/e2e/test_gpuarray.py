@@ -89,6 +89,28 @@ del t, y
     assert r["ok"] and r["made"] <= 3, r
 
 
+def test_a_chain_of_small_results_writes_into_the_buffers_it_dropped(gpu):
+    # nothing is submitted between these calls, yet each result can be written into a buffer an
+    # earlier result gave up: queued work that still reads it runs first (a command buffer runs in
+    # order), so the chain allocates a couple of buffers, not one per op, and computes the same
+    r = gpu.py("""
+from pycore.runtime import RUNTIME
+x = np.linspace(-1, 1, 1000, dtype=np.float32)
+t = await pycore.to_gpu_async(x)
+y = await pycore.scale_async(t, -1.0, backend="gpu")  # (its plan is made here)
+pool = RUNTIME.device.pool
+before = pool.stats()["allocations"]
+for i in range(41):
+    y = await pycore.scale_async(y, -1.0, backend="gpu")
+    z = await pycore.vec_add_async(y, t, backend="gpu")  # another reader of y, kept a moment
+got, total = await y.to_numpy_async(), await z.to_numpy_async()
+made = pool.stats()["allocations"] - before
+del t, y, z
+{"made": made, "ok": bool(np.array_equal(got, x)) and bool(np.array_equal(total, x + x))}
+""")
+    assert r["ok"] and r["made"] <= 6, r
+
+
 def test_lost_device_makes_gpu_arrays_fail_clearly(browser, server):
     page = boot(browser, server.url + "/")
     try:
