@@ -34,11 +34,9 @@ UNIFORM_CACHE = 512  # distinct uniform blocks kept on the GPU (32 bytes each) w
 GENERATED_PIPELINES = 128  # generated (fused) kernels kept compiled, least recently used dropped
 CHECKED_ALLOCATION = 16 << 20  # buffers this large are made inside an out-of-memory error scope
 QUEUED_DISPATCHES = 64  # queued commands are submitted at the latest when this many wait
-SUBMIT_AT_FLOPS = 1 << 33  # and as soon as they add up to this much arithmetic (the op table's flops;
-#                            about 0.2 ms of an H100): the GPU starts on a large op (a matmul of
-#                            2048² or more) while Python queues the next, where smaller ops share a
-#                            submit (on an H100 through Dawn, submitting each 1024² matmul made a
-#                            chain of them slower: 0.20-0.31 against 0.13-0.18 ms an op)
+SUBMIT_AT_FLOPS = 1 << 28  # and as soon as they add up to this much arithmetic (the op table's flops):
+#                            the GPU starts on a large op (a matmul of 512² or more) while Python
+#                            queues the next, where small ops still share one submit
 
 
 class GpuError(RuntimeError):
