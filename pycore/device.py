@@ -34,9 +34,6 @@ UNIFORM_CACHE = 512  # distinct uniform blocks kept on the GPU (32 bytes each) w
 GENERATED_PIPELINES = 128  # generated (fused) kernels kept compiled, least recently used dropped
 CHECKED_ALLOCATION = 16 << 20  # buffers this large are made inside an out-of-memory error scope
 QUEUED_DISPATCHES = 64  # queued commands are submitted at the latest when this many wait
-SUBMIT_AT_FLOPS = 1 << 28  # and as soon as they add up to this much arithmetic (the op table's flops):
-#                            the GPU starts on a large op (a matmul of 512² or more) while Python
-#                            queues the next, where small ops still share one submit
 
 
 class GpuError(RuntimeError):
@@ -95,7 +92,6 @@ class Device:
         self.queued_ops: list[str] = []
         self.queued_check: Check | None = None
         self.queued_pins: list[bytes] = []
-        self.queued_flops = 0.0  # the queued work's arithmetic (what callers said, see enqueue)
         self.after_flush: list[Any] = []  # buffers to pool once the queued work is submitted
         self._flush_scheduled = False
         self.compiling: dict[tuple[str, str], asyncio.Future] = {}  # compiles in flight, shared
@@ -154,10 +150,9 @@ class Device:
         return None
 
     # -- work queued for one submit
-    def enqueue(self, op: str, commands: list[Command], pins: list[bytes], flops: float = 0.0) -> Check:
+    def enqueue(self, op: str, commands: list[Command], pins: list[bytes]) -> Check:
         """Queue `commands` (whose uniform blocks are `pins`, now the queue's) for the next submit;
-        returns the check that submit will report to. `flops`: the commands' floating-point
-        operations, where known (see SUBMIT_AT_FLOPS)."""
+        returns the check that submit will report to."""
         if self.queued_check is None:
             self.queued_check = Check(op, None)
             self._schedule_flush()
@@ -165,9 +160,8 @@ class Device:
         self.queued_ops.append(op)
         self.queued_pins.extend(pins)
         pins.clear()
-        self.queued_flops += flops
         check = self.queued_check
-        if len(self.queued) >= QUEUED_DISPATCHES or self.queued_flops >= SUBMIT_AT_FLOPS:
+        if len(self.queued) >= QUEUED_DISPATCHES:
             self.flush()
         return check
 
@@ -175,7 +169,7 @@ class Device:
         """Submit the queued work as one command buffer (nothing is awaited)."""
         if not self.queued:
             return
-        commands, self.queued, self.queued_flops = self.queued, [], 0.0
+        commands, self.queued = self.queued, []
         check, self.queued_check = self.queued_check, None
         ops, self.queued_ops = self.queued_ops, []
         check.op = ", ".join(dict.fromkeys(ops))  # (the ops, in order, each once)

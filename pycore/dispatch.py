@@ -165,7 +165,7 @@ async def run_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: 
         if use_gpu:
             plan_key = plans.key(op, shapes, params, device, program) if keep and all(on_gpu) else None
             try:
-                async with GpuSession(device, op.name, keep_result=keep, flops=op.flops(shapes)) as gpu:
+                async with GpuSession(device, op.name, keep_result=keep) as gpu:
                     result = await program.gpu_async(gpu, op, arrays, params)
                 if plan_key is not None:
                     plans.remember(device, plan_key, plans.record(gpu, op, arrays, result))

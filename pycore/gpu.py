@@ -127,13 +127,11 @@ class GpuView:
 
 class GpuSession:
     def __init__(self, device: Device, op_name: str, keep_result: bool = False,
-                 deferred: bool = False, flops: float = 0.0) -> None:
+                 deferred: bool = False) -> None:
         """keep_result: the op's output stays on the GPU (result_array gives a GpuView) instead of
         being read. deferred: run_async only queues (a CommandBatch submits everything once, at
-        the end). flops: the op's arithmetic, which the device's submit policy weighs (see
-        Device.enqueue)."""
+        the end)."""
         self.op_name = op_name
-        self.flops = flops
         self.keep_result = keep_result or deferred
         self.deferred = deferred
         self.device = device
@@ -323,7 +321,7 @@ class GpuSession:
         inherited, self._inherited = self._inherited, []
         if read is None:
             self.enqueued += commands
-            check = device.enqueue(self.op_name, commands, self._pins, self.flops)
+            check = device.enqueue(self.op_name, commands, self._pins)
             self.checks = pending_of([*self.checks, *inherited, check])
             self.stages["dispatch"] += time.perf_counter() - t
             if len(device.checks) > BACKLOG:  # bound the backlog of a long chain with no reads

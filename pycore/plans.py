@@ -30,15 +30,14 @@ INPUT, OUTPUT, UNIFORM = 0, 1, 2  # what a binding of a plan is
 
 class Plan:
     """One dispatch to replay: `slots` holds, per binding, (INPUT, input index, rest of the binding),
-    (OUTPUT, None, rest) or (UNIFORM, words, rest); rest is (size,) or (size, offset). `flops`: the
-    call's arithmetic (the op table's), for the device's submit policy."""
+    (OUTPUT, None, rest) or (UNIFORM, words, rest); rest is (size,) or (size, offset)."""
 
-    __slots__ = ("flops", "groups", "op", "out_bytes", "pipeline", "shape", "slots")
+    __slots__ = ("groups", "op", "out_bytes", "pipeline", "shape", "slots")
 
     def __init__(self, op: str, pipeline: Any, groups: tuple[int, int, int], slots: list[tuple],
-                 out_bytes: int, shape: tuple[int, ...], flops: float = 0.0) -> None:
+                 out_bytes: int, shape: tuple[int, ...]) -> None:
         self.op, self.pipeline, self.groups, self.slots = op, pipeline, groups, slots
-        self.out_bytes, self.shape, self.flops = out_bytes, shape, flops
+        self.out_bytes, self.shape = out_bytes, shape
 
     def run(self, device: Device, inputs: list[GpuView]) -> GpuView:
         """Queue the dispatch on these inputs (GpuViews of the recorded shapes) and a new output
@@ -61,8 +60,7 @@ class Plan:
             device.release(out)
             raise
         try:
-            check = device.enqueue(self.op, [Dispatch(self.pipeline, bindings, self.groups)], pins,
-                                   self.flops)
+            check = device.enqueue(self.op, [Dispatch(self.pipeline, bindings, self.groups)], pins)
         except BaseException:  # (submitting what was queued failed: nothing will read `out`)
             device.release(out)
             raise
@@ -109,8 +107,7 @@ def record(gpu: GpuSession, op: Op, inputs: list[GpuView], result: GpuView) -> P
             slots.append((UNIFORM, np.frombuffer(uniforms[id(buf)], np.uint32), rest))
         else:
             return None
-    return Plan(op.name, dispatch.pipeline, tuple(dispatch.groups), slots, out_bytes, result.shape,
-                gpu.flops)
+    return Plan(op.name, dispatch.pipeline, tuple(dispatch.groups), slots, out_bytes, result.shape)
 
 
 def remember(device: Device, plan_key: tuple, plan: Plan | None) -> None:

@@ -111,25 +111,6 @@ del t, y, z
     assert r["ok"] and r["made"] <= 6, r
 
 
-def test_large_ops_are_submitted_at_once_and_small_ones_wait_for_company(gpu):
-    # a matmul of 512² (2^28 flops) starts on the GPU while Python goes on; a small op waits in the
-    # queue for the next read, the event loop or more work (one submit for many)
-    r = gpu.py("""
-from pycore.runtime import RUNTIME
-device = RUNTIME.device
-a = await pycore.to_gpu_async(np.eye(512, dtype=np.float32))
-s = await pycore.to_gpu_async(np.ones(1000, np.float32))
-big = [await pycore.matmul_async(a, a, backend="gpu") for _ in range(2)]  # (the second replays)
-after_big = len(device.queued)
-small = [await pycore.relu_async(s, backend="gpu") for _ in range(2)]
-after_small = len(device.queued)
-ok = bool(np.array_equal(await big[1].to_numpy_async(), np.eye(512, dtype=np.float32)))
-del a, s, big, small
-{"after_big": after_big, "after_small": after_small, "ok": ok}
-""")
-    assert r == {"after_big": 0, "after_small": 2, "ok": True}, r
-
-
 def test_lost_device_makes_gpu_arrays_fail_clearly(browser, server):
     page = boot(browser, server.url + "/")
     try:
