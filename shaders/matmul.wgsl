@@ -83,7 +83,7 @@ fn matmul(@builtin(global_invocation_id) gid: vec3<u32>) {
     store_row(row + 3u, col, c3);
 }
 
-// ---- matmul_tiled: for GPUs (not CPU adapters such as SwiftShader or lavapipe)
+// ---- matmul_tiled: for GPUs when N or K is not a multiple of 4 (else the generated matmul_t* below)
 // A 16 x 16-thread workgroup computes a 64 x 64 tile of C, each thread a 4 x 4 block (rows ty*4..,
 // columns tx*4..). K advances 16 at a time: the workgroup stages a 64 x 16 slice of A and a
 // 16 x 64 slice of B in workgroup memory (4 + 4 loads per thread, zero past the edges), then every
