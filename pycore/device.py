@@ -7,9 +7,12 @@ the whole object: nothing of a lost device is used again.
 
 Work whose results stay on the GPU is not submitted call by call: it is queued (`enqueue`) and
 submitted as one command buffer (`flush`) before the next read, when QUEUED_DISPATCHES commands wait,
-or when the event loop next runs, whichever comes first, as TF.js's WebGPU backend does. Until
-then nothing that queued work uses goes back to the pool or is destroyed (`release`, pins), and
-uploads only ever write to buffers no queued work reads, so deferring never changes a result.
+when a dropped buffer of CHECKED_ALLOCATION bytes or more is to be reused, or when the event loop
+next runs, whichever comes first, as TF.js's WebGPU backend does. Until then nothing that queued
+work uses goes back to the pool or is destroyed (`release`, pins); a buffer dropped meanwhile may
+only become the output of a later queued command (`take_dropped`), which runs after the work that
+reads it; and uploads only ever write to buffers no queued work reads, so deferring never changes
+a result.
 
 Errors the GPU reports are asynchronous: a submit returns a check, which is settled (in one await
 with other checks) at the next read. A `Check` remembers its error, and every result buffer made

@@ -295,8 +295,14 @@ class Matmul(Program):
         (['matmul_t128', 'matmul_t64', 'matmul_t32'], ('matmul_tiled', (64, 64)))
         >>> mm.kernel_for(True, 64, 64, 64), mm.kernel_for(True, 3, 5, 7)
         (('matmul_vec4', (256, 128)), ('matmul', (32, 32)))
+        >>> mm.tile = 16; mm.kernel_for(False, 64, 64, 64)
+        Traceback (most recent call last):
+        ValueError: matmul: tile must be None or one of 128, 64, 32, got 16
         """
         vec4 = n % 4 == 0 and k % 4 == 0
+        if self.tile is not None and f"matmul_t{self.tile}" not in self.GPU_TILES:
+            sizes = ", ".join(str(rows) for rows, *_ in self.GPU_TILES.values())
+            raise ValueError(f"matmul: tile must be None or one of {sizes}, got {self.tile!r}")
         if self.tile is not None and vec4:
             return f"matmul_t{self.tile}", (self.tile, self.tile)
         if not (not cpu_adapter if self.tiled is None else self.tiled):
@@ -313,7 +319,7 @@ class Matmul(Program):
 
     def kernels(self, device, op):
         if self.tile is not None:
-            entries = [f"matmul_t{self.tile}"]
+            entries = [self.kernel_for(device.cpu_adapter, 4, 4, 4)[0]]  # (checks the setting)
         elif not device.cpu_adapter if self.tiled is None else self.tiled:
             entries = [*self.GPU_TILES, "matmul_tiled"]
         else:
