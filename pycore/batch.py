@@ -19,6 +19,7 @@ data. A handle still held is computed and kept, so every handle you can name can
 
 from __future__ import annotations
 
+import math
 import time
 import weakref
 from dataclasses import dataclass
@@ -30,7 +31,7 @@ from . import interrupts
 from .api import bind, signature_of
 from .arrays import as_float32
 from .device import Check, Device
-from .fusion import FusedKernel, plan
+from .fusion import fused_kernels
 from .gpu import GpuSession, GpuView, raise_for
 from .gpuarray import GpuArray
 from .ops import OPS, Op
@@ -141,8 +142,7 @@ class CommandBatch:
         try:
             await self._encode_async(gpu)
             gpu.deferred = False
-            await gpu.run_async()
-            device.flush()  # the one submit (with any work queued before it, in order)
+            await gpu.run_async(submit=True)  # the one submit (with any work queued before it, in order)
         except BaseException:
             gpu.close(failed=True)
             raise
@@ -151,10 +151,10 @@ class CommandBatch:
         gpu.close()
 
     async def _encode_async(self, gpu: GpuSession) -> None:
-        elements = [int(np.prod(s, dtype=np.int64)) for s in self._shapes]
-        trees = plan(self._steps, elements, lambda i: self._handles[i]() is not None,
-                     gpu.limits.get("maxStorageBuffersPerShaderStage", 8) - 1, gpu.max_binding // 16 * 4)
-        inside = {i for tree in trees.values() for i in tree.folded()}
+        elements = [math.prod(s) for s in self._shapes]
+        kernels, inside = fused_kernels(
+            self._steps, elements, lambda i: self._handles[i]() is not None,
+            gpu.limits.get("maxStorageBuffersPerShaderStage", 8) - 1, gpu.max_binding // 16 * 4)
         for s, (op, inputs, params) in enumerate(self._steps):
             interrupts.check()  # (a safe point: between steps)
             if op is None:
@@ -169,8 +169,8 @@ class CommandBatch:
                 self._values.append(np.asarray(PROGRAMS[op.kind].numpy(
                     op, [np.zeros(self._shapes[i], np.float32) for i in inputs], params)))
                 continue
-            if s in trees:
-                kernel = FusedKernel(trees[s])
+            kernel = kernels.get(s)
+            if kernel is not None:
                 binds = [gpu.upload(self._input(i)) for i in kernel.inputs]
                 dst = await kernel.dispatch_async(gpu, binds, elements[s])
                 self.fused.append(kernel.name)

@@ -183,9 +183,11 @@ _BRIDGE_JS = """
       }
     },
     submit: encode,
-    // Resolves with [earlier errors, error, map error, encode ms]; or, if `interrupt` (an Int32Array
-    // on a SharedArrayBuffer: Pyodide's interrupt buffer, or null) is signalled first, with
-    // "interrupted", taking the signal: the result is then never copied (the caller discards `staging`).
+    // Resolves with the encode time (ms) when neither this work nor the `earlier` checks (an array
+    // of their promises, or null) report an error; else with [earlier errors, error, map error,
+    // encode ms]; or, if `interrupt` (an Int32Array on a SharedArrayBuffer: Pyodide's interrupt
+    // buffer, or null) is signalled first, with "interrupted", taking the signal: the result is
+    // then never copied (the caller discards `staging`).
     submitAndRead(device, commands, staging, nbytes, ptr, earlier, interrupt) {
       const start = performance.now();
       const errors = encode(device, commands);
@@ -193,12 +195,14 @@ _BRIDGE_JS = """
       const mapped = staging.mapAsync(GPUMapMode.READ, 0, nbytes)
         .then(() => null, (e) => "mapAsync failed: " + (e?.message ?? e));
       let abandoned = false;
-      const work = Promise.all([Promise.all(earlier), errors, mapped]).then(([before, error, mapError]) => {
+      const before = earlier ? Promise.all(earlier) : null;
+      const work = Promise.all([before, errors, mapped]).then(([before, error, mapError]) => {
         if (!mapError && !abandoned) {
           if (!error) heap().set(new Uint8Array(staging.getMappedRange(0, nbytes)), ptr);
           staging.unmap();
         }
-        return [before, error, mapError, encodeMs];
+        if (!error && !mapError && !(before && before.some((e) => e))) return encodeMs;
+        return [before ?? [], error, mapError, encodeMs];
       });
       if (!interrupt || typeof Atomics.waitAsync !== "function") return work;
       return Promise.race([work, signalled(interrupt, work)]).then((got) => {
@@ -361,7 +365,10 @@ class BrowserTransport(Transport):
         if _heap_module() is None:
             raise RuntimeError("pycore needs Pyodide's WebAssembly heap (pyodide._module.HEAPU8)")
         got = await _bridge().submitAndRead(self.device, _flat(commands), staging, out.nbytes,
-                                            out.ctypes.data, to_js(earlier), _interrupt_buffer())
+                                            out.ctypes.data, to_js(earlier) if earlier else jsnull,
+                                            _interrupt_buffer())
+        if type(got) is float or type(got) is int:  # no errors: the encode time
+            return [None] * len(earlier), None, float(got)
         if isinstance(got, str):  # "interrupted": the page asked Python to stop (Ctrl-C)
             interrupts.taken()
             raise KeyboardInterrupt
@@ -410,10 +417,10 @@ class BrowserTransport(Transport):
 
 
 def _interrupt_buffer() -> Any:
-    """Pyodide's interrupt buffer where the host shares it as `pycoreInterrupt` (web/worker.js): a
-    readback waiting for the GPU stops when the page signals it. Else null (waits are not interrupted)."""
-    buffer = getattr(js, "pycoreInterrupt", None)
-    return buffer if _present(buffer) else jsnull
+    """Pyodide's interrupt buffer where the host installed pycore's handler on it (web/worker.js):
+    a readback waiting for the GPU stops when the page signals it. Else null (not interrupted)."""
+    buffer = interrupts.buffer()
+    return buffer if buffer is not None and buffer is not jsnull else jsnull
 
 
 _worker_store: list[Any] = []  # [the IndexedDB store, or the reason there is none], once looked up

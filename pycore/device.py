@@ -153,18 +153,20 @@ class Device:
         return None
 
     # -- work queued for one submit
-    def enqueue(self, op: str, commands: list[Command], pins: list[bytes]) -> Check:
+    def enqueue(self, op: str, commands: list[Command], pins: list[bytes], submit: bool = False) -> Check:
         """Queue `commands` (whose uniform blocks are `pins`, now the queue's) for the next submit;
-        returns the check that submit will report to."""
+        returns the check that submit will report to. submit: submit the queue now (a
+        CommandBatch's execute), not when the event loop next runs."""
         if self.queued_check is None:
             self.queued_check = Check(op, None)
-            self._schedule_flush()
+            if not submit:
+                self._schedule_flush()
         self.queued.extend(commands)
         self.queued_ops.append(op)
         self.queued_pins.extend(pins)
         pins.clear()
         check = self.queued_check
-        if len(self.queued) >= QUEUED_DISPATCHES:
+        if submit or len(self.queued) >= QUEUED_DISPATCHES:
             self.flush()
         return check
 

@@ -23,7 +23,7 @@ value is computed and stored as usual, so it can be read after execute_async.
 from __future__ import annotations
 
 import copy
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -36,6 +36,7 @@ from .shaders import wgsl_functions, wgsl_template
 
 FUSABLE_KINDS = ("unary", "binary")
 MAX_STEPS = 32  # steps in one fused kernel
+KNOWN_BATCHES = 64  # batch structures whose fused kernels are kept (see fused_kernels)
 
 
 @dataclass
@@ -90,6 +91,51 @@ def plan(steps: list[tuple[Op | None, list[Any], dict[str, Any]]], elements: lis
     return {s: n for s, n in nodes.items() if s not in folded and n.folded()}
 
 
+Step = tuple[Op | None, list[Any], dict[str, Any]]
+_known: OrderedDict[tuple, tuple[dict[int, FusedKernel], frozenset[int]]] = OrderedDict()
+
+
+def fused_kernels(steps: list[Step], elements: list[int], alive: Callable[[int], bool],
+                  max_inputs: int, max_elements: int) -> tuple[dict[int, FusedKernel], frozenset[int]]:
+    """plan()'s trees as kernels holding this batch's parameter values: ({root step: kernel}, the
+    steps folded inside them). A batch built like an earlier one (the same steps, sizes and held
+    handles; parameter values may differ) reuses that batch's kernels instead of planning again.
+
+    >>> from pycore.ops import OPS
+    >>> steps = [(None, [], {}), (OPS["relu"], [0], {}), (OPS["scale"], [1], {"s": 3.0})]
+    >>> kernels, inside = fused_kernels(steps, [8, 8, 8], lambda i: i == 2, 7, 1 << 20)
+    >>> kernels[2].name, kernels[2].numbers, sorted(inside)
+    ('scale(relu(x0),p)', [3.0], [1])
+    """
+    held = tuple(alive(i) for i in range(len(steps)))
+    key = (tuple(_structure(step) for step in steps), tuple(elements), held, max_inputs, max_elements)
+    known = _known.get(key)
+    if known is None:
+        trees = plan(steps, elements, held.__getitem__, max_inputs, max_elements)
+        known = ({s: FusedKernel(tree) for s, tree in trees.items()},
+                 frozenset(i for tree in trees.values() for i in tree.folded()))
+        _known[key] = known
+        if len(_known) > KNOWN_BATCHES:
+            _known.popitem(last=False)
+    else:
+        _known.move_to_end(key)
+    kernels, inside = known
+    return {s: k.with_numbers([steps[i][2][name] for i, name in k.slots])
+            for s, k in kernels.items()}, inside
+
+
+def _structure(step: Step) -> tuple:
+    """What of a step shapes its fused kernel: the op, its inputs, and its parameters other than
+    the float values the kernel reads from its uniform block."""
+    op, inputs, params = step
+    if op is None:
+        return (None,)
+    if op.kind not in FUSABLE_KINDS:
+        return (op.name, tuple(inputs))
+    return (op.name, tuple(inputs), tuple((k, v) for k, v in params.items() if not isinstance(v, float)),
+            tuple(k for k, v in params.items() if isinstance(v, float)))
+
+
 class FusedKernel:
     """The WGSL of one fused tree: `name` is its structure (parameter values left out, so trees
     that differ only in them share a pipeline), `inputs` the step indices bound as in0, in1, ...,
@@ -98,6 +144,7 @@ class FusedKernel:
     def __init__(self, tree: Node) -> None:
         self.inputs = tree.leaves()
         self.numbers: list[float] = []
+        self.slots: list[tuple[int, str]] = []  # (step, parameter name) of each number
         self._words: np.ndarray | None = None
         self._lines = [f"    let x{k} = in{k}[i];" for k in range(len(self.inputs))]
         self.name, result = self._emit(tree)
@@ -113,10 +160,11 @@ class FusedKernel:
                 part = value = f"x{self.inputs.index(a)}"
             parts.append(part)
             values.append(value)
-        for v in node.params.values():
+        for key, v in node.params.items():
             if isinstance(v, float):  # booleans pick the entry point (gelu's approximate)
                 k = len(self.numbers)
                 self.numbers.append(v)
+                self.slots.append((node.step, key))
                 parts.append("p")
                 values.append(f"fused_params[{k // 4}][{k % 4}]")
         entry = node.op.entry_for(node.params)

@@ -298,13 +298,13 @@ class GpuSession:
     def dispatch(self, pipeline: Any, bindings: list[tuple[Any, int]], groups: tuple[int, int, int]) -> None:
         self._commands.append(Dispatch(pipeline, bindings, groups))
 
-    async def run_async(self, read: tuple[Any, np.ndarray] | None = None) -> None:
+    async def run_async(self, read: tuple[Any, np.ndarray] | None = None, submit: bool = False) -> None:
         """Submit the queued commands as one command buffer; with `read=(buffer, out)`, also copy
         `out.nbytes` bytes of `buffer` to a staging buffer and read them into `out`.
 
-        Without a read nothing is awaited, and nothing is submitted yet: the commands join the
-        device's queue (see device.py), so ops whose results stay on the GPU cost no submit each,
-        and their check is settled at the next read. With a read, the queue is submitted first,
+        Without a read nothing is awaited, and nothing is submitted yet (unless `submit`): the
+        commands join the device's queue (see device.py), so ops whose results stay on the GPU
+        cost no submit each, and their check is settled at the next read. With a read, the queue is submitted first,
         then every unsettled check and the mapping are awaited together, in one await, and the
         read raises if its own work, or work it depends on, was rejected.
         Stages: "dispatch" is encoding and submitting; "readback" is waiting for the GPU (its
@@ -321,7 +321,7 @@ class GpuSession:
         inherited, self._inherited = self._inherited, []
         if read is None:
             self.enqueued += commands
-            check = device.enqueue(self.op_name, commands, self._pins)
+            check = device.enqueue(self.op_name, commands, self._pins, submit)
             self.checks = pending_of([*self.checks, *inherited, check])
             self.stages["dispatch"] += time.perf_counter() - t
             if len(device.checks) > BACKLOG:  # bound the backlog of a long chain with no reads

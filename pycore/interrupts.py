@@ -44,6 +44,11 @@ def install(buffer: Any, internal: tuple[str, ...] = ()) -> None:
     signal.signal(REPOST, _on_signal)
 
 
+def buffer() -> Any:
+    """The interrupt buffer `install` was given (None before): readbacks wait on it too."""
+    return _state["buffer"]
+
+
 def check() -> None:
     """A safe point: raise the interrupt that came while pycore was busy, if one did.
 

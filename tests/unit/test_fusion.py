@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from pycore.fusion import FusedKernel, Node, plan
+from pycore.fusion import FusedKernel, Node, fused_kernels, plan
 from pycore.ops import OPS
 
 N = 1000
@@ -78,3 +78,24 @@ def test_parameters_are_uniforms_and_variants_have_their_own_kernel():
     assert "gelu_erf_f(t1)" in source and "fused_out[i] = t2;" in source
     assert re.search(r"@binding\(2\) var<uniform> fused_params: array<vec4<f32>, 1>", source)
     assert "@compute" in source and source.count("@compute") == 1  # no one-op kernel came along
+
+
+def test_a_batch_built_like_an_earlier_one_reuses_its_kernels_with_its_own_values():
+    def chain(s, approximate=True):
+        return _steps((None, [], {}), (None, [], {}), ("clip", [0], {"min": -s, "max": s}),
+                      ("gelu", [2], {"approximate": approximate}), ("vec_add", [3, 1], {}))
+
+    def kernels(steps, alive=(), elements=None):
+        return fused_kernels(steps, elements or [N] * len(steps), lambda i: i in alive, 7, 1 << 20)
+
+    first, inside = kernels(chain(1.0))
+    again, inside_again = kernels(chain(2.5))
+    assert list(first) == list(again) == [4] and inside == inside_again == {2, 3}
+    assert first[4].numbers == [-1.0, 1.0] and again[4].numbers == [-2.5, 2.5]
+    assert again[4].name == first[4].name and again[4].words().view("f4")[:2].tolist() == [-2.5, 2.5]
+    assert kernels(chain(1.0))[0][4] is first[4]  # the same values: the very same kernel
+    # What shapes the kernel is part of the match: an entry point, a held handle, a size.
+    assert kernels(chain(1.0, approximate=False))[0][4].name == "vec_add(gelu_erf(clip(x0,p,p)),x1)"
+    held, inside_held = kernels(chain(1.0), alive={3})
+    assert held[3].name == "gelu(clip(x0,p,p))" and 4 not in held and inside_held == {2}
+    assert kernels(chain(1.0), elements=[N, N, 0, 0, 0]) == ({}, frozenset())
