@@ -304,9 +304,9 @@ class GpuSession:
 
         Without a read nothing is awaited, and nothing is submitted yet (unless `submit`): the
         commands join the device's queue (see device.py), so ops whose results stay on the GPU
-        cost no submit each, and their check is settled at the next read. With a read, the queue is submitted first,
-        then every unsettled check and the mapping are awaited together, in one await, and the
-        read raises if its own work, or work it depends on, was rejected.
+        cost no submit each, and their check is settled at the next read. With a read, the queue
+        is submitted first, then every unsettled check and the mapping are awaited together, in
+        one await, and the read raises if its own work, or work it depends on, was rejected.
         Stages: "dispatch" is encoding and submitting; "readback" is waiting for the GPU (its
         compute time included) and copying the result into NumPy memory."""
         if self.deferred:

@@ -21,8 +21,11 @@ trying the other backend would cost little (its `samples` calls predicted to tak
 `explore_ms` longer in all than on the predicted choice: 10 calls near a 2 s crossover can qualify),
 auto settles the call by measuring: the first 2 x `samples` calls of that (op, shapes, placement)
 alternate between the backends, then auto runs the one whose median wall time was lower, and keeps
-timing it (the last `samples` calls), so it moves if that backend slows down. Everything else
-follows the prediction alone.
+timing it (the last `samples` calls), so it moves if that backend slows down. The other backend's
+times would go stale (a GPU's first calls at a new size are often its slowest), so now and then
+(after REPROBE calls, then twice as many each time it is still slower) one call tries it again;
+if that call beats the chosen backend's median, the call is settled again from scratch.
+Everything else follows the prediction alone.
 """
 
 from __future__ import annotations
@@ -36,6 +39,8 @@ from .ops import Op
 
 STORAGE_KEY = "pycore.calibration.v2"
 KINDS = ("unary", "binary", "rowwise", "reduce", "matmul", "conv2d")
+REPROBE = 16  # settled calls before the other backend is tried again (doubling up to REPROBE_MAX)
+REPROBE_MAX = 1024
 
 
 # Defaults until this device is calibrated, by adapter class, from measured runs (docs/bench/):
@@ -150,6 +155,7 @@ class Choice:
     why: str
     key: tuple | None = None
     measuring: bool = False  # still timing both backends for this call
+    probe: bool = False  # a settled call trying the backend it did not choose again
 
 
 class _Setting:
@@ -192,6 +198,7 @@ class BackendSelector:
         self._cache: dict[tuple, Prediction] = {}
         self._decided: dict[tuple, Choice] = {}
         self._measured: dict[tuple, dict[str, list[float]]] = {}
+        self._probes: dict[tuple, list[int]] = {}  # settled key -> [calls since the last probe, interval]
         self.calibration = calibration or Calibration()
         self.margin = margin
         self.explore_ratio = explore_ratio  # predictions closer than this are settled by measuring
@@ -258,11 +265,20 @@ class BackendSelector:
         return Choice(backend, f"measuring both backends (call {len(gpu) + len(host) + 1} of "
                       f"{2 * samples}): the predictions are close, {p.why}", key, True)
 
-    @staticmethod
-    def _by_measurement(seen: dict[str, list[float]], key: tuple, margin: float) -> Choice:
-        """The backend whose recent calls like this one were faster (medians, `margin` for the GPU)."""
+    def _by_measurement(self, seen: dict[str, list[float]], key: tuple, margin: float) -> Choice:
+        """The backend whose recent calls like this one were faster (medians, `margin` for the
+        GPU); every so often, one call on the other backend (a probe: see the module doc)."""
         g, n = median(seen["webgpu"]), median(seen["numpy"])
         backend = "webgpu" if g * margin <= n else "numpy"
+        probe = self._probes.get(key)
+        if probe is None:
+            probe = self._probes[key] = [0, REPROBE]
+        probe[0] += 1
+        if probe[0] >= probe[1]:
+            probe[0] = 0
+            other = "numpy" if backend == "webgpu" else "webgpu"
+            return Choice(other, f"trying {other} again (one call in {probe[1]}): measured here, "
+                          f"webgpu {g:.3g} ms, numpy {n:.3g} ms (medians of recent calls)", key, probe=True)
         why = (f"measured here: webgpu {g:.3g} ms x margin {margin:g} "
                f"{'<=' if backend == 'webgpu' else '>'} numpy {n:.3g} ms (medians of recent calls)")
         return Choice(backend, why, key)
@@ -274,10 +290,29 @@ class BackendSelector:
             return
         if choice.key not in self._measured and len(self._measured) > 4096:
             self._measured.clear()
-        window = self._measured.setdefault(choice.key, {"webgpu": [], "numpy": []})[
-            backend or choice.backend]
+            self._probes.clear()
+        seen = self._measured.setdefault(choice.key, {"webgpu": [], "numpy": []})
+        ran = backend or choice.backend
+        if choice.probe and ran == choice.backend and self._probe_won(seen, ran, ms):
+            seen["webgpu"].clear()  # the chosen backend's lead was stale: settle the call again
+            seen["numpy"].clear()
+            self._probes.pop(choice.key, None)
+            return
+        if choice.probe and choice.key in self._probes:
+            self._probes[choice.key][1] = min(2 * self._probes[choice.key][1], REPROBE_MAX)
+        window = seen[ran]
         window.append(ms)
         del window[:-self._samples]
+
+    def _probe_won(self, seen: dict[str, list[float]], ran: str, ms: float) -> bool:
+        """Whether a probe on `ran` took less than the other backend's recent median (`margin`
+        for the GPU, as when choosing)."""
+        other = seen["numpy" if ran == "webgpu" else "webgpu"]
+        if not other:
+            return False
+        if ran == "webgpu":
+            return ms * self._margin < median(other)
+        return ms < median(other) * self._margin
 
     def measured(self, op: Op, shapes: list[tuple[int, ...]], on_gpu: list[bool] | None = None,
                  result_on_gpu: bool = False) -> dict[str, list[float]]:
@@ -289,6 +324,7 @@ class BackendSelector:
     def forget_measurements(self) -> None:
         """Drop every measured call time: auto goes back to predictions (and measures again)."""
         self._measured.clear()
+        self._probes.clear()
 
     def _worth_measuring(self, p: Prediction) -> bool:
         """Predictions within explore_ratio of each other, and trying the other backend cheap: its

@@ -154,7 +154,7 @@ def test_bad_arguments_raise_clear_errors(call, error, match):
 @pytest.mark.parametrize("module", ["pycore", "pycore.pool", "pycore.arrays", "pycore.shaders",
                                     "pycore.selector", "pycore.gpuarray", "pycore.calibrate", "pycore.gpu",
                                     "pycore.device", "pycore.samples", "pycore.programs",
-                                    "pycore.bench.sweep"])
+                                    "pycore.bench.sweep", "pycore.fusion"])
 def test_docstring_examples_run(module):
     import doctest
     import importlib
@@ -226,6 +226,25 @@ def test_close_calls_are_settled_by_measuring_both_backends():
     assert sel.measured(relu, [(1000,)], [True]) == {"webgpu": [], "numpy": []}
     sel.forget_measurements()
     assert sel.choose(relu, [(1000,)]).measuring
+    # The backend not chosen is tried again now and then; while it stays slower, ever more rarely.
+    from pycore.selector import REPROBE
+
+    def settled_calls(times, count):
+        picks = []
+        for _ in range(count):
+            c = sel.choose(relu, [(1000,)])
+            picks.append(c.backend)
+            sel.observe(c, times[c.backend])
+        return picks
+
+    sel.forget_measurements()
+    settled_calls({"webgpu": 2.5, "numpy": 0.4}, 2 * n)  # settled: NumPy
+    picks = settled_calls({"webgpu": 2.5, "numpy": 0.4}, 3 * REPROBE)
+    assert [i for i, b in enumerate(picks) if b == "webgpu"] == [REPROBE - 1, 3 * REPROBE - 1]
+    # The GPU got faster (its first calls at a size were slow): the next probe shows it, and the
+    # call is settled again by measuring both, now for the GPU.
+    picks = settled_calls({"webgpu": 0.2, "numpy": 0.4}, 4 * REPROBE + 2 * n + 3)
+    assert picks[-3:] == ["webgpu"] * 3 and sel.measured(relu, [(1000,)])["webgpu"] == [0.2] * n
     # Trying the other backend must be cheap: a 1024² NumPy matmul predicted 0.5 s slower a call is
     # never tried for the sake of it; one predicted a few ms off is, however long each call takes.
     slow = BackendSelector(Calibration(gpu_gflops={k: 1.0 for k in KINDS},
