@@ -72,8 +72,14 @@ def gpu_error(what: str, text: str) -> GpuError:
 
 
 def pending_of(checks: Iterable[Check]) -> tuple[Check, ...]:
-    """The checks a new result inherits: those not yet settled, or settled with an error."""
-    return tuple(c for c in checks if not c.settled or c.error)
+    """The checks a new result inherits: those not yet settled, or settled with an error, each
+    once (ops queued for one submit share its check: a chain would otherwise carry it once per op).
+
+    >>> a, b = Check("relu", None), Check("scale", None)
+    >>> [c.op for c in pending_of([a, b, a])]
+    ['relu', 'scale']
+    """
+    return tuple(dict.fromkeys(c for c in checks if not c.settled or c.error))
 
 
 class Device:
