@@ -24,7 +24,7 @@ from .device import Device
 from .progress import report as report_progress
 from .runtime import QUIET, RUNTIME
 from .samples import shapes_for
-from .selector import SELECTOR, STORAGE_KEY, Calibration, median
+from .selector import SELECTOR, STORAGE_KEY, UPLOAD_KNEE, Calibration, median
 
 
 class GiveWayError(Exception):
@@ -124,13 +124,16 @@ class CalibrationRun:
                         t.release()
                     return run
 
-                # Two sizes, so that the wait for the GPU (a fixed cost the model already counts
-                # in dispatch_ms) does not pass for slow transfer: bytes over the time they add.
-                small = stream[:256]
-                big_ms = await _median_ms(upload(stream), repeats, give_way)
-                small_ms = await _median_ms(upload(small), repeats, give_way)
-                added_ms = max(big_ms - small_ms, 0.25 * big_ms, 1e-3)
-                cal.upload_gbps = (stream.nbytes - small.nbytes) / (added_ms * 1e6)
+                # Three sizes: the wait for the GPU (a fixed cost the model already counts in
+                # dispatch_ms) must not pass for slow transfer, and uploads past UPLOAD_KNEE bytes
+                # run at their own rate (see selector.py): bytes over the time they add.
+                small, mid, large = stream[:256], stream[:1 << 19], np.resize(stream, 1 << 22)
+                ms = [await _median_ms(upload(x), repeats, give_way) for x in (small, mid, large)]
+                added_ms = max(ms[1] - ms[0], 0.25 * ms[1], 1e-3)
+                cal.upload_gbps = (mid.nbytes - small.nbytes) / (added_ms * 1e6)
+                knee_ms = UPLOAD_KNEE / (cal.upload_gbps * 1e6)
+                beyond_ms = max(ms[2] - ms[0] - knee_ms, 0.25 * (ms[2] - ms[0]), 1e-3)
+                cal.upload_large_gbps = (large.nbytes - UPLOAD_KNEE) / (beyond_ms * 1e6)
             else:
                 resident = await to_gpu_async(stream)
                 try:
@@ -147,8 +150,7 @@ class CalibrationRun:
             fn = api.PUBLIC[op.public_name]
             ms = await _median_ms(lambda: fn(*inputs, **params, backend="gpu"), repeats, give_way)
             out_bytes = 4 * int(np.prod(PROGRAMS[op.kind].out_shape(tuple(i.shape for i in inputs), params)))
-            moved = (sum(i.nbytes for i in inputs) / (cal.upload_gbps * 1e6)
-                     + out_bytes / (cal.readback_gbps * 1e6))
+            moved = cal.upload_ms(sum(i.nbytes for i in inputs)) + out_bytes / (cal.readback_gbps * 1e6)
             cal.gpu_gflops[op.name] = flops / (max(ms - cal.dispatch_ms - moved, 0.05 * ms) * 1e6)
         else:
             raise ValueError(f"no calibration step {name!r}")

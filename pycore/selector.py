@@ -1,10 +1,14 @@
 """Choosing the backend per call: a small cost model, calibrated on the user's own browser or machine.
 
-Predicted GPU time  = fixed cost per call + bytes uploaded / upload bandwidth
-                      + bytes read back / readback bandwidth + FLOPs / GPU rate
+Predicted GPU time  = fixed cost per call + upload time + bytes read back / readback bandwidth
+                      + FLOPs / GPU rate
+Upload time         = the first UPLOAD_KNEE bytes / upload bandwidth
+                      + the bytes beyond it / large-upload bandwidth
 Predicted NumPy time = fixed cost of a NumPy call + FLOPs / NumPy rate
                       (+ reading back inputs that live on the GPU)
 
+(Dawn, Chrome's WebGPU, stages a call's writes in a 4 MiB ring: measured on an H100, uploads of up
+to 2 MiB ran at 6-9 GB/s and the bytes of larger ones at 1.2-1.7 GB/s; calibration measures both.)
 FLOP counts come from the op table; bytes from the shapes, minus inputs already on the GPU (and the
 result, when it stays there). The GPU is chosen when predicted_gpu * margin <= predicted_numpy:
 margin 1.0 picks the faster prediction, 2.0 demands a 2x win (the reference library's rule,
@@ -41,13 +45,15 @@ STORAGE_KEY = "pycore.calibration.v2"
 KINDS = ("unary", "binary", "rowwise", "reduce", "matmul", "conv2d")
 REPROBE = 16  # settled calls before the other backend is tried again (doubling up to REPROBE_MAX)
 REPROBE_MAX = 1024
+UPLOAD_KNEE = 4 << 20  # bytes of one call's upload at upload_gbps; the rest at upload_large_gbps
 
 
 # Defaults until this device is calibrated, by adapter class, from measured runs (docs/bench/):
 # a CPU adapter's GPU figures from SwiftShader in headless Chromium (scripts/bench.py), a GPU's from
 # an NVIDIA H100 through Dawn (scripts/bench.py --dawn), NumPy's in Pyodide on the former's machine.
 # Each op's rate is the one measured for it; a kind's is the fallback for an op added since. (That
-# SwiftShader run measured readback as too fast to time, so its upload rate stands in.)
+# SwiftShader run measured readback as too fast to time, so its upload rate stands in; the H100's
+# upload rates are those of Dawn's writeBuffer at 1-2 MiB and at 4-16 MiB on that machine.)
 ADAPTER_DEFAULTS: dict[str, dict[str, Any]] = {
     "cpu": {
         "dispatch_ms": 3.65, "upload_gbps": 4.22, "readback_gbps": 4.22,
@@ -60,7 +66,7 @@ ADAPTER_DEFAULTS: dict[str, dict[str, Any]] = {
         },
     },
     "gpu": {
-        "dispatch_ms": 1.85, "upload_gbps": 0.74, "readback_gbps": 1.16,
+        "dispatch_ms": 1.85, "upload_gbps": 6.0, "upload_large_gbps": 1.4, "readback_gbps": 1.16,
         "gpu_gflops": {
             "unary": 10.0, "binary": 10.0, "rowwise": 5.0, "reduce": 5.0, "matmul": 519.0,
             "conv2d": 50.0, "relu": 5.78, "leaky_relu": 2.05, "elu": 12.9, "sigmoid": 31.8,
@@ -99,6 +105,7 @@ class Calibration:
 
     dispatch_ms: float = 1.0
     upload_gbps: float = 2.0
+    upload_large_gbps: float = 0.0  # beyond UPLOAD_KNEE bytes in one call (0: upload_gbps)
     readback_gbps: float = 1.0
     numpy_call_ms: float = 0.05
     gpu_gflops: dict[str, float] = field(default_factory=lambda: {
@@ -109,6 +116,16 @@ class Calibration:
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
+
+    def upload_ms(self, nbytes: float) -> float:
+        """Predicted time of uploading `nbytes` in one call (see the module doc).
+
+        >>> Calibration(upload_gbps=8.0, upload_large_gbps=2.0).upload_ms(8 << 20)
+        2.62144
+        """
+        fast = min(nbytes, UPLOAD_KNEE)
+        large_gbps = self.upload_large_gbps or self.upload_gbps
+        return (fast / self.upload_gbps + (nbytes - fast) / large_gbps) / 1e6
 
     @classmethod
     def for_adapter(cls, cpu_adapter: bool) -> Calibration:
@@ -121,6 +138,7 @@ class Calibration:
         figures = ADAPTER_DEFAULTS["cpu" if cpu_adapter else "gpu"]
         where = "a CPU adapter (SwiftShader)" if cpu_adapter else "a GPU (H100)"
         return cls(dispatch_ms=figures["dispatch_ms"], upload_gbps=figures["upload_gbps"],
+                   upload_large_gbps=figures.get("upload_large_gbps", 0.0),
                    readback_gbps=figures["readback_gbps"], gpu_gflops=dict(figures["gpu_gflops"]),
                    numpy_gflops=dict(NUMPY_DEFAULTS),
                    source=f"defaults measured on {where}; pycore.calibrate_async() measures this browser")
@@ -346,7 +364,7 @@ class BackendSelector:
         readback = 0 if result_on_gpu else out_bytes
         gpu_rate = c.gpu_gflops.get(op.name) or c.gpu_gflops[op.kind]
         numpy_rate = c.numpy_gflops.get(op.name) or c.numpy_gflops[op.kind]
-        gpu_ms = (c.dispatch_ms + upload / (c.upload_gbps * 1e6) + readback / (c.readback_gbps * 1e6)
+        gpu_ms = (c.dispatch_ms + c.upload_ms(upload) + readback / (c.readback_gbps * 1e6)
                   + flops / (gpu_rate * 1e6))
         fetch = sum(b for b, g in zip(sizes, on_gpu, strict=True) if g)
         numpy_ms = c.numpy_call_ms + flops / (numpy_rate * 1e6)
