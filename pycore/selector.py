@@ -53,7 +53,8 @@ UPLOAD_KNEE = 4 << 20  # bytes of one call's upload at upload_gbps; the rest at 
 # an NVIDIA H100 through Dawn (scripts/bench.py --dawn), NumPy's in Pyodide on the former's machine.
 # Each op's rate is the one measured for it; a kind's is the fallback for an op added since. (That
 # SwiftShader run measured readback as too fast to time, so its upload rate stands in; the H100's
-# upload rates are those of Dawn's writeBuffer at 1-2 MiB and at 4-16 MiB on that machine.)
+# transfer rates are those its later calibrations measured: uploads of 2 MiB and the part past
+# 4 MiB of 16 MiB ones, readbacks of 4 MiB.)
 ADAPTER_DEFAULTS: dict[str, dict[str, Any]] = {
     "cpu": {
         "dispatch_ms": 3.65, "upload_gbps": 4.22, "readback_gbps": 4.22,
@@ -66,7 +67,7 @@ ADAPTER_DEFAULTS: dict[str, dict[str, Any]] = {
         },
     },
     "gpu": {
-        "dispatch_ms": 1.85, "upload_gbps": 6.0, "upload_large_gbps": 1.4, "readback_gbps": 1.16,
+        "dispatch_ms": 1.85, "upload_gbps": 5.0, "upload_large_gbps": 0.9, "readback_gbps": 7.0,
         "gpu_gflops": {
             "unary": 10.0, "binary": 10.0, "rowwise": 5.0, "reduce": 5.0, "matmul": 519.0,
             "conv2d": 50.0, "relu": 5.78, "leaky_relu": 2.05, "elu": 12.9, "sigmoid": 31.8,
