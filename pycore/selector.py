@@ -5,7 +5,8 @@ Predicted GPU time  = fixed cost per call + upload time + bytes read back / read
 Upload time         = the first UPLOAD_KNEE bytes / upload bandwidth
                       + the bytes beyond it / large-upload bandwidth
 Predicted NumPy time = fixed cost of a NumPy call + FLOPs / NumPy rate
-                      (+ reading back inputs that live on the GPU)
+                      (+ reading back inputs that live on the GPU, and uploading the result of a
+                      call whose result is to stay there: the next GPU op needs it there)
 
 (Dawn, Chrome's WebGPU, stages a call's writes in a 4 MiB ring: measured on an H100, uploads of up
 to 2 MiB ran at 6-9 GB/s and the bytes of larger ones at 1.2-1.7 GB/s; calibration measures both.)
@@ -371,6 +372,8 @@ class BackendSelector:
         numpy_ms = c.numpy_call_ms + flops / (numpy_rate * 1e6)
         if fetch:
             numpy_ms += c.dispatch_ms + fetch / (c.readback_gbps * 1e6)
+        if result_on_gpu:
+            numpy_ms += c.upload_ms(out_bytes)
         choice = "webgpu" if gpu_ms * self.margin <= numpy_ms else "numpy"
         why = (f"predicted webgpu {gpu_ms:.3g} ms x margin {self.margin:g} "
                f"{'<=' if choice == 'webgpu' else '>'} numpy {numpy_ms:.3g} ms")

@@ -145,7 +145,8 @@ rng = np.random.default_rng(2)
 x, y = rng.standard_normal(n, dtype=np.float32), rng.standard_normal(n, dtype=np.float32)
 async def eager():
     tx, ty = await pycore.to_gpu_async(x), await pycore.to_gpu_async(y)
-    r = await pycore.vec_add_async(await pycore.scale_async(await pycore.relu_async(tx), 0.5), ty)
+    r = await pycore.relu_async(tx, backend="gpu")
+    r = await pycore.vec_add_async(await pycore.scale_async(r, 0.5, backend="gpu"), ty, backend="gpu")
     return await r.to_numpy_async()
 async def batch():
     async with pycore.CommandBatch() as b:
