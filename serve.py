@@ -47,6 +47,7 @@ import urllib.parse
 import webbrowser
 import zipfile
 from pathlib import Path
+from typing import Any, cast
 
 ROOT = Path(__file__).resolve().parent
 WEB = ROOT / "web"
@@ -291,7 +292,7 @@ def _wheel_facts(wheel: Path) -> tuple[list[str], list[str]]:
 def build_lock() -> dict:
     """Pyodide's own lock file, with its package list replaced by our vendored wheels only."""
     upstream = json.loads((PYODIDE / "pyodide-lock.json").read_text())
-    packages = {}
+    packages: dict[str, dict[str, Any]] = {}
     for fname, digest in vendored_wheels().items():
         dist, version = fname.split("-")[:2]
         name = dist.replace("_", "-").lower()
@@ -541,7 +542,7 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         print(f"serve.py: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
         return 1
-    host, port = server.server_address[:2]
+    host, port = cast(tuple[str, int], server.server_address[:2])  # (an IP socket's: a str host)
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}{args.path}"
     try:

@@ -22,8 +22,9 @@ from __future__ import annotations
 import math
 import time
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -69,6 +70,9 @@ class CommandBatch:
         self.released = False
         # A batch dropped without release() gives its buffers back when it is collected.
         self._finalizer = weakref.finalize(self, _give_back, self._buffers, [None])
+
+    if TYPE_CHECKING:  # the op methods (relu, vec_add, ...), set from the op table below
+        def __getattr__(self, name: str) -> Callable[..., Handle]: ...
 
     # -- queueing
     def upload(self, x: Any) -> Handle:
@@ -232,6 +236,7 @@ class CommandBatch:
             return float(value) if scalar else np.array(value, dtype=np.float32)
         out = np.empty(1 if scalar else handle.shape, np.float32)
         device = self._device
+        assert device is not None  # (set while the batch's results are on the GPU)
         try:
             async with GpuSession(device, "batch.read") as reader:
                 reader.depend_on(self._checks)

@@ -466,7 +466,7 @@ async def request_device_async(timeout_s: float) -> BrowserTransport:
 
     Raises GpuUnavailableError naming the cause: no navigator.gpu, a null adapter, a failed or stalled
     requestDevice."""
-    gpu = getattr(js.navigator, "gpu", None)
+    gpu: Any = getattr(js.navigator, "gpu", None)
     if not _present(gpu):
         raise GpuUnavailableError("navigator.gpu is missing (this browser or page has no WebGPU)")
     try:
@@ -489,8 +489,8 @@ async def request_device_async(timeout_s: float) -> BrowserTransport:
     except Exception as exc:
         raise GpuUnavailableError(f"requestDevice() failed: {exc}") from None
     raw_info = adapter.info
-    info = {key: str(getattr(raw_info, key, "") or "")
-            for key in ("vendor", "architecture", "device", "description")}
+    info: dict[str, Any] = {key: str(getattr(raw_info, key, "") or "")
+                            for key in ("vendor", "architecture", "device", "description")}
     info["isFallbackAdapter"] = bool(getattr(raw_info, "isFallbackAdapter", False))
     await open_settings_async()
     return BrowserTransport(adapter, device, info, limits, features)

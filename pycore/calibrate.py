@@ -117,6 +117,7 @@ class CalibrationRun:
             cal.dispatch_ms = await _median_ms(lambda: relu(tiny, backend="gpu"), repeats, give_way)
         elif name in ("upload", "readback"):
             stream = np.random.default_rng(0).standard_normal(1 << 20, dtype=np.float32)
+            assert RUNTIME.device is not None  # (the transfer steps run only on a WebGPU device)
             transport = RUNTIME.device.transport
             if name == "upload":
                 def upload(data: np.ndarray) -> Callable[[], Any]:
@@ -139,13 +140,13 @@ class CalibrationRun:
                 beyond_ms = max(ms[2] - ms[0] - knee_ms, 0.25 * (ms[2] - ms[0]), 1e-3)
                 cal.upload_large_gbps = (large.nbytes - UPLOAD_KNEE) / (beyond_ms * 1e6)
             else:  # (the same way: two sizes, the fastest of a few runs)
-                big, small = await to_gpu_async(stream), await to_gpu_async(stream[:256])
+                t_big, t_small = await to_gpu_async(stream), await to_gpu_async(stream[:256])
                 try:
                     ms = [await _median_ms(x.to_numpy_async, max(repeats, 5), give_way, pick=min)
-                          for x in (small, big)]
+                          for x in (t_small, t_big)]
                 finally:
-                    big.release()
-                    small.release()
+                    t_big.release()
+                    t_small.release()
                 added_ms = max(ms[1] - ms[0], 0.25 * ms[1], 1e-3)
                 cal.readback_gbps = (stream.nbytes - 1024) / (added_ms * 1e6)
         elif what == "numpy":
@@ -155,10 +156,10 @@ class CalibrationRun:
         elif what == "gpu":
             op, inputs, params, flops = self._sample(op_name)
             fn = api.PUBLIC[op.public_name]
-            ms = await _median_ms(lambda: fn(*inputs, **params, backend="gpu"), repeats, give_way)
+            gpu_ms = await _median_ms(lambda: fn(*inputs, **params, backend="gpu"), repeats, give_way)
             out_bytes = 4 * int(np.prod(PROGRAMS[op.kind].out_shape(tuple(i.shape for i in inputs), params)))
             moved = cal.upload_ms(sum(i.nbytes for i in inputs)) + out_bytes / (cal.readback_gbps * 1e6)
-            cal.gpu_gflops[op.name] = flops / (max(ms - cal.dispatch_ms - moved, 0.05 * ms) * 1e6)
+            cal.gpu_gflops[op.name] = flops / (max(gpu_ms - cal.dispatch_ms - moved, 0.05 * gpu_ms) * 1e6)
         else:
             raise ValueError(f"no calibration step {name!r}")
         self.done.append(name)
@@ -202,7 +203,7 @@ async def calibrate_async(repeats: int = 3, save: bool = True) -> dict[str, Any]
 IDLE_S = 1.0  # the user's calls must have left the device alone this long before a step runs
 IDLE_POLL_S = 0.25
 PARTIAL = ":partial"  # the key suffix of a calibration under way
-_background = {"on": False, "task": None}
+_background: dict[str, Any] = {"on": False, "task": None}
 
 
 def calibrate_in_background() -> None:

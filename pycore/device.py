@@ -56,6 +56,7 @@ class Check:
     still queued) until settled, then `error` (None: the GPU accepted the work)."""
 
     __slots__ = ("error", "op", "pending", "settled")
+    error: str | None
 
     def __init__(self, op: str, pending: Any) -> None:
         self.op, self.pending, self.error, self.settled = op, pending, None, False
@@ -105,7 +106,9 @@ class Device:
         self._flush_scheduled = False
         self.compiling: dict[tuple[str, str], asyncio.Future] = {}  # compiles in flight, shared
         self.precompiled = {"done": 0, "total": 0}  # the background compile's progress
-        self.plans: dict[tuple, Any] = {}  # repeated calls on GpuArrays, replayed (see plans.py)
+        # repeated calls on GpuArrays, replayed (see plans.py); looked up with plans.key()'s answer,
+        # whose None (parameters that cannot be a key) finds nothing
+        self.plans: dict[tuple | None, Any] = {}
         # adapter facts, once
         self.limits = transport.limits
         self.adapter_info = transport.adapter_info
@@ -182,6 +185,7 @@ class Device:
             return
         commands, self.queued = self.queued, []
         check, self.queued_check = self.queued_check, None
+        assert check is not None  # (queued work always has its check: see enqueue)
         ops, self.queued_ops = self.queued_ops, []
         check.op = ", ".join(dict.fromkeys(ops))  # (the ops, in order, each once)
         try:

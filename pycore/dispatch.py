@@ -163,6 +163,7 @@ async def run_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: 
         elif device is None:
             why = f"no WebGPU: {RUNTIME.reason}"
         if use_gpu:
+            assert device is not None  # (use_gpu needs a device)
             plan_key = plans.key(op, shapes, params, device, program) if keep and all(on_gpu) else None
             try:
                 async with GpuSession(device, op.name, keep_result=keep) as gpu:

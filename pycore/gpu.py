@@ -247,6 +247,7 @@ class GpuSession:
             await self.run_async(read=(dst[0], out_part))
             return
         result = self._result
+        assert result is not None  # (result_array made it: keep_result is set)
         if result.buffer is not None or out_part.nbytes != result.nbytes:
             raise ValueError(f"{self.op_name}: the result is too large to stay on the GPU in one binding "
                              f"(maxStorageBufferBindingSize is {self.max_binding:,} bytes)")
@@ -356,4 +357,5 @@ def raise_for(reader: str, checks: list[Check] | tuple[Check, ...]) -> None:
     if failed:
         check = next((c for c in failed if c.op.startswith("allocating")), failed[0])
         what = check.op if check.op.startswith("allocating") else f"{check.op}, which this result depends on,"
+        assert check.error is not None  # (every check in `failed` has an error)
         raise gpu_error(f"{reader}: {what} failed", check.error)

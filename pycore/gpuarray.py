@@ -86,7 +86,8 @@ class GpuArray(_Float32Shape):
         """Raise a clear error if this array can no longer be used."""
         if self._released:
             raise RuntimeError(f"this GpuArray {self.shape} was released; its data is gone")
-        if self._buffer is not None and (self._device.lost is not None or self._device is not RUNTIME.device):
+        if self._buffer is not None and (self._device is None or self._device.lost is not None
+                                         or self._device is not RUNTIME.device):
             raise RuntimeError(f"this GpuArray {self.shape} lived on a GPU device that was lost "
                                f"({RUNTIME.device_lost}); its data is gone")
 
@@ -116,6 +117,7 @@ class GpuArray(_Float32Shape):
         """What a program binds: a GpuView of the buffer, or the host array on the fallback."""
         self.check_usable()
         if self._buffer is None:
+            assert self._host is not None  # (on the host, and not released: check_usable passed)
             return self._host
         self._checks = tuple(c for c in self._checks if not c.settled or c.error)
         return GpuView(self._buffer, self.shape, checks=self._checks)
@@ -124,10 +126,12 @@ class GpuArray(_Float32Shape):
         """Read the array back into a new float32 NumPy array."""
         self.check_usable()
         if self._buffer is None:
+            assert self._host is not None  # (on the host, and not released: check_usable passed)
             return self._host.copy()
         out = np.empty(self.shape, np.float32)
         if out.size:
             view, device = self.view(), self._device
+            assert isinstance(view, GpuView) and device is not None  # (a buffer, on its device)
             try:
                 async with GpuSession(device, "to_numpy") as gpu:
                     gpu.depend_on(view.checks)
@@ -140,8 +144,8 @@ class GpuArray(_Float32Shape):
         return out
 
 
-def _give_back(device: Any, buffer: Any) -> None:
-    if device is RUNTIME.device:  # a lost device's buffers went with it
+def _give_back(device: Device | None, buffer: Any) -> None:
+    if device is not None and device is RUNTIME.device:  # a lost device's buffers went with it
         device.release(buffer)
 
 

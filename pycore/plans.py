@@ -107,7 +107,7 @@ def record(gpu: GpuSession, op: Op, inputs: list[GpuView], result: GpuView) -> P
             slots.append((UNIFORM, np.frombuffer(uniforms[id(buf)], np.uint32), rest))
         else:
             return None
-    return Plan(op.name, dispatch.pipeline, tuple(dispatch.groups), slots, out_bytes, result.shape)
+    return Plan(op.name, dispatch.pipeline, dispatch.groups, slots, out_bytes, result.shape)
 
 
 def remember(device: Device, plan_key: tuple, plan: Plan | None) -> None:

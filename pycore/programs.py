@@ -17,6 +17,7 @@ an error naming the limit and the size.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -60,10 +61,10 @@ class Program:
     def out_shape(self, shapes: Shapes, params: dict[str, Any] | None = None) -> tuple[int, ...]:
         return shapes[0]
 
-    def check(self, op: Op, shapes: Shapes, params: dict[str, Any]) -> None:
+    def check(self, op: Op, shapes: Sequence[tuple[int, ...]], params: dict[str, Any]) -> None:
         """Raise ValueError/TypeError naming the argument when inputs of these shapes do not fit the op."""
 
-    def needs_gpu(self, shapes: Shapes) -> bool:
+    def needs_gpu(self, shapes: Sequence[tuple[int, ...]]) -> bool:
         """False when there is nothing to compute (empty input): the NumPy path answers."""
         for shape in shapes:  # (a loop: this runs on every auto call)
             if not math.prod(shape):
@@ -73,7 +74,7 @@ class Program:
     def numpy(self, op: Op, arrays: list[np.ndarray], params: dict[str, Any]) -> Any:
         return op.numpy(*arrays, **params)
 
-    async def gpu_async(self, gpu: GpuSession, op: Op, arrays: list[np.ndarray],
+    async def gpu_async(self, gpu: GpuSession, op: Op, arrays: list[GpuView | np.ndarray],
                         params: dict[str, Any]) -> Any:
         raise NotImplementedError
 

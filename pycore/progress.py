@@ -22,7 +22,11 @@ _LISTENERS: list[Listener] = []
 def listen(listener: Listener) -> Callable[[], None]:
     """Call `listener(task, done, total, detail)` on every report; returns a function that stops it."""
     _LISTENERS.append(listener)
-    return lambda: listener in _LISTENERS and _LISTENERS.remove(listener)
+
+    def stop() -> None:
+        if listener in _LISTENERS:
+            _LISTENERS.remove(listener)
+    return stop
 
 
 def report(task: str, done: int, total: int, detail: str = "") -> None:

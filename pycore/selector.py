@@ -38,7 +38,7 @@ from __future__ import annotations
 import json
 import numbers
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from .ops import Op
 
@@ -194,7 +194,7 @@ class _Setting:
     def __set__(self, obj: Any, value: Any) -> None:
         if self.low is not None:
             kind, what = (numbers.Integral, "an integer") if self.integer else (numbers.Real, "a number")
-            if isinstance(value, bool) or not isinstance(value, kind) or not value >= self.low:
+            if isinstance(value, bool) or not isinstance(value, kind) or not cast(float, value) >= self.low:
                 raise ValueError(f"SELECTOR.{self.public} must be {what} >= {self.low:g}, got {value!r}")
         setattr(obj, self.name, value)
         obj._cache.clear()
@@ -232,6 +232,8 @@ class BackendSelector:
     explore_ratio: float = _Setting(1.0)  # type: ignore[assignment]
     explore_ms: float = _Setting(0.0)  # type: ignore[assignment]
     samples: int = _Setting(1, integer=True)  # type: ignore[assignment]
+    _margin: float  # (the fields the settings keep their values in: read directly on every call)
+    _samples: int
 
     def predict(self, op: Op, shapes: list[tuple[int, ...]], on_gpu: list[bool] | None = None,
                 result_on_gpu: bool = False) -> Prediction:

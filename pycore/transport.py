@@ -143,7 +143,10 @@ class Transport(ABC):
     def destroy(self) -> None: ...
 
     # -- settings kept between sessions (the selector's calibration)
-    settings_store = "not kept"  # where, in words (info())
+    @property
+    def settings_store(self) -> str:
+        """Where, in words (info())."""
+        return "not kept"
 
     @abstractmethod
     def load_setting(self, key: str) -> str | None: ...

@@ -121,7 +121,7 @@ def dawn_section(bench_path: str, cost_path: str) -> str:
     cost = json.loads(Path(cost_path).read_text())
     small, chain = cost["small"], cost["chain"]
     env = result["environment"]
-    peers: dict[tuple[str, str], dict[str, float]] = {}
+    peers: dict[tuple[str, int], dict[str, float]] = {}
     for row in result.get("peers", []):
         impl = "tfjs" if row["impl"].startswith("tfjs") else row["impl"]
         peers.setdefault((row["op"], row["size"]), {})[impl] = row["ms"]

@@ -192,7 +192,7 @@ def rendered(text: str) -> str:
 # Candidates for scripts/matmul_tune.mjs: name -> (rows, columns, k slice, rows and columns per
 # thread, prefetch, double-buffered workgroup memory). Measured on an H100 through Dawn at
 # 256²...4096² against the GPU_TILES kernels (g128t16, g64 and g32 are theirs): see docs/benchmarks.md.
-VARIANTS = {
+VARIANTS: dict[str, tuple[int, int, int, int, int, bool] | tuple[int, int, int, int, int, bool, bool]] = {
     "g32": (32, 32, 16, 4, 4, True),
     "g64": (64, 64, 16, 4, 4, True),
     "g64t8": (64, 64, 16, 8, 8, True),

@@ -2,8 +2,8 @@
 # Set up everything the tests need on a fresh Debian machine, then run every test:
 # Chromium and Mesa's Vulkan drivers (lavapipe, for the native transport) from apt, Node.js/npm
 # (apt, if missing), Python deps with wgpu (pip, into .venv), Pyodide and Dawn (npm ci), Mesa 25's
-# lavapipe for Dawn (scripts/lavapipe.sh), then ruff and pytest (CPython unit tests, the GPU suites
-# natively, on Dawn in Node and in headless Chromium). Extra args go to pytest.
+# lavapipe for Dawn (scripts/lavapipe.sh), then ruff, mypy and pytest (CPython unit tests, the GPU
+# suites natively, on Dawn in Node and in headless Chromium). Extra args go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,4 +29,5 @@ if [ -n "$("$py" -c 'import serve; print(serve.node_modules_stale() or "")')" ];
 fi
 bash scripts/lavapipe.sh  # Mesa 25's lavapipe for Dawn (the browser transport in Node), if not there yet
 "$py" -m ruff check .
+"$py" -m mypy
 "$py" -m pytest "$@"

@@ -29,6 +29,7 @@ class Server:
             [sys.executable, "-u", str(ROOT / "serve.py"), "--port", "0", "--quiet"],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         lines = []
+        assert self.proc.stdout is not None  # (stdout=PIPE)
         for line in self.proc.stdout:  # npm ci may print first
             lines.append(line)
             found = re.search(r"serving .* at (http://\S+)", line)
@@ -125,6 +126,7 @@ class Worker(Snippets):
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
     def _reply(self) -> dict[str, Any]:
+        assert self.proc.stdout is not None  # (stdout=PIPE)
         line = self.proc.stdout.readline()
         if not line:
             raise RuntimeError(f"the worker exited (code {self.proc.wait()})")
@@ -132,6 +134,7 @@ class Worker(Snippets):
 
     def py(self, code: str) -> Any:
         """Run Python in the worker; returns the last expression's value through JSON."""
+        assert self.proc.stdin is not None  # (stdin=PIPE)
         self.proc.stdin.write(json.dumps({"code": "import numpy as np\nimport pycore\n" + code}) + "\n")
         self.proc.stdin.flush()
         reply = self._reply()

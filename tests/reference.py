@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -230,10 +230,11 @@ def _const(*arrays):
     return lambda rng: [np.array(a, dtype=np.float32) for a in arrays]
 
 
-UNARY_PARAMS = {"leaky_relu": [{"alpha": 0.01}, {"alpha": 0.25}], "elu": [{"alpha": 1.0}, {"alpha": 0.5}],
-                "gelu": [{"approximate": True}, {"approximate": False}],
-                "clip": [{"min": -1.0, "max": 2.0}, {"min": 0.5, "max": 0.5}],
-                "scale": [{"s": 2.0}, {"s": -0.25}]}
+UNARY_PARAMS: dict[str, list[dict[str, Any]]] = {
+    "leaky_relu": [{"alpha": 0.01}, {"alpha": 0.25}], "elu": [{"alpha": 1.0}, {"alpha": 0.5}],
+    "gelu": [{"approximate": True}, {"approximate": False}],
+    "clip": [{"min": -1.0, "max": 2.0}, {"min": 0.5, "max": 0.5}],
+    "scale": [{"s": 2.0}, {"s": -0.25}]}
 def _of_kind(kind: str) -> list[str]:
     """The op table's ops of one kind: a new op of that kind gets these cases with no edit here."""
     from pycore.ops import OPS
@@ -344,7 +345,7 @@ async def fused_chains_async(n: int = 4099, seed: int = 5) -> dict[str, dict]:
             kept = (d, u) if keep else ()
             del d, u  # dropped handles: the batch may fuse their steps
             await b.execute_async()
-            return [await b.read_async(h) for h in (out, *kept)], b.fused
+            return [cast(np.ndarray, await b.read_async(h)) for h in (out, *kept)], b.fused
 
     results = {}
     for name, op in pycore.OPS.items():

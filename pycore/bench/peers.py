@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -73,17 +73,18 @@ def _raw_code(kernel: str) -> str | None:
     """The WGSL of a kernel pycore generates (element-wise ops), for the raw-JS yardstick to run."""
     if kernel != "relu":
         return None
-    from ..programs import PROGRAMS
+    from ..programs import PROGRAMS, Elementwise
 
-    return PROGRAMS["unary"].kernel(OPS["relu"], {}).source()
+    return cast(Elementwise, PROGRAMS["unary"]).kernel(OPS["relu"], {}).source()
 
 
 def _matmul_kernel(n: int) -> tuple[str, tuple[int, int]]:
     """The matmul kernel pycore runs for n x n matrices on this adapter, and the (rows, columns) of C
     one workgroup of it computes (programs.Matmul chooses both)."""
-    from ..programs import PROGRAMS
+    from ..programs import PROGRAMS, Matmul
 
-    return PROGRAMS["matmul"].kernel_for(RUNTIME.device.cpu_adapter, n, n, n)
+    assert RUNTIME.device is not None  # (the peers run only on a WebGPU device)
+    return cast(Matmul, PROGRAMS["matmul"]).kernel_for(RUNTIME.device.cpu_adapter, n, n, n)
 
 
 def _raw_kernel(op: str, shape: list[int]) -> str:
@@ -92,10 +93,11 @@ def _raw_kernel(op: str, shape: list[int]) -> str:
         return _matmul_kernel(shape[0])[0]
     if op == "softmax":
         from ..gpu import GpuSession
-        from ..programs import PROGRAMS
+        from ..programs import PROGRAMS, Rowwise
 
         rows, cols = (1, shape[0]) if len(shape) == 1 else shape
-        tree = PROGRAMS["rowwise"].uses_tree(GpuSession(RUNTIME.device, "bench"), rows, cols)
+        assert RUNTIME.device is not None
+        tree = cast(Rowwise, PROGRAMS["rowwise"]).uses_tree(GpuSession(RUNTIME.device, "bench"), rows, cols)
         return op if tree else "softmax_thread"
     return op
 
@@ -110,6 +112,7 @@ async def _peers(module: Any, sizes: tuple[int, ...], matrix_sizes: tuple[int, .
     except Exception as exc:  # no TF.js (npm ci not run?): the raw-JS rows still count
         tf = None
         note(f"TF.js unavailable: {exc}")
+    assert RUNTIME.device is not None
     device = RUNTIME.device.transport.js_device()
     for op in PEER_OPS:
         for n in matrix_sizes if op == "matmul" else sizes:
@@ -154,6 +157,7 @@ async def _bridge(module: Any, repeats: int) -> dict[str, Any]:
     async def raw_calls() -> None:
         from pyodide.ffi import to_js  # type: ignore[import-not-found]
 
+        assert RUNTIME.device is not None
         device = RUNTIME.device.transport.js_device()
         raw.extend((await module.rawOp(device, "relu", to_js([BRIDGE_SIZE]), per_round, None,
                                        _raw_code("relu"))).to_py()["runs"])

@@ -3,10 +3,11 @@ win, and the relu -> scale -> vec_add chain three ways (and in raw JavaScript)."
 
 from __future__ import annotations
 
+import functools
 import statistics
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -17,8 +18,8 @@ from ..selector import SELECTOR
 
 SIZES = (1_000, 10_000, 100_000, 1_000_000, 4_000_000)
 MATRIX_SIZES = (64, 128, 256, 512, 1024)
-QUICK = {"ops": ("relu", "vec_add", "softmax", "sum", "matmul"), "sizes": (1_000, 100_000),
-         "matrix_sizes": (64, 256), "repeats": 3, "chain_size": 100_000}
+QUICK: dict[str, Any] = {"ops": ("relu", "vec_add", "softmax", "sum", "matmul"), "sizes": (1_000, 100_000),
+                         "matrix_sizes": (64, 256), "repeats": 3, "chain_size": 100_000}
 MATRIX_KINDS = {"matmul", "conv2d"}
 MIN_CELL_S = 0.05  # small cells repeat until they have run about this long (up to 4 x repeats)
 
@@ -70,7 +71,7 @@ async def _cell(op: Op, n: int, backends: tuple[str, ...], repeats: int,
     times: dict[str, list[float]] = {b: [] for b in backends}
     stages: list[dict[str, float]] = []
     chose: list[str] = []
-    warms = [await _timed(lambda b=b: fn(*inputs, **params, backend=b))  # compile, fill the pool
+    warms = [await _timed(functools.partial(fn, *inputs, **params, backend=b))  # compile, fill the pool
              for b in backends]
     warm = sum(warms)
     settling = 0  # auto's calls spent measuring both backends (near a crossover), before timing it
@@ -152,7 +153,7 @@ def _crossovers(rows: list[dict[str, Any]]) -> dict[str, dict[str, int | None]]:
 async def _chain(n: int, repeats: int, rng: np.random.Generator, module: Any = None) -> dict[str, Any]:
     """relu -> scale -> vec_add on n elements, from NumPy input to NumPy result, three ways, and
     (with baselines.js as `module`) in raw JavaScript running the batch's fused kernel."""
-    from .. import relu_async, scale_async, to_gpu_async, vec_add_async
+    from .. import GpuArray, relu_async, scale_async, to_gpu_async, vec_add_async
     from ..batch import CommandBatch
 
     x, y = rng.standard_normal(n, dtype=np.float32), rng.standard_normal(n, dtype=np.float32)
@@ -161,13 +162,13 @@ async def _chain(n: int, repeats: int, rng: np.random.Generator, module: Any = N
     async def round_trips() -> np.ndarray:
         r = await relu_async(x, backend="gpu")
         s = await scale_async(r, 2.0, backend="gpu")
-        return await vec_add_async(s, y, backend="gpu")
+        return cast(np.ndarray, await vec_add_async(s, y, backend="gpu"))  # (NumPy in, NumPy out)
 
     async def gpu_arrays() -> np.ndarray:
         tx, ty = await to_gpu_async(x), await to_gpu_async(y)
-        r = await relu_async(tx, backend="gpu")
-        s = await scale_async(r, 2.0, backend="gpu")
-        out = await vec_add_async(s, ty, backend="gpu")
+        r = cast(GpuArray, await relu_async(tx, backend="gpu"))  # (GpuArrays in, GpuArrays out)
+        s = cast(GpuArray, await scale_async(r, 2.0, backend="gpu"))
+        out = cast(GpuArray, await vec_add_async(s, ty, backend="gpu"))
         host = await out.to_numpy_async()
         for t in (tx, ty, r, s, out):
             t.release()
@@ -178,7 +179,7 @@ async def _chain(n: int, repeats: int, rng: np.random.Generator, module: Any = N
             hx, hy = b.upload(x), b.upload(y)
             out = b.vec_add(b.scale(b.relu(hx), 2.0), hy)
             await b.execute_async()
-            return await b.read_async(out)
+            return cast(np.ndarray, await b.read_async(out))  # (an element-wise op's: an array)
 
     ways = {"round_trips": round_trips, "gpu_array": gpu_arrays, "command_batch": batch}
     times: dict[str, list[float]] = {k: [] for k in ways}
@@ -197,6 +198,7 @@ async def _chain(n: int, repeats: int, rng: np.random.Generator, module: Any = N
 
         from ..fusion import FusedKernel, Node
 
+        assert RUNTIME.device is not None  # (raw JavaScript runs only beside a WebGPU device)
         relu = Node(2, OPS["relu"], {}, [0])
         tree = Node(4, OPS["vec_add"], {}, [Node(3, OPS["scale"], {"s": 2.0}, [relu]), 1])
         raw = (await module.rawChain(RUNTIME.device.transport.js_device(), FusedKernel(tree).source(), n, 2.0,
