@@ -22,6 +22,15 @@ What it serves (nothing else; everything else is a 404):
 The pycore wheel is rebuilt whenever a file it is made from changes, so editing Python
 or WGSL and reloading the page is the whole development loop. If node_modules is missing or older
 than package-lock.json, `npm ci` is run first (or the exact command to run is printed).
+
+Limits, so that slow or stalled clients cannot pin the server: a request's line and headers must
+arrive in full within REQUEST_TIMEOUT_S (10 s) of the connection; a read or a write that makes no
+progress for IO_TIMEOUT_S (10 s) closes the connection (a client that stops reading a large file
+lets it go); at most MAX_HANDLERS (64) connections are handled at once, one thread each, and a
+connection beyond them waits in the listen queue (LISTEN_QUEUE, 512 deep) and then up to
+SLOT_WAIT_S (5 s) for a free handler, else is answered 503. A malformed request is a 400; an
+unexpected error is a 500 that says only that, its detail going to the server's log (stderr,
+even with --quiet).
 """
 
 from __future__ import annotations
@@ -38,11 +47,14 @@ import os
 import posixpath
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
 import threading
+import time
 import tomllib
+import traceback
 import urllib.parse
 import webbrowser
 import zipfile
@@ -103,6 +115,13 @@ MIME_TYPES = {
     ".ico": "image/x-icon",
 }
 OCTET = "application/octet-stream"
+
+REQUEST_TIMEOUT_S = 10.0  # a request's line and headers must arrive in full within this
+IO_TIMEOUT_S = 10.0  # a read or write that makes no progress for this long closes the connection
+MAX_HANDLERS = 64  # connections handled at once (a thread each)
+SLOT_WAIT_S = 5.0  # how long a connection beyond those waits for a free handler before a 503
+LISTEN_QUEUE = 512  # connections the OS holds until they are accepted
+SEND_CHUNK = 256 << 10  # a response is written in pieces of this size, each within IO_TIMEOUT_S
 
 
 # ---------------------------------------------------------------- preparing node_modules
@@ -415,12 +434,50 @@ def mime_type(path: str) -> str:
     return MIME_TYPES.get(posixpath.splitext(path)[1].lower(), OCTET)
 
 
+class _RequestReader(io.RawIOBase):
+    """The connection's reads for one handler: each waits at most the handler's `timeout`, and
+    while a request's line and headers are awaited (its `deadline` set) no longer than until the
+    deadline, so a client trickling a byte at a time is cut off too."""
+
+    def __init__(self, sock: socket.socket, handler: Handler) -> None:
+        self.sock, self.handler = sock, handler
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        wait, deadline = self.handler.timeout, self.handler.deadline
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"the request did not arrive within {self.handler.request_timeout:g} s")
+            wait = left if wait is None else min(wait, left)
+        self.sock.settimeout(wait)
+        return self.sock.recv_into(buffer)
+
+
 class Handler(http.server.BaseHTTPRequestHandler):
     server_version = "pycore-serve"
     wheels = WheelCache()
     pycs = PycCache()
     quiet = False
-    timeout = 30  # seconds a connection may sit idle (or trickle) before it is closed
+    timeout = IO_TIMEOUT_S  # seconds a read or write may make no progress before the connection closes
+    request_timeout = REQUEST_TIMEOUT_S  # seconds for a request's line and headers to arrive in full
+    deadline: float | None = None  # when the request being read must have arrived (monotonic)
+
+    def setup(self) -> None:
+        super().setup()
+        self.rfile = io.BufferedReader(_RequestReader(self.connection, self))
+
+    def handle_one_request(self) -> None:
+        self.deadline = time.monotonic() + self.request_timeout
+        super().handle_one_request()
+
+    def parse_request(self) -> bool:
+        ok = super().parse_request()  # (reads the headers: the request has arrived)
+        self.deadline = None
+        self.connection.settimeout(self.timeout)  # (for the writes)
+        return ok
 
     def do_HEAD(self) -> None:
         self._serve(head=True)
@@ -432,15 +489,19 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if not host_allowed(self.headers.get("Host")):
             return self._send(403, b"403 this server answers only to localhost and IP addresses\n",
                               "text/plain; charset=utf-8", head)
-        url_path = urllib.parse.urlsplit(self.path).path
+        try:
+            url_path = urllib.parse.urlsplit(self.path).path
+        except ValueError:  # (e.g. "GET http://[::1 HTTP/1.1": an unclosed IPv6 address)
+            return self._send(400, b"400 bad request\n", "text/plain; charset=utf-8", head)
         try:
             body, ctype = self._generated(url_path) or self._static(url_path)
         except FileNotFoundError:
             return self._send(404, b"404 not found\n", "text/plain; charset=utf-8", head)
-        except Exception as exc:  # a broken build must say why, not hang the page
-            text = str(exc).replace(str(ROOT), ".")  # the checkout's place is nobody's business
-            msg = f"500 {type(exc).__name__}: {text}\n".encode()
-            return self._send(500, msg, "text/plain; charset=utf-8", head)
+        except Exception:  # (a broken build, say): why goes to the log (even with --quiet), not the page
+            when = self.log_date_time_string()
+            sys.stderr.write(f"{when} 500 for {self.path!r}:\n{traceback.format_exc()}")
+            return self._send(500, b"500 internal server error (the server's log says why)\n",
+                              "text/plain; charset=utf-8", head)
         etag = '"' + hashlib.sha1(body).hexdigest() + '"'
         if self.headers.get("If-None-Match") == etag:
             return self._send(304, b"", ctype, head=True, etag=etag)
@@ -491,7 +552,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 self.send_header(name, value)
         self.end_headers()
         if not head and code != 304:
-            self.wfile.write(body)
+            with memoryview(body) as view:  # (each piece within the timeout: a reader that stops is let go)
+                for start in range(0, len(view), SEND_CHUNK):
+                    self.wfile.write(view[start:start + SEND_CHUNK])
 
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002
         if not self.quiet:
@@ -516,11 +579,59 @@ def prepare_wheel() -> None:
         pass
 
 
-def make_server(host: str, port: int, quiet: bool = False) -> http.server.ThreadingHTTPServer:
+class Server(http.server.ThreadingHTTPServer):
+    """A thread per connection, at most `handlers` at once (see the module doc): a connection
+    beyond them waits up to `slot_wait_s` for one to finish, else is answered 503 and closed."""
+
+    daemon_threads = True
+    request_queue_size = LISTEN_QUEUE
+
+    def __init__(self, address: tuple[str, int], handlers: int = MAX_HANDLERS,
+                 slot_wait_s: float = SLOT_WAIT_S) -> None:
+        self.slots = threading.BoundedSemaphore(handlers)
+        self.slot_wait_s = slot_wait_s
+        super().__init__(address, Handler)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        if not self.slots.acquire(timeout=self.slot_wait_s):
+            self._refuse(request)
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)  # (starts the handler's thread)
+        except BaseException:
+            self.slots.release()
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.slots.release()
+
+    @staticmethod
+    def _refuse(request: socket.socket) -> None:
+        """A 503 written without a thread (what the client sent is read first where it has
+        arrived, so that closing does not reset the connection before the answer is read)."""
+        body = b"503 the server is busy; try again\n"
+        head = (f"HTTP/1.0 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                f"Content-Length: {len(body)}\r\nRetry-After: 1\r\nConnection: close\r\n\r\n")
+        try:
+            request.setblocking(False)
+            try:
+                request.recv(65536)
+            except OSError:
+                pass
+            request.settimeout(1.0)
+            request.sendall(head.encode() + body)
+        except OSError:
+            pass
+
+
+def make_server(host: str, port: int, quiet: bool = False, handlers: int = MAX_HANDLERS,
+                slot_wait_s: float = SLOT_WAIT_S) -> Server:
     Handler.quiet = quiet
-    server = http.server.ThreadingHTTPServer((host, port), Handler)
-    server.daemon_threads = True
-    return server
+    return Server((host, port), handlers, slot_wait_s)
 
 
 def main(argv: list[str] | None = None) -> int:

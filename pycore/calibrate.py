@@ -5,6 +5,11 @@ NumPy call, upload and readback bandwidth, and the GPU's and NumPy's rates on ea
 Each figure is the median of a few runs. The result replaces the selector's defaults and is saved
 by the transport (a browser's localStorage, or a file under ~/.cache/pycore natively) for the
 next init_async() to load.
+
+Saved state is checked before use (selector.parse_saved, Calibration.from_dict): state that is too
+large, too deeply nested, not JSON, or has unknown fields or figures that are not finite positive
+numbers is discarded with one warning, and the defaults are used. Nothing invalid is saved, and a
+store that cannot be read, written or emptied never makes a call fail.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+import warnings
 from collections.abc import Awaitable, Callable
 from contextvars import copy_context
 from dataclasses import asdict
@@ -24,7 +30,15 @@ from .device import Device
 from .progress import report as report_progress
 from .runtime import QUIET, RUNTIME
 from .samples import shapes_for
-from .selector import SELECTOR, STORAGE_KEY, UPLOAD_KNEE, Calibration, median
+from .selector import (
+    SELECTOR,
+    STORAGE_KEY,
+    UPLOAD_KNEE,
+    Calibration,
+    InvalidCalibrationError,
+    median,
+    parse_saved,
+)
 
 
 class GiveWayError(Exception):
@@ -63,6 +77,7 @@ async def _median_sync_ms(fn: Callable[[], Any], repeats: int) -> float:
 # rate (element-wise ops cross over near 1M elements), small enough to measure every op in seconds.
 SAMPLE_SIZE = {"unary": 1 << 20, "binary": 1 << 20, "rowwise": 1 << 18, "reduce": 1 << 18,
                "matmul": 256, "conv2d": 256}
+CLOCK_FLOOR_MS = 1e-3  # a fixed cost measured below this (a coarse clock can give 0) counts as this
 
 
 class CalibrationRun:
@@ -77,10 +92,25 @@ class CalibrationRun:
     """
 
     def __init__(self, repeats: int = 3, state: dict[str, Any] | None = None) -> None:
+        """`state`: what state() returned, checked (InvalidCalibrationError says what is wrong)."""
         self.repeats = repeats
-        self.cal = Calibration(**state["cal"]) if state else Calibration()
-        self.done: list[str] = list(state["done"]) if state else []
+        self.cal, self.done = self._checked(state) if state is not None else (Calibration(), [])
         self.give_way = False
+
+    @classmethod
+    def from_saved(cls, text: str, repeats: int = 3) -> CalibrationRun:
+        """A calibration under way from its saved text (json of state()), checked as parse_saved
+        and Calibration.from_dict say; raises InvalidCalibrationError naming what is wrong."""
+        return cls(repeats, state=parse_saved(text))
+
+    def _checked(self, state: Any) -> tuple[Calibration, list[str]]:
+        if not isinstance(state, dict) or set(state) != {"cal", "done"}:
+            raise InvalidCalibrationError("it is not an object of exactly 'cal' and 'done'")
+        done, steps = state["done"], self.steps(gpu=True)
+        if not isinstance(done, list) or any(not isinstance(d, str) or d not in steps for d in done) \
+                or len(set(done)) != len(done):
+            raise InvalidCalibrationError("'done' is not a list of distinct calibration steps")
+        return Calibration.from_dict(state["cal"]), list(done)
 
     def state(self) -> dict[str, Any]:
         return {"cal": asdict(self.cal), "done": self.done}
@@ -112,9 +142,11 @@ class CalibrationRun:
         relu, tiny = api.PUBLIC["relu_async"], np.ones(256, np.float32)
         what, _, op_name = name.partition(" ")
         if name == "numpy call":
-            cal.numpy_call_ms = await _median_ms(lambda: relu(tiny, backend="numpy"), repeats, give_way)
+            ms = await _median_ms(lambda: relu(tiny, backend="numpy"), repeats, give_way)
+            cal.numpy_call_ms = max(ms, CLOCK_FLOOR_MS)
         elif name == "gpu call":
-            cal.dispatch_ms = await _median_ms(lambda: relu(tiny, backend="gpu"), repeats, give_way)
+            ms = await _median_ms(lambda: relu(tiny, backend="gpu"), repeats, give_way)
+            cal.dispatch_ms = max(ms, CLOCK_FLOOR_MS)
         elif name in ("upload", "readback"):
             stream = np.random.default_rng(0).standard_normal(1 << 20, dtype=np.float32)
             assert RUNTIME.device is not None  # (the transfer steps run only on a WebGPU device)
@@ -194,8 +226,8 @@ async def calibrate_async(repeats: int = 3, save: bool = True) -> dict[str, Any]
     SELECTOR.calibration = cal = run.finish("")
     device = RUNTIME.device
     if save and device is not None:
-        device.transport.save_setting(storage_key(device), cal.to_json())
-        device.transport.save_setting(storage_key(device) + PARTIAL, None)
+        _keep(device, storage_key(device), cal)
+        _keep(device, storage_key(device) + PARTIAL, None)
     return _rounded(cal)
 
 
@@ -234,11 +266,8 @@ def _start(device: Device) -> None:
 
 async def _background_async(device: Device) -> None:
     key = storage_key(device) + PARTIAL
-    saved = device.transport.load_setting(key)
-    try:
-        run = CalibrationRun(state=json.loads(saved)) if saved else CalibrationRun()
-    except (TypeError, ValueError, KeyError):
-        run = CalibrationRun()
+    run = _load(device, key, CalibrationRun.from_saved, "calibration under way",
+                "it starts again from the first step") or CalibrationRun()
     run.give_way = True
     steps = run.steps(gpu=True)
     for name in steps:
@@ -257,12 +286,18 @@ async def _background_async(device: Device) -> None:
                     device.errors = [*device.errors[-7:], f"background calibration, {name}: {exc}"]
                     return
             await asyncio.sleep(IDLE_POLL_S)
-        device.transport.save_setting(key, json.dumps(run.state()))
+        _keep(device, key, run)
         report_progress("background calibration", len(run.done), len(steps), name)
     if device is RUNTIME.device and not SELECTOR.calibration.source.startswith("calibrated"):
-        SELECTOR.calibration = cal = run.finish(" (in the background)")
-        device.transport.save_setting(storage_key(device), cal.to_json())
-        device.transport.save_setting(key, None)
+        try:
+            cal = run.finish(" (in the background)").checked()
+        except InvalidCalibrationError as exc:  # (a measurement gave something unusable)
+            device.errors = [*device.errors[-7:], f"background calibration: not used, {exc}"]
+            _keep(device, key, None)
+            return
+        SELECTOR.calibration = cal
+        _keep(device, storage_key(device), cal)
+        _keep(device, key, None)
 
 
 def _rounded(cal: Calibration) -> dict[str, Any]:
@@ -286,28 +321,59 @@ def storage_key(device: Device) -> str:
 
 def load_saved(device: Device | None = None) -> bool:
     """Use the calibration saved by an earlier calibration of this device's adapter (the browser's
-    localStorage; natively, a file under $PYCORE_CACHE_DIR or ~/.cache/pycore), if any, else the
-    measured defaults of its adapter class. Called when a device is acquired."""
+    localStorage; natively, a file under $PYCORE_CACHE_DIR or ~/.cache/pycore), if any and valid,
+    else the measured defaults of its adapter class. Called when a device is acquired; never raises
+    (saved state that cannot be read or is invalid is discarded with one warning)."""
     device = device or RUNTIME.device
     if device is None:
         return False
-    key = storage_key(device)
-    text = device.transport.load_setting(key)
-    if not text:
-        SELECTOR.calibration = Calibration.for_adapter(device.cpu_adapter)  # measured class defaults
-        return False
+    cal = _load(device, storage_key(device), Calibration.from_json, "calibration",
+                "this adapter's defaults are used until it is measured again")
+    SELECTOR.calibration = cal or Calibration.for_adapter(device.cpu_adapter)  # measured class defaults
+    return cal is not None
+
+
+def _load(device: Device, key: str, parse: Callable[[str], Any], what: str, instead: str) -> Any:
+    """What `parse` makes of the text saved under `key`; None if there is none. Text that cannot
+    be read or that `parse` refuses is discarded (if it can be) with one warning naming what was
+    wrong and what happens `instead`."""
     try:
-        SELECTOR.calibration = Calibration.from_json(text)
-    except (TypeError, ValueError):
-        device.transport.save_setting(key, None)  # from an older pycore: measure again
-        SELECTOR.calibration = Calibration.for_adapter(device.cpu_adapter)
+        text = device.transport.load_setting(key)
+        if not text:
+            return None
+        return parse(text)
+    except InvalidCalibrationError as exc:
+        why = str(exc)
+    except Exception as exc:  # (unreadable: not UTF-8, too large, a directory, storage refused)
+        why = f"it cannot be read: {type(exc).__name__}: {exc}"
+    warnings.warn(f"pycore: the saved {what} {key!r} is unusable and was discarded ({why}); {instead}",
+                  RuntimeWarning, stacklevel=3)
+    _keep(device, key, None)
+    return None
+
+
+def _keep(device: Device, key: str, value: Calibration | CalibrationRun | None) -> bool:
+    """Save `value` under `key` (None forgets it) if it is valid, as its loader will check it:
+    invalid state is never saved. Whether it was kept; a store that refuses (full, read-only, a
+    directory where the file should be) is no error."""
+    try:
+        if isinstance(value, CalibrationRun):
+            text: str | None = json.dumps(value.state())
+            CalibrationRun.from_saved(text)
+        else:
+            text = value.checked().to_json() if value is not None else None
+        device.transport.save_setting(key, text)
+        return True
+    except Exception:
         return False
-    return True
 
 
 def _on_device(device: Device | None) -> None:
     if device is not None:
-        load_saved(device)
+        try:
+            load_saved(device)
+        except Exception:  # (load_saved handles its failures; a device must never fail because of it)
+            SELECTOR.calibration = Calibration.for_adapter(device.cpu_adapter)
         _start(device)
 
 

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import wgpu
 
+from .selector import SAVED_MAX_CHARS
 from .transport import (
     BUFFER_BINDING_TYPES,
     COPY_SRC,
@@ -205,18 +206,34 @@ class NativeTransport(Transport):
         return f"files in {self._setting_path('x').parent}"
 
     def load_setting(self, key: str) -> str | None:
+        """The text kept under `key`, None if there is none. Raises ValueError for a file over
+        SAVED_MAX_CHARS bytes or not UTF-8, OSError for one that cannot be read (a directory)."""
         try:
-            return self._setting_path(key).read_text()
-        except OSError:
+            with self._setting_path(key).open("rb") as f:
+                data = f.read(SAVED_MAX_CHARS + 1)
+        except (FileNotFoundError, NotADirectoryError):
             return None
+        if len(data) > SAVED_MAX_CHARS:
+            raise ValueError(f"the file is over {SAVED_MAX_CHARS} bytes")
+        return data.decode("utf-8")  # (UnicodeDecodeError is a ValueError)
 
     def save_setting(self, key: str, text: str | None) -> None:
+        """Write the file whole (a temporary file renamed over it), or remove it; a file that
+        cannot be written or removed is left as it is, without an error (settings are a cache)."""
         path = self._setting_path(key)
-        if text is None:
-            path.unlink(missing_ok=True)
-            return
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        try:
+            if text is None:
+                path.unlink(missing_ok=True)
+                return
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_bytes(text.encode("utf-8"))
+            os.replace(tmp, path)
+        except OSError:
+            try:
+                tmp.unlink(missing_ok=True)
+            except OSError:
+                pass
 
 
 async def request_device_async(timeout_s: float) -> NativeTransport:

@@ -152,9 +152,11 @@ def _softmax(x):
 
 
 def _log_softmax(x):
+    # (x - max) - log(sum), in that order: max + log(sum) rounds to a large max's float32 spacing
     m = np.max(x, axis=-1, keepdims=True)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return (x - (m + np.log(np.sum(np.exp(x - m), axis=-1, keepdims=True)))).astype(F32)
+        shifted = x - m
+        return (shifted - np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))).astype(F32)
 
 
 def _max(x):

@@ -36,8 +36,9 @@ Everything else follows the prediction alone.
 from __future__ import annotations
 
 import json
+import math
 import numbers
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, cast
 
 from .ops import Op
@@ -47,6 +48,14 @@ KINDS = ("unary", "binary", "rowwise", "reduce", "matmul", "conv2d")
 REPROBE = 16  # settled calls before the other backend is tried again (doubling up to REPROBE_MAX)
 REPROBE_MAX = 1024
 UPLOAD_KNEE = 4 << 20  # bytes of one call's upload at upload_gbps; the rest at upload_large_gbps
+# Saved calibration state (a calibration, or one under way) is refused when its text is longer than
+# SAVED_MAX_CHARS or nested deeper than SAVED_MAX_DEPTH (checked before parsing), or when a figure in
+# it is not a number within FIGURE_RANGE (bounds no measurement reaches, within which no prediction
+# overflows or divides by zero).
+SAVED_MAX_CHARS = 64 * 1024
+SAVED_MAX_DEPTH = 8
+FIGURE_RANGE = (1e-9, 1e9)
+SOURCE_MAX_CHARS = 1000
 
 
 # Defaults until this device is calibrated, by adapter class, from measured runs (docs/bench/):
@@ -85,6 +94,90 @@ NUMPY_DEFAULTS: dict[str, float] = {
     "softmax": 0.876, "log_softmax": 0.851, "sum": 4.37, "max": 2.1, "min": 2.1, "dot": 3.74,
     "convolve2d": 1.15,
 }
+
+
+class InvalidCalibrationError(ValueError):
+    """Saved calibration state that is refused; the message says what is wrong with it."""
+
+
+def _nesting(text: str, limit: int) -> int:
+    """How deeply `text`'s JSON arrays and objects nest, counted by scanning the text outside its
+    strings (no parser, so no recursion); stops counting past `limit`.
+
+    >>> _nesting('{"a": [1, "[[["], "b": {}}', 8), _nesting("[" * 100, 8)
+    (2, 9)
+    """
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > limit:
+                    break
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def _refuse_constant(name: str) -> float:
+    raise InvalidCalibrationError(f"it holds {name}")
+
+
+def parse_saved(text: Any) -> Any:
+    """The JSON value of saved calibration state, after bounding its size (SAVED_MAX_CHARS) and
+    nesting (SAVED_MAX_DEPTH, checked before json.loads sees it: a value nested deep enough to hit
+    the parser's recursion limit stalls or kills Pyodide). Raises InvalidCalibrationError saying why.
+
+    >>> parse_saved('{"a": [1, 2]}')
+    {'a': [1, 2]}
+    >>> parse_saved("[" * 100000)
+    Traceback (most recent call last):
+    ...
+    pycore.selector.InvalidCalibrationError: it is 100000 characters long (at most 65536)
+    """
+    if not isinstance(text, str):
+        raise InvalidCalibrationError(f"it is {type(text).__name__}, not text")
+    if len(text) > SAVED_MAX_CHARS:
+        raise InvalidCalibrationError(f"it is {len(text)} characters long (at most {SAVED_MAX_CHARS})")
+    if _nesting(text, SAVED_MAX_DEPTH) > SAVED_MAX_DEPTH:
+        raise InvalidCalibrationError(f"it is nested more than {SAVED_MAX_DEPTH} levels deep")
+    try:
+        return json.loads(text, parse_constant=_refuse_constant)
+    except InvalidCalibrationError:
+        raise
+    except (ValueError, RecursionError) as exc:  # (not JSON; an integer past Python's digit limit)
+        raise InvalidCalibrationError(f"it is not JSON ({exc})") from None
+
+
+def _figure(value: Any, what: str, zero_ok: bool = False) -> float:
+    """`value` as a float, if it is a number within FIGURE_RANGE (or 0 where `zero_ok`)."""
+    low, high = FIGURE_RANGE
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InvalidCalibrationError(f"{what} is {_shown(value)}, not a number")
+    try:
+        number = float(value)
+    except OverflowError:
+        number = math.inf
+    if not (low <= number <= high or (zero_ok and number == 0.0)):
+        wanted = f"{'0 or ' if zero_ok else ''}a number from {low:g} to {high:g}"
+        raise InvalidCalibrationError(f"{what} is {_shown(value)} (wanted {wanted})")
+    return number
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value) if isinstance(value, (str, bool, type(None))) else repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def median(xs: list[float]) -> float:
@@ -147,11 +240,63 @@ class Calibration:
 
     @classmethod
     def from_json(cls, text: str) -> Calibration:
-        cal = cls(**json.loads(text))
-        for rates in (cal.gpu_gflops, cal.numpy_gflops):
-            if not set(KINDS) <= set(rates):
-                raise ValueError(f"calibration rates lack kinds {sorted(set(KINDS) - set(rates))}")
-        return cal
+        """A saved calibration (to_json's text), checked as parse_saved and from_dict say; raises
+        InvalidCalibrationError naming what is wrong."""
+        return cls.from_dict(parse_saved(text))
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Calibration:
+        """A calibration from the fields to_json saves, each checked: only known keys; every time
+        and bandwidth a number within FIGURE_RANGE (upload_large_gbps may be 0, or missing in a
+        calibration saved before it existed); each rate table a dict of kinds (all of them) and op
+        names to such numbers; source a short string. Raises InvalidCalibrationError saying what is
+        wrong.
+
+        >>> Calibration.from_dict({**asdict(Calibration()), "dispatch_ms": 0})
+        Traceback (most recent call last):
+        ...
+        pycore.selector.InvalidCalibrationError: dispatch_ms is 0 (wanted a number from 1e-09 to 1e+09)
+        """
+        from .ops import OPS
+
+        if not isinstance(data, dict):
+            raise InvalidCalibrationError(f"it is {type(data).__name__}, not an object of fields")
+        names = [f.name for f in fields(cls)]
+        unknown = sorted(str(k) for k in data if k not in names)
+        if unknown:
+            raise InvalidCalibrationError(f"it has unknown fields {_shown(unknown)}")
+        missing = [name for name in names if name not in data and name != "upload_large_gbps"]
+        if missing:
+            raise InvalidCalibrationError(f"it lacks {', '.join(missing)}")
+        values: dict[str, Any] = {}
+        for name in ("dispatch_ms", "upload_gbps", "readback_gbps", "numpy_call_ms"):
+            values[name] = _figure(data[name], name)
+        if "upload_large_gbps" in data:
+            values["upload_large_gbps"] = _figure(data["upload_large_gbps"], "upload_large_gbps",
+                                                  zero_ok=True)
+        known = set(KINDS) | set(OPS)
+        for table in ("gpu_gflops", "numpy_gflops"):
+            rates = data[table]
+            if not isinstance(rates, dict):
+                raise InvalidCalibrationError(f"{table} is {_shown(rates)}, not an object of rates")
+            unknown = sorted(str(k) for k in rates if k not in known)
+            if unknown:
+                raise InvalidCalibrationError(f"{table} names unknown ops {_shown(unknown)}")
+            lacking = [kind for kind in KINDS if kind not in rates]
+            if lacking:
+                raise InvalidCalibrationError(f"{table} lacks the kinds {', '.join(lacking)}")
+            values[table] = {name: _figure(rate, f"{table}[{name!r}]") for name, rate in rates.items()}
+        source = data["source"]
+        if not isinstance(source, str) or len(source) > SOURCE_MAX_CHARS:
+            raise InvalidCalibrationError(f"source is {_shown(source)}, not a string of at most "
+                                          f"{SOURCE_MAX_CHARS} characters")
+        values["source"] = source
+        return cls(**values)
+
+    def checked(self) -> Calibration:
+        """This calibration as it would load once saved (a copy); raises InvalidCalibrationError
+        if it would be refused (a measurement gave NaN, say): such state is never saved."""
+        return Calibration.from_json(self.to_json())
 
 
 @dataclass

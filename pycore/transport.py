@@ -149,7 +149,9 @@ class Transport(ABC):
         return "not kept"
 
     @abstractmethod
-    def load_setting(self, key: str) -> str | None: ...
+    def load_setting(self, key: str) -> str | None:
+        """The text kept under `key`, None if none; may raise for what cannot be read (the caller,
+        calibrate.py, discards it and checks what it can read before using it)."""
     @abstractmethod
     def save_setting(self, key: str, text: str | None) -> None:
         """Keep `text` under `key` (None forgets it)."""

@@ -1,5 +1,7 @@
 // Row-wise kernels over the last axis of a (rows, cols) matrix, fused into one dispatch: find the
 // row max, then the sum of exp(x - max), then write the result (no round trip to the CPU).
+// log_softmax writes (x - max) - log(sum) in that order: max + log(sum) would round to the
+// float32 spacing of a large max (0.0625 near 1e6) and lose log(sum) to it.
 // - `softmax`, `log_softmax` (GPUs, and few long rows): one WORKGROUP-thread workgroup per row, with
 //   tree reductions in workgroup memory in between. Workgroups form a 2-D grid
 //   (row = wid.x + wid.y * groups.x) so more than 65,535 rows work.
@@ -86,10 +88,10 @@ fn log_softmax(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) g
     if (row >= dims.rows) { return; }
     let base = row * dims.cols;
     let stats = row_stats(base, lid);
-    let shift = stats.x + log(stats.y);
+    let log_sum = log(stats.y);
     let nan_row = row_is_nan(stats.x);
     for (var c = lid; c < dims.cols; c = c + WORKGROUP) {
-        dst[base + c] = select(src[base + c] - shift, nan_value(), nan_row);
+        dst[base + c] = select((src[base + c] - stats.x) - log_sum, nan_value(), nan_row);
     }
 }
 
@@ -135,9 +137,9 @@ fn log_softmax_thread(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(nu
     if (row >= dims.rows) { return; }
     let base = row * dims.cols;
     let stats = row_stats_thread(base);
-    let shift = stats.x + log(stats.y);
+    let log_sum = log(stats.y);
     let nan_row = row_is_nan(stats.x);
     for (var c = 0u; c < dims.cols; c = c + 1u) {
-        dst[base + c] = select(src[base + c] - shift, nan_value(), nan_row);
+        dst[base + c] = select((src[base + c] - stats.x) - log_sum, nan_value(), nan_row);
     }
 }

@@ -274,6 +274,15 @@ def cases() -> list[Case]:
             [[0, np.inf, 0, 1], [-np.inf] * 4, [np.nan, 0, 0, 0], [np.inf, np.inf, 0, 0],
              [-np.inf, 0, 1, -np.inf]])))
         out.append(Case(op, "large values", _normal(1000, scale=1e4)))
+        # rows of large magnitude: log_softmax must not round max + log(sum) to max's float32 spacing
+        out.append(Case(op, "large-magnitude rows", _const(
+            [[1e6, 1e6, 1e6, 1e6], [1e8, 1e8, 1e8, 1e8], [-1e8, -1e8, -1e8, -1e8],
+             [1e6, 1e6 + 1, 1e6 - 3, 1e6 + 0.5], [-1e8, 1e8, 1e8, 0], [1e8, 1e8 + 8, -1e6, 1e6]])))
+        out.append(Case(op, "large-magnitude 1-D", _const([1e6, 1e6])))
+        out.append(Case(op, "large-magnitude (3, 1000) near 1e6", lambda rng: [
+            (1e6 + rng.normal(scale=10, size=(3, 1000))).astype(np.float32)]))
+        out.append(Case(op, "large-magnitude (1000, 3) near -1e8", lambda rng: [
+            (-1e8 + rng.normal(scale=100, size=(1000, 3))).astype(np.float32)]))
         out.append(Case(op, "empty", _const(np.zeros((0, 4)))))
     for op in [name for name in _of_kind("reduce") if name != "dot"]:  # one input
         for n in SIZES:

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import http.client
 import json
+import select
 import shutil
 import signal
+import socket
 import subprocess
 import sys
+import threading
+import time
 import zipfile
 from io import BytesIO
+from types import SimpleNamespace
 
 import pytest
 
@@ -291,3 +297,187 @@ def test_pyodide_under_its_versioned_url_is_cached_for_good_and_only_that_versio
                   f"/pyodide@{version}/../serve.py", f"/pyodide@{version}"):
         st, headers, _ = get(server, other, "HEAD")
         assert st == 404 and headers["cache-control"] == "no-cache", other
+
+
+# ---------------------------------------------------------------- slow, stalled and many clients
+@contextlib.contextmanager
+def running(**options):
+    """serve.py's server in this process on 127.0.0.1, stopped (and its threads joined) after."""
+    srv = serve.make_server("127.0.0.1", 0, quiet=True, **options)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield srv
+    finally:
+        srv.shutdown()
+        srv.server_close()
+        thread.join(10)
+
+
+def handler_threads() -> int:
+    return sum("process_request_thread" in t.name for t in threading.enumerate() if t.is_alive())
+
+
+def closed_by_server(sock: socket.socket) -> bool:
+    """Whether the server has hung up (reading what it sent, without waiting)."""
+    while select.select([sock], [], [], 0)[0]:
+        try:
+            if not sock.recv(65536):
+                return True
+        except OSError:
+            return True
+    return False
+
+
+def raw_request(srv, data: bytes) -> bytes:
+    with socket.create_connection(srv.server_address[:2], timeout=10) as sock:
+        sock.sendall(data)
+        chunks = []
+        while chunk := sock.recv(65536):
+            chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def test_the_timeouts_are_short_by_default():
+    assert serve.Handler.timeout == serve.IO_TIMEOUT_S <= 10
+    assert serve.Handler.request_timeout == serve.REQUEST_TIMEOUT_S <= 10
+
+
+def test_a_request_trickling_in_is_cut_off(monkeypatch):
+    # slowloris: a byte every 0.1 s keeps each read within the I/O timeout, never the request's
+    monkeypatch.setattr(serve.Handler, "request_timeout", 1.0, raising=False)
+    monkeypatch.setattr(serve.Handler, "timeout", 5.0)
+    with running() as srv, socket.create_connection(srv.server_address[:2]) as sock:
+        start = time.monotonic()
+        trickle = b"GET /index.html HTTP/1.1\r\n" + b"X-Slow: y\r\n" * 100
+        closed = False
+        for byte in trickle:
+            if time.monotonic() - start > 6:
+                break
+            try:
+                sock.send(bytes([byte]))
+            except OSError:
+                closed = True
+                break
+            if closed_by_server(sock):
+                closed = True
+                break
+            time.sleep(0.1)
+        assert closed and time.monotonic() - start < 3
+
+
+def test_handler_threads_are_bounded_and_excess_connections_wait_then_get_503(monkeypatch):
+    monkeypatch.setattr(serve.Handler, "request_timeout", 30.0, raising=False)
+    with running(handlers=3, slot_wait_s=0.3) as srv:
+        address = srv.server_address[:2]
+        holders = [socket.create_connection(address) for _ in range(3)]  # silent: each holds a handler
+        extra = [socket.create_connection(address) for _ in range(3)]
+        try:
+            time.sleep(0.5)
+            assert handler_threads() == 3
+            status, _, body = get(srv_url(srv), "/index.html")
+            assert status == 503 and b"busy" in body
+            assert handler_threads() == 3
+            for sock in extra:  # (answered 503 meanwhile, each after waiting slot_wait_s)
+                sock.settimeout(5)
+                assert sock.recv(100).startswith(b"HTTP/1.0 503")
+        finally:
+            for sock in holders + extra:
+                sock.close()
+        deadline = time.monotonic() + 5
+        while handler_threads() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert get(srv_url(srv), "/index.html")[0] == 200  # the handlers are free again
+
+
+def srv_url(srv) -> SimpleNamespace:
+    host, port = srv.server_address[:2]
+    return SimpleNamespace(url=f"http://{host}:{port}")
+
+
+def test_a_client_that_stops_reading_a_large_file_is_dropped(monkeypatch):
+    monkeypatch.setattr(serve.Handler, "timeout", 1.0)
+    with running() as srv:
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.connect(srv.server_address[:2])
+        try:
+            sock.sendall(b"GET /pyodide/pyodide.asm.wasm HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
+            time.sleep(0.3)
+            assert handler_threads() == 1  # writing 9.6 MB the client does not read
+            start = time.monotonic()
+            while handler_threads() and time.monotonic() - start < 5:
+                time.sleep(0.05)
+            assert handler_threads() == 0 and time.monotonic() - start < 3  # let go, its memory with it
+        finally:
+            sock.close()
+
+
+def test_a_slow_but_steady_reader_gets_the_whole_file(monkeypatch):
+    # the timeout is for a write that makes no progress, not for the whole response
+    monkeypatch.setattr(serve.Handler, "timeout", 0.5)
+    want = (serve.PYODIDE / "pyodide.asm.wasm").read_bytes()
+    with running() as srv:
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 64 << 10)
+        sock.settimeout(5)
+        sock.connect(srv.server_address[:2])
+        with sock:
+            sock.sendall(b"GET /pyodide/pyodide.asm.wasm HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
+            start, got = time.monotonic(), bytearray()
+            while chunk := sock.recv(64 << 10):
+                got += chunk
+                time.sleep(0.02)  # at most 3.2 MB/s: the 9.6 MB take about 3 s, a 256 KiB piece 0.1 s
+            assert time.monotonic() - start > 1.5
+    assert got.endswith(want)
+
+
+def test_a_500_names_no_path_and_shows_no_traceback(monkeypatch, capsys):
+    def broken() -> dict:
+        raise RuntimeError(f"cannot read {serve.ROOT}/vendor/wheels/x.whl nor /etc/secret/place")
+
+    monkeypatch.setattr(serve, "build_lock", broken)
+    with running() as srv:
+        status, headers, body = get(srv_url(srv), "/pyodide-lock.json")
+    assert status == 500 and headers["content-type"].startswith("text/plain")
+    assert body == b"500 internal server error (the server's log says why)\n"
+    log = capsys.readouterr().err
+    assert "/etc/secret/place" in log and "Traceback" in log and "RuntimeError" in log
+
+
+@pytest.mark.parametrize("line", [b"GET http://[::1 HTTP/1.1", b"HEAD http://[ HTTP/1.0",
+                                  b"GET http://a]b/index.html HTTP/1.1"])
+def test_a_malformed_request_target_is_400(line):
+    with running() as srv:
+        reply = raw_request(srv, line + b"\r\nHost: 127.0.0.1\r\n\r\n")
+        assert reply.split(b"\r\n", 1)[0].split()[1] == b"400", reply[:200]
+        assert get(srv_url(srv), "/index.html")[0] == 200  # the server goes on
+
+
+def test_300_concurrent_requests_are_all_answered():
+    # (with a listen queue of 5, about half of them timed out, even given 10 s)
+    with running() as srv:
+        n = 300
+        barrier = threading.Barrier(n)
+        statuses: list[int | str] = []
+
+        def one() -> None:
+            host, port = srv.server_address[:2]
+            try:
+                barrier.wait(10)
+                conn = http.client.HTTPConnection(host, port, timeout=10)
+                conn.request("GET", "/boot.js")
+                res = conn.getresponse()
+                res.read()
+                statuses.append(res.status)
+                conn.close()
+            except Exception as exc:
+                statuses.append(f"{type(exc).__name__}: {exc}")
+
+        clients = [threading.Thread(target=one) for _ in range(n)]
+        for t in clients:
+            t.start()
+        for t in clients:
+            t.join(60)
+    assert statuses == [200] * n, sorted(set(map(str, statuses)))
+    assert srv.request_queue_size >= 128
