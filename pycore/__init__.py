@@ -16,17 +16,21 @@ from typing import Any
 
 from ._version import __version__
 from .api import PUBLIC
+from .array.dtypes import NarrowingWarning
 from .batch import CommandBatch
 from .calibrate import calibrate_async
+from .calls import NDPUBLIC
 from .gpuarray import GpuArray, to_gpu_async
 from .ops import OPS
 from .runtime import RUNTIME
 from .selector import SELECTOR, BackendSelector, Calibration
 
 globals().update(PUBLIC)  # relu_async, softmax_async, matmul_async, ... (see ops.OPS)
+globals().update(NDPUBLIC)  # add_async, sum_async(x, axis=...), ... (see ufuncs.py): n-d, any dtype
 
-__all__ = ["OPS", "SELECTOR", "BackendSelector", "Calibration", "CommandBatch", "GpuArray", "__version__",
-           "bench", "calibrate_async", "explain", "info", "init_async", "to_gpu_async", "trace", *PUBLIC]
+__all__ = ["OPS", "SELECTOR", "BackendSelector", "Calibration", "CommandBatch", "GpuArray",
+           "NarrowingWarning", "__version__", "bench", "calibrate_async", "explain", "info", "init_async",
+           "to_gpu_async", "trace", *dict.fromkeys([*PUBLIC, *NDPUBLIC])]
 
 
 def __getattr__(name: str) -> Any:

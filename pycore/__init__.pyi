@@ -6,10 +6,10 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import bench as bench
+from .array.dtypes import NarrowingWarning as NarrowingWarning
 from .batch import CommandBatch as CommandBatch
 from .calibrate import calibrate_async as calibrate_async
 from .gpuarray import GpuArray as GpuArray
-from .gpuarray import to_gpu_async as to_gpu_async
 from .ops import OPS as OPS
 from .selector import SELECTOR as SELECTOR
 from .selector import BackendSelector as BackendSelector
@@ -18,10 +18,75 @@ from .selector import Calibration as Calibration
 __version__: str
 
 def explain(op: str, *shapes: tuple[int, ...], on_gpu: tuple[bool, ...] | None = None) -> dict[str, Any]: ...
+async def to_gpu_async(x: ArrayLike | GpuArray, dtype: Any = None) -> GpuArray: ...
 async def init_async(transport: str | None = None) -> dict[str, Any]: ...
 def info() -> dict[str, Any]: ...
 def trace() -> list[dict[str, Any]]: ...
 
+async def add_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """x1 + x2 element-wise, broadcasting; integers wrap."""
+async def vec_add_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """x1 + x2 element-wise, broadcasting; integers wrap."""
+async def subtract_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """x1 - x2 element-wise, broadcasting; integers wrap."""
+async def vec_sub_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """x1 - x2 element-wise, broadcasting; integers wrap."""
+async def multiply_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """x1 * x2 element-wise, broadcasting; integers wrap."""
+async def vec_mul_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """x1 * x2 element-wise, broadcasting; integers wrap."""
+async def divide_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """x1 / x2 (true division; integers give float32)."""
+async def floor_divide_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """x1 // x2, rounded toward -inf as NumPy's; an integer divided by 0 gives 0."""
+async def remainder_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """x1 % x2 with the divisor's sign, as NumPy's; an integer remainder by 0 gives 0."""
+async def maximum_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """The larger of x1 and x2 element-wise; NaN wins."""
+async def minimum_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """The smaller of x1 and x2 element-wise; NaN wins."""
+async def equal_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """x1 == x2 element-wise (NaN equals nothing)."""
+async def not_equal_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """x1 != x2 element-wise."""
+async def less_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """x1 < x2 element-wise."""
+async def less_equal_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """x1 <= x2 element-wise."""
+async def greater_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """x1 > x2 element-wise."""
+async def greater_equal_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """x1 >= x2 element-wise."""
+async def logical_and_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """x1 and x2 element-wise (nonzero is True)."""
+async def logical_or_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """x1 or x2 element-wise (nonzero is True)."""
+async def logical_xor_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """x1 xor x2 element-wise (nonzero is True)."""
+async def logical_not_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """not x element-wise (nonzero is True)."""
+async def sum_async(x: ArrayLike | GpuArray, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False, backend: str = "auto") -> Any:
+    """The sum over `axis` (all axes when None); bools count as int32; integers wrap."""
+async def prod_async(x: ArrayLike | GpuArray, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False, backend: str = "auto") -> Any:
+    """The product over `axis` (all axes when None); integers wrap."""
+async def max_async(x: ArrayLike | GpuArray, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False, backend: str = "auto") -> Any:
+    """The largest element over `axis`; NaN if any is NaN; an empty reduction is an error."""
+async def min_async(x: ArrayLike | GpuArray, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False, backend: str = "auto") -> Any:
+    """The smallest element over `axis`; NaN if any is NaN; an empty reduction is an error."""
+async def mean_async(x: ArrayLike | GpuArray, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False, backend: str = "auto") -> Any:
+    """The arithmetic mean over `axis`, in float32 (compensated sums); NaN for no elements."""
+async def var_async(x: ArrayLike | GpuArray, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False, correction: float = 0.0, backend: str = "auto") -> Any:
+    """The variance over `axis` (two passes: the mean, then squared deviations), divided by N - correction."""
+async def std_async(x: ArrayLike | GpuArray, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False, correction: float = 0.0, backend: str = "auto") -> Any:
+    """The standard deviation over `axis`: the square root of var."""
+async def argmax_async(x: ArrayLike | GpuArray, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False, backend: str = "auto") -> Any:
+    """The index of the largest element along `axis` (of the flattened array when None); the first on ties and the first NaN, as NumPy's."""
+async def argmin_async(x: ArrayLike | GpuArray, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False, backend: str = "auto") -> Any:
+    """The index of the smallest element along `axis` (of the flattened array when None)."""
+async def all_async(x: ArrayLike | GpuArray, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False, backend: str = "auto") -> Any:
+    """Whether every element over `axis` is nonzero (True for no elements)."""
+async def any_async(x: ArrayLike | GpuArray, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False, backend: str = "auto") -> Any:
+    """Whether any element over `axis` is nonzero (False for no elements)."""
 async def relu_async(x: ArrayLike | GpuArray, *, backend: str = "auto") -> np.ndarray | GpuArray:
     """max(x, 0) element-wise; NaN stays NaN."""
 async def leaky_relu_async(x: ArrayLike | GpuArray, alpha: float = 0.01, *, backend: str = "auto") -> np.ndarray | GpuArray:
@@ -40,22 +105,10 @@ async def clip_async(x: ArrayLike | GpuArray, min: float, max: float, *, backend
     """x limited to [min, max] (min <= max required); NaN stays NaN."""
 async def scale_async(x: ArrayLike | GpuArray, s: float, *, backend: str = "auto") -> np.ndarray | GpuArray:
     """x * s."""
-async def vec_add_async(a: ArrayLike | GpuArray, b: ArrayLike | GpuArray, *, backend: str = "auto") -> np.ndarray | GpuArray:
-    """a + b element-wise (same shapes)."""
-async def vec_sub_async(a: ArrayLike | GpuArray, b: ArrayLike | GpuArray, *, backend: str = "auto") -> np.ndarray | GpuArray:
-    """a - b element-wise (same shapes)."""
-async def vec_mul_async(a: ArrayLike | GpuArray, b: ArrayLike | GpuArray, *, backend: str = "auto") -> np.ndarray | GpuArray:
-    """a * b element-wise (same shapes)."""
 async def softmax_async(x: ArrayLike | GpuArray, *, backend: str = "auto") -> np.ndarray | GpuArray:
     """exp(x - max) / sum(exp(x - max)) over the last axis of 1-D or 2-D x."""
 async def log_softmax_async(x: ArrayLike | GpuArray, *, backend: str = "auto") -> np.ndarray | GpuArray:
     """x - max - log(sum(exp(x - max))) over the last axis of 1-D or 2-D x."""
-async def sum_async(x: ArrayLike | GpuArray, *, backend: str = "auto") -> float:
-    """The sum of all elements, as a float (0.0 for an empty array)."""
-async def max_async(x: ArrayLike | GpuArray, *, backend: str = "auto") -> float:
-    """The largest element, as a float; NaN if any element is NaN; empty input is an error."""
-async def min_async(x: ArrayLike | GpuArray, *, backend: str = "auto") -> float:
-    """The smallest element, as a float; NaN if any element is NaN; empty input is an error."""
 async def dot_async(a: ArrayLike | GpuArray, b: ArrayLike | GpuArray, *, backend: str = "auto") -> float:
     """sum(a * b) over two arrays of one shape, as a float."""
 async def matmul_async(a: ArrayLike | GpuArray, b: ArrayLike | GpuArray, *, backend: str = "auto") -> np.ndarray | GpuArray:

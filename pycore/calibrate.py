@@ -142,11 +142,11 @@ class CalibrationRun:
         relu, tiny = api.PUBLIC["relu_async"], np.ones(256, np.float32)
         what, _, op_name = name.partition(" ")
         if name == "numpy call":
-            ms = await _median_ms(lambda: relu(tiny, backend="numpy"), repeats, give_way)
-            cal.numpy_call_ms = max(ms, CLOCK_FLOOR_MS)
+            took = await _median_ms(lambda: relu(tiny, backend="numpy"), repeats, give_way)
+            cal.numpy_call_ms = max(took, CLOCK_FLOOR_MS)
         elif name == "gpu call":
-            ms = await _median_ms(lambda: relu(tiny, backend="gpu"), repeats, give_way)
-            cal.dispatch_ms = max(ms, CLOCK_FLOOR_MS)
+            took = await _median_ms(lambda: relu(tiny, backend="gpu"), repeats, give_way)
+            cal.dispatch_ms = max(took, CLOCK_FLOOR_MS)
         elif name in ("upload", "readback"):
             stream = np.random.default_rng(0).standard_normal(1 << 20, dtype=np.float32)
             assert RUNTIME.device is not None  # (the transfer steps run only on a WebGPU device)
@@ -358,8 +358,9 @@ def _keep(device: Device, key: str, value: Calibration | CalibrationRun | None) 
     directory where the file should be) is no error."""
     try:
         if isinstance(value, CalibrationRun):
-            text: str | None = json.dumps(value.state())
-            CalibrationRun.from_saved(text)
+            state = json.dumps(value.state())
+            CalibrationRun.from_saved(state)
+            text: str | None = state
         else:
             text = value.checked().to_json() if value is not None else None
         device.transport.save_setting(key, text)

@@ -106,7 +106,7 @@ def _replayed(op: Op, program: Any, inputs: list[Any], params: dict[str, Any], b
     if device is None or not device.plans or (backend != "gpu" and backend != "auto"):
         return None
     for x in inputs:
-        if type(x) is not GpuArray:
+        if type(x) is not GpuArray or not x._plain:
             return None
     shapes = [x.shape for x in inputs]
     plan = device.plans.get(plans.key(op, shapes, params, device, program))
@@ -131,6 +131,18 @@ def _replayed(op: Op, program: Any, inputs: list[Any], params: dict[str, Any], b
     return GpuArray.of(result, device)
 
 
+async def _plain_async(x: Any) -> Any:
+    """A GpuArray as the fixed-kernel programs bind it: float32, C-contiguous from its buffer's start
+    (a view, or another dtype, is copied on the GPU first, queued with the call's own work)."""
+    if type(x) is not GpuArray or x._plain:
+        return x
+    if x.device != "webgpu":
+        return GpuArray(x.shape, host=np.ascontiguousarray(await x.to_numpy_async(), np.float32))
+    from .calls import copy_async
+
+    return await copy_async(x, np.dtype(np.float32))
+
+
 async def run_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: str = "auto") -> Any:
     """Run `op` on `inputs` (array-likes or GpuArrays, named as in op.inputs) with checked `params`."""
     users = RUNTIME.call_started()
@@ -141,6 +153,7 @@ async def run_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: 
         replayed = _replayed(op, program, inputs, params, backend, start)
         if replayed is not None:
             return replayed
+        inputs = [await _plain_async(x) for x in inputs]
         try:
             arrays, shapes = _checked(op, program, inputs, params, backend)
         except (ValueError, TypeError) as exc:

@@ -299,9 +299,9 @@ class GpuSession:
     def dispatch(self, pipeline: Any, bindings: list[tuple[Any, int]], groups: tuple[int, int, int]) -> None:
         self._commands.append(Dispatch(pipeline, bindings, groups))
 
-    async def run_async(self, read: tuple[Any, np.ndarray] | None = None, submit: bool = False) -> None:
-        """Submit the queued commands as one command buffer; with `read=(buffer, out)`, also copy
-        `out.nbytes` bytes of `buffer` to a staging buffer and read them into `out`.
+    async def run_async(self, read: tuple[Any, ...] | None = None, submit: bool = False) -> None:
+        """Submit the queued commands as one command buffer; with `read=(buffer, out[, offset])`, also
+        copy `out.nbytes` bytes of `buffer` (from byte `offset`) to a staging buffer and read them into `out`.
 
         Without a read nothing is awaited, and nothing is submitted yet (unless `submit`): the
         commands join the device's queue (see device.py), so ops whose results stay on the GPU
@@ -316,7 +316,7 @@ class GpuSession:
         staging = None
         if read is not None:
             staging = self.buffer(read[1].nbytes, MAP_READ | COPY_DST)
-            self.copy(read[0], staging, read[1].nbytes)
+            self.copy(read[0], staging, read[1].nbytes, src_offset=read[2] if len(read) > 2 else 0)
         t = time.perf_counter()
         commands, self._commands = self._commands, []
         inherited, self._inherited = self._inherited, []

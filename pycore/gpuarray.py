@@ -1,66 +1,62 @@
 """Arrays that live in a GPU buffer, so chains of ops skip the uploads and readbacks between them.
 
 `t = await pycore.to_gpu_async(x)` makes a GpuArray; every op accepts it, and when all of an op's
-array inputs are GpuArrays the result is one too (reductions still return a float). Read it with
-`await t.to_numpy_async()`; free it with `t.release()` or a `with` block (a GpuArray that is
-garbage-collected gives its buffer back too). Without a WebGPU device, GpuArrays hold their data
-in host memory, so the same code runs on the NumPy fallback.
+array inputs are GpuArrays the result is one too (reductions over every axis still return a Python
+scalar). Read it with `await t.to_numpy_async()`; free it with `t.release()` or a `with` block (a
+GpuArray that is garbage-collected gives its buffer back too). Without a WebGPU device, GpuArrays
+hold their data in host memory, so the same code runs on the NumPy fallback.
+
+A GpuArray is a buffer, a dtype (float32, int32, uint32 or bool) and a layout: shape, strides and
+offset, in elements (pycore/array/layout.py). Views (`x.T`, `x.mT`, `x.transpose()`, `x[1:, ::-2]`,
+`x.reshape()` where the strides allow it, `x.expand_dims()`, `x.squeeze()`, `x.broadcast_to()`)
+are new GpuArrays over the same buffer: no copy, no dispatch, no await. Ops read them through
+their strides.
 """
 
 from __future__ import annotations
 
 import math
 import weakref
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from .arrays import as_float32
+from .array.dtypes import BOOL, FLOAT32, as_array, pycore_dtype
+from .array.layout import Layout
 from .device import Check, Device
 from .gpu import GpuSession, GpuView
 from .runtime import RUNTIME
 
 
-class _Float32Shape:
-    """size, nbytes and ndim of anything with a float32 `shape`."""
-
-    shape: tuple[int, ...]
-
-    @property
-    def size(self) -> int:
-        return math.prod(self.shape)
-
-    @property
-    def nbytes(self) -> int:
-        return 4 * self.size
-
-    @property
-    def ndim(self) -> int:
-        return len(self.shape)
-
-
-class GpuArray(_Float32Shape):
-    """A float32 array in GPU memory (or in host memory on the NumPy fallback).
+class GpuArray:
+    """An array in GPU memory (or in host memory on the NumPy fallback).
 
     >>> import asyncio, pycore
     >>> async def demo():
     ...     with await pycore.to_gpu_async([[-1.0, 2.0]]) as t:
     ...         y = await pycore.relu_async(t)       # stays on the device
-    ...         return y.shape, await y.to_numpy_async()
+    ...         return y.shape, t.T.shape, await y.to_numpy_async()
     >>> asyncio.run(demo())
-    ((1, 2), array([[0., 2.]], dtype=float32))
+    ((1, 2), (2, 1), array([[0., 2.]], dtype=float32))
     """
 
     def __init__(self, shape: tuple[int, ...], buffer: Any = None, host: np.ndarray | None = None,
-                 checks: tuple[Check, ...] = (), device: Device | None = None) -> None:
+                 checks: tuple[Check, ...] = (), device: Device | None = None, dtype: Any = FLOAT32,
+                 layout: Layout | None = None, base: GpuArray | None = None) -> None:
         self.shape = tuple(int(s) for s in shape)
-        self.dtype = np.dtype(np.float32)
+        self.dtype = np.dtype(dtype) if host is None else host.dtype
         self.device = "numpy" if buffer is None else "webgpu"
+        self.layout = layout if layout is not None else Layout.contiguous(self.shape)
         self._buffer, self._host = buffer, host
         self._checks = checks  # the error checks of the work that wrote it, until settled
         self._released = False
         self._device = device  # the Device that holds `buffer`
-        if buffer is not None:
+        self._base = base  # the array that owns the buffer, for a view
+        # what the fixed-kernel ops bind as it is: float32, C-contiguous from the buffer's start
+        self._plain = (self.dtype == FLOAT32 and self.layout.offset == 0 and self.layout.is_contiguous
+                       and (host is None or host.flags.c_contiguous))
+        if buffer is not None and base is None:
             self._finalizer = weakref.finalize(self, _give_back, self._device, buffer)
 
     @classmethod
@@ -71,32 +67,81 @@ class GpuArray(_Float32Shape):
         return cls(result.shape, host=result)
 
     # -- facts
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.shape)
+
+    @property
+    def nbytes(self) -> int:
+        """size * itemsize, as NumPy counts it (a bool takes 4 bytes on the GPU)."""
+        return self.size * self.dtype.itemsize
+
+    @property
+    def strides(self) -> tuple[int, ...]:
+        """Steps between neighbours along each axis, in elements (not bytes, unlike NumPy)."""
+        if self._host is not None:
+            return tuple(s // self.dtype.itemsize for s in self._host.strides)
+        return self.layout.strides
+
     def __len__(self) -> int:
         if not self.shape:
             raise TypeError("len() of a 0-d GpuArray")
         return self.shape[0]
 
     def __repr__(self) -> str:
-        state = " released" if self._released else ""
-        return (f"GpuArray(shape={self.shape}, dtype=float32, nbytes={self.nbytes}, "
-                f"device={self.device!r}{state})")
+        state = " released" if self._released or (self._base is not None and self._base._released) else ""
+        view = "" if self._base is None else ", view"
+        return (f"GpuArray(shape={self.shape}, dtype={self.dtype.name}, nbytes={self.nbytes}, "
+                f"device={self.device!r}{view}{state})")
+
+    # -- no silent conversions: the data is on the GPU, and reading it is an await
+    def _no_sync(self, what: str) -> TypeError:
+        return TypeError(f"{what} of a GpuArray would read the GPU synchronously; "
+                         f"use `await x.to_numpy_async()` (the data is on device {self.device!r})")
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        raise self._no_sync("numpy.asarray()")
+
+    def __float__(self) -> float:
+        raise self._no_sync("float()")
+
+    def __int__(self) -> int:
+        raise self._no_sync("int()")
+
+    def __bool__(self) -> bool:
+        raise self._no_sync("bool()")
+
+    def __index__(self) -> int:
+        raise self._no_sync("Using as an index")
+
+    def __iter__(self) -> Any:
+        raise self._no_sync("Iterating")
 
     # -- life
     def check_usable(self) -> None:
         """Raise a clear error if this array can no longer be used."""
-        if self._released:
-            raise RuntimeError(f"this GpuArray {self.shape} was released; its data is gone")
-        if self._buffer is not None and (self._device is None or self._device.lost is not None
-                                         or self._device is not RUNTIME.device):
+        owner = (self if self._base is None else self._base)
+        if self._released or owner._released:
+            view = owner is not self and owner._released
+            what = "the array this view was taken of" if view else "this GpuArray"
+            raise RuntimeError(f"{what} {owner.shape} was released; its data is gone")
+        device = self._device
+        gone = device is None or device.lost is not None or device is not RUNTIME.device
+        if self._buffer is not None and gone:
             raise RuntimeError(f"this GpuArray {self.shape} lived on a GPU device that was lost "
                                f"({RUNTIME.device_lost}); its data is gone")
 
     def release(self) -> None:
-        """Give the GPU buffer back to pycore's pool now (idempotent)."""
+        """Give the GPU buffer back to pycore's pool now (idempotent). A view's release only ends
+        the view; releasing the array it was taken of ends its views too."""
         if self._released:
             return
         self._released = True
-        if self._buffer is not None:
+        if self._buffer is not None and self._base is None:
             self._finalizer()
         self._buffer = self._host = None
 
@@ -112,36 +157,143 @@ class GpuArray(_Float32Shape):
     async def __aexit__(self, *exc: object) -> None:
         self.release()
 
-    # -- data
-    def view(self) -> GpuView | np.ndarray:
-        """What a program binds: a GpuView of the buffer, or the host array on the fallback."""
+    # -- views: no copy, no dispatch
+    def _view(self, layout: Layout | None, host: Any) -> GpuArray:
         self.check_usable()
         if self._buffer is None:
-            assert self._host is not None  # (on the host, and not released: check_usable passed)
-            return self._host
+            return GpuArray(host.shape, host=host, base=(self if self._base is None else self._base))
+        assert layout is not None
+        return GpuArray(layout.shape, buffer=self._buffer, checks=self._checks, device=self._device,
+                        dtype=self.dtype, layout=layout, base=(self if self._base is None else self._base))
+
+    def transpose(self, *axes: Any) -> GpuArray:
+        """The axes permuted (reversed with none given), as ndarray.transpose: a view."""
+        one = len(axes) == 1 and isinstance(axes[0], (tuple, list))
+        order = axes[0] if one or axes == (None,) else axes
+        order = None if order in ((), None) else tuple(order)
+        layout = self.layout.transpose(order)
+        return self._view(layout, None if self._host is None else self._host.transpose(order))
+
+    @property
+    def T(self) -> GpuArray:  # noqa: N802 (NumPy's name)
+        """The axes reversed: a view."""
+        return self.transpose()
+
+    @property
+    def mT(self) -> GpuArray:  # noqa: N802 (the Array API standard's name)
+        """The last two axes swapped (a stack of matrices transposed): a view."""
+        if self.ndim < 2:
+            raise ValueError(f"mT needs at least 2 dimensions, this GpuArray has {self.ndim}")
+        order = (*range(self.ndim - 2), self.ndim - 1, self.ndim - 2)
+        return self.transpose(order)
+
+    def __getitem__(self, key: Any) -> GpuArray:
+        """Basic indexing (ints, slices with any step, None, ...): a view."""
+        layout = self.layout.getitem(key)
+        return self._view(layout, None if self._host is None else self._host[key])
+
+    def reshape(self, *shape: Any) -> GpuArray:
+        """The same elements in another shape: a view where the strides allow it; otherwise a
+        ValueError that says to copy first (`await x.copy_async()`), since a copy is GPU work."""
+        dims = shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape
+        layout = self.layout.reshape(dims)
+        if layout is None:
+            raise ValueError(f"reshaping this GpuArray view of shape {self.shape} into {tuple(dims)} needs a "
+                             f"copy: `(await x.copy_async()).reshape(...)`")
+        return self._view(layout, None if self._host is None else self._host.reshape(layout.shape))
+
+    def expand_dims(self, axis: int) -> GpuArray:
+        """A new axis of length 1 at `axis`: a view."""
+        layout = self.layout.expand_dims(axis)
+        return self._view(layout, None if self._host is None else np.expand_dims(self._host, axis))
+
+    def squeeze(self, axis: int | Sequence[int] | None = None) -> GpuArray:
+        """Axes of length 1 removed (all, or the ones named): a view."""
+        layout = self.layout.squeeze(axis)
+        return self._view(layout, None if self._host is None else self._host.reshape(layout.shape))
+
+    def broadcast_to(self, shape: Sequence[int]) -> GpuArray:
+        """A view with `shape`, repeating along broadcast axes (stride 0), as numpy.broadcast_to."""
+        layout = self.layout.broadcast_to(shape)
+        return self._view(layout, None if self._host is None else np.broadcast_to(self._host, layout.shape))
+
+    async def copy_async(self) -> GpuArray:
+        """A C-contiguous copy (one dispatch on the GPU; a host copy on the fallback)."""
+        from .calls import copy_async
+
+        return await copy_async(self)
+
+    async def astype_async(self, dtype: Any) -> GpuArray:
+        """A C-contiguous copy converted to `dtype` (float32, int32, uint32 or bool), as
+        ndarray.astype: floats to ints truncate, nonzero is True."""
+        from .calls import copy_async
+
+        return await copy_async(self, pycore_dtype(dtype, "dtype"))
+
+    # -- data
+    def view(self) -> GpuView | np.ndarray:
+        """What a fixed-kernel program binds: a GpuView of the buffer, or the host array on the
+        fallback (a float32, C-contiguous array from its buffer's start: see `_plain`)."""
+        self.check_usable()
+        if self._buffer is None:
+            assert self._host is not None
+            return self._host if self._plain else np.ascontiguousarray(self._host, np.float32)
         self._checks = tuple(c for c in self._checks if not c.settled or c.error)
         return GpuView(self._buffer, self.shape, checks=self._checks)
 
+    def binding(self) -> tuple[Any, int]:
+        """(buffer, bytes) an n-d kernel binds: the buffer from its start up to this array's last
+        element (its layout's offset and strides go into the kernel's uniform words)."""
+        self.check_usable()
+        self._checks = tuple(c for c in self._checks if not c.settled or c.error)
+        return self._buffer, max(4, 4 * self.layout.span()[1])
+
+    @property
+    def checks(self) -> tuple[Check, ...]:
+        return self._checks
+
     async def to_numpy_async(self) -> np.ndarray:
-        """Read the array back into a new float32 NumPy array."""
+        """Read the array back into a new NumPy array of its dtype."""
         self.check_usable()
         if self._buffer is None:
-            assert self._host is not None  # (on the host, and not released: check_usable passed)
-            return self._host.copy()
-        out = np.empty(self.shape, np.float32)
-        if out.size:
-            view, device = self.view(), self._device
-            assert isinstance(view, GpuView) and device is not None  # (a buffer, on its device)
-            try:
-                async with GpuSession(device, "to_numpy") as gpu:
-                    gpu.depend_on(view.checks)
-                    await gpu.run_async(read=(self._buffer, out))
-            except Exception as exc:
-                if await RUNTIME.lost_during_async(device, exc):
-                    self.check_usable()  # says the device was lost
-                raise
-            self.check_usable()  # the device may have been lost while reading
+            return np.array(self._host, copy=True)
+        out = np.empty(self.shape, self.dtype)
+        if not out.size:
+            return out
+        low, high = self.layout.span()
+        raw = np.empty(high - low, np.float32 if self.dtype == FLOAT32 else
+                       np.int32 if self.dtype.kind == "i" else np.uint32)
+        device = self._device
+        assert device is not None
+        try:
+            async with GpuSession(device, "to_numpy") as gpu:
+                self.binding()  # (drops the settled checks)
+                gpu.depend_on(self._checks)
+                await gpu.run_async(read=(self._buffer, raw, 4 * low))
+        except Exception as exc:
+            if await RUNTIME.lost_during_async(device, exc):
+                self.check_usable()  # says the device was lost
+            raise
+        self.check_usable()  # the device may have been lost while reading
+        lay = self.layout
+        if lay.is_contiguous:
+            values = raw[lay.offset - low:lay.offset - low + out.size].reshape(self.shape)
+        else:
+            values = np.lib.stride_tricks.as_strided(raw[lay.offset - low:], self.shape,
+                                                     [s * 4 for s in lay.strides]) if all(
+                s >= 0 for s in lay.strides) else _gather(raw, lay, low)
+        out[...] = values if self.dtype != BOOL else values != 0
         return out
+
+
+def _gather(raw: np.ndarray, layout: Layout, low: int) -> np.ndarray:
+    """The elements of `layout` (any strides, negative too) from `raw`, which starts at element `low`."""
+    index = np.full(layout.shape, layout.offset - low, dtype=np.int64)
+    for axis, (n, s) in enumerate(zip(layout.shape, layout.strides, strict=True)):
+        shape = [1] * layout.ndim
+        shape[axis] = n
+        index = index + (np.arange(n, dtype=np.int64) * s).reshape(shape)
+    return raw[index]
 
 
 def _give_back(device: Device | None, buffer: Any) -> None:
@@ -149,29 +301,49 @@ def _give_back(device: Device | None, buffer: Any) -> None:
         device.release(buffer)
 
 
-async def to_gpu_async(x: Any) -> GpuArray:
-    """Upload an array-like (converted to float32) and keep it on the GPU.
+def storage_of(arr: np.ndarray) -> np.ndarray:
+    """A host array as the GPU stores it: C-contiguous 4-byte words (bool as uint32 0/1)."""
+    if arr.dtype == BOOL:
+        return np.ascontiguousarray(arr, dtype=np.uint32)
+    return np.ascontiguousarray(arr)
+
+
+async def to_gpu_async(x: Any, dtype: Any = None) -> GpuArray:
+    """Upload an array-like and keep it on the GPU. Its dtype: `dtype` if given, else pycore's
+    for x (float32, int32, uint32 or bool; 64-bit NumPy inputs are narrowed with a warning).
 
     >>> import asyncio, pycore
-    >>> asyncio.run(pycore.to_gpu_async([1, 2, 3])).shape
-    (3,)
+    >>> t = asyncio.run(pycore.to_gpu_async([1, 2, 3]))
+    >>> t.shape, t.dtype
+    ((3,), dtype('int32'))
     """
-    arr = as_float32(x, "x")
+    if isinstance(x, GpuArray):
+        x.check_usable()
+        if dtype is not None and pycore_dtype(dtype, "dtype") != x.dtype:
+            x = await x.astype_async(dtype)
+        if x.device == "webgpu" or RUNTIME.device is None:
+            return x  # already where it should be (as numpy.asarray returns its input)
+        x = await x.to_numpy_async()  # held on the host, and now there is a GPU
+    arr = as_array(x, "x")
+    if dtype is not None:
+        arr = arr.astype(pycore_dtype(dtype, "dtype"))
     await RUNTIME.init_async()
     if RUNTIME.device is None:
-        return GpuArray(arr.shape, host=arr.copy())
+        return GpuArray(arr.shape, host=np.array(arr, copy=True))
     device = RUNTIME.device
-    if arr.nbytes > device.max_binding:
-        raise ValueError(f"to_gpu: x needs {arr.nbytes:,} bytes, over this device's "
-                         f"maxStorageBufferBindingSize of {device.max_binding:,} bytes")
+    data = storage_of(arr)
+    if data.nbytes > device.max_binding:
+        raise ValueError(f"to_gpu: x needs {data.nbytes:,} bytes in one GPU binding, over this device's "
+                         f"binding limit of {device.max_binding:,} bytes (maxStorageBufferBindingSize, "
+                         f"rounded down to what pycore allocates)")
     try:
         async with GpuSession(device, "to_gpu") as gpu:
-            buf, _ = gpu.upload(arr)
+            buf, _ = gpu.upload(data)
             gpu.keep(buf)
     except Exception as exc:
         if await RUNTIME.lost_during_async(device, exc):  # lost meanwhile: keep it on the host
-            return GpuArray(arr.shape, host=arr.copy())
+            return GpuArray(arr.shape, host=np.array(arr, copy=True))
         raise
     if device is not RUNTIME.device:
-        return GpuArray(arr.shape, host=arr.copy())
-    return GpuArray(arr.shape, buffer=buf, checks=gpu.result_checks(), device=device)
+        return GpuArray(arr.shape, host=np.array(arr, copy=True))
+    return GpuArray(arr.shape, buffer=buf, checks=gpu.result_checks(), device=device, dtype=arr.dtype)

@@ -507,7 +507,8 @@ class BackendSelector:
 
         c = self.calibration
         sizes = [4 * _count(s) for s in shapes]
-        out_bytes = 4 * _count(PROGRAMS[op.kind].out_shape(tuple(shapes)))
+        out_shape = getattr(op, "out_shape", None) or PROGRAMS[op.kind].out_shape  # (n-d ops say their own)
+        out_bytes = 4 * _count(out_shape(tuple(shapes)))
         flops = op.flops(tuple(shapes))
         upload = sum(b for b, g in zip(sizes, on_gpu, strict=True) if not g)
         readback = 0 if result_on_gpu else out_bytes

@@ -65,3 +65,32 @@ def wgsl_functions(family: str) -> str:
 def wgsl_template(name: str) -> str:
     """shaders/<name>.wgsl as it is, for a generator to fill in (see pycore/fusion.py)."""
     return _read(name)
+
+
+TYPED = ("f32", "i32", "u32")  # the numeric WGSL types a `_T` function is instantiated for
+
+
+@cache
+def wgsl_typed(name: str) -> str:
+    """shaders/<name>.wgsl with each function written for every numeric type (`fn <op>_T(`, with T
+    its scalar type) instantiated as `<op>_f32`, `<op>_i32` and `<op>_u32`, except where a function
+    of that name is written out.
+
+    >>> src = wgsl_typed("ufuncs")
+    >>> "fn add_i32(a: vec4<i32>" in src, src.count("fn maximum_f32("), "_T(" in src
+    (True, 1, False)
+    """
+    text = _read(name)
+    chunks = re.split(r"(?m)^(?=fn )", text)
+    out = []
+    for chunk in chunks:
+        found = re.match(r"fn (\w+)_T\(", chunk)
+        if not found:
+            out.append(chunk)
+            continue
+        stem = found.group(1)
+        for t in TYPED:
+            if re.search(rf"(?m)^fn {stem}_{t}\(", text):
+                continue
+            out.append(re.sub(r"\bT\b", t, chunk.replace(f"fn {stem}_T(", f"fn {stem}_{t}(")))
+    return "".join(out)

@@ -28,19 +28,34 @@ def replace_section(name: str, body: str, text: str | None = None, path: Path = 
     return updated
 
 
-def op_reference() -> str:
-    """One row per op: call, what it does, a one-line example and its value."""
-    sys.path.insert(0, str(ROOT))
+def _row(name: str, summary: str, example: str, shows: str) -> str:
     import pycore
+
+    sig = inspect.signature(getattr(pycore, name))
+    params = str(sig.replace(return_annotation=inspect.Signature.empty,
+                             parameters=[p.replace(annotation=inspect.Parameter.empty)
+                                         for p in sig.parameters.values()])).replace("'", '"')
+    shows = " ".join(shows.split()).replace("|", "\\|")
+    return f"| `{name}{params}` | {summary} | `await {example}` | `{shows}` |"
+
+
+def op_reference() -> str:
+    """One row per op: call, what it does, a one-line example and its value. The n-d ops
+    (pycore.ufuncs) first, then the fixed-kernel ops of pycore.ops whose names they do not take."""
+    sys.path.insert(0, str(ROOT))
+    from pycore.calls import NDPUBLIC
     from pycore.ops import OPS
+    from pycore.ufuncs import REDUCTIONS, UFUNCS
 
     rows = ["| call | what it computes | example (in the console) | gives |", "| --- | --- | --- | --- |"]
+    for u in UFUNCS.values():
+        also = f" Also `{'`, `'.join(a + '_async' for a in u.aliases)}`." if u.aliases else ""
+        rows.append(_row(f"{u.name}_async", u.summary + also, u.example, u.shows))
+    for r in REDUCTIONS.values():
+        rows.append(_row(f"{r.name}_async", r.summary, r.example, r.shows))
     for op in OPS.values():
-        sig = inspect.signature(getattr(pycore, op.public_name))
-        params = ", ".join(str(p.replace(annotation=inspect.Parameter.empty)).replace("'", '"')
-                           for p in sig.parameters.values())
-        shows = " ".join(op.shows.split()).replace("|", "\\|")
-        rows.append(f"| `{op.public_name}({params})` | {op.summary} | `await {op.example}` | `{shows}` |")
+        if op.public_name not in NDPUBLIC:
+            rows.append(_row(op.public_name, op.summary, op.example, op.shows))
     return "\n".join(rows)
 
 

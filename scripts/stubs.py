@@ -26,10 +26,10 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import bench as bench
+from .array.dtypes import NarrowingWarning as NarrowingWarning
 from .batch import CommandBatch as CommandBatch
 from .calibrate import calibrate_async as calibrate_async
 from .gpuarray import GpuArray as GpuArray
-from .gpuarray import to_gpu_async as to_gpu_async
 from .ops import OPS as OPS
 from .selector import SELECTOR as SELECTOR
 from .selector import BackendSelector as BackendSelector
@@ -38,6 +38,7 @@ from .selector import Calibration as Calibration
 __version__: str
 
 def explain(op: str, *shapes: tuple[int, ...], on_gpu: tuple[bool, ...] | None = None) -> dict[str, Any]: ...
+async def to_gpu_async(x: ArrayLike | GpuArray, dtype: Any = None) -> GpuArray: ...
 async def init_async(transport: str | None = None) -> dict[str, Any]: ...
 def info() -> dict[str, Any]: ...
 def trace() -> list[dict[str, Any]]: ...
@@ -46,10 +47,25 @@ def trace() -> list[dict[str, Any]]: ...
 
 def stub() -> str:
     from pycore.api import PUBLIC
+    from pycore.calls import NDPUBLIC
     from pycore.ops import OPS
+    from pycore.ufuncs import REDUCTIONS, UFUNCS
 
     lines = [HEAD]
+    for u in UFUNCS.values():
+        names = ["x1", "x2"] if u.nin == 2 else ["x"]
+        arrays = ", ".join(f"{n}: ArrayLike | GpuArray | float" for n in names)
+        for name in (u.name, *u.aliases):
+            lines.append(f'async def {name}_async({arrays}, /, *, backend: str = "auto") '
+                         f'-> np.ndarray | GpuArray:\n    """{u.summary}"""')
+    for r in REDUCTIONS.values():
+        extra = "correction: float = 0.0, " if r.two_pass else ""
+        lines.append(f"async def {r.name}_async(x: ArrayLike | GpuArray, /, *, "
+                     f"axis: int | tuple[int, ...] | None = None, keepdims: bool = False, "
+                     f'{extra}backend: str = "auto") -> Any:\n    """{r.summary}"""')
     for op in OPS.values():
+        if op.public_name in NDPUBLIC:
+            continue
         sig = inspect.signature(PUBLIC[op.public_name])
         params = []
         for p in sig.parameters.values():

@@ -20,3 +20,7 @@ fn is_nan(x: f32) -> bool {
 fn is_nan4(x: vec4<f32>) -> vec4<bool> {
     return (bitcast<vec4<u32>>(x) & vec4<u32>(0x7fffffffu)) > vec4<u32>(0x7f800000u);
 }
+
+fn is_finite(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7fffffffu) < 0x7f800000u;
+}

@@ -12,6 +12,7 @@ import pytest
 
 import pycore
 from pycore.arrays import as_float32
+from pycore.calls import NDPUBLIC
 from pycore.gpu import grid, pack_uniform
 from pycore.ops import OPS
 from pycore.selector import KINDS
@@ -107,7 +108,10 @@ def test_every_op_has_its_kernel_and_public_function(op):
         assert re.search(rf"@compute\s+@workgroup_size\([^)]*\)\s*fn\s+{op.entry}\s*\(", source), op.entry
     fn = getattr(pycore, op.public_name)
     assert asyncio.iscoroutinefunction(fn) and fn.__doc__ and ">>>" in fn.__doc__
-    assert list(inspect.signature(fn).parameters)[:len(op.inputs)] == list(op.inputs)
+    if op.public_name in NDPUBLIC:  # an n-d op took over its name (vec_add is add's alias, sum takes axis)
+        assert fn is NDPUBLIC[op.public_name]
+    else:
+        assert list(inspect.signature(fn).parameters)[:len(op.inputs)] == list(op.inputs)
     assert op.public_name in pycore.__all__
 
 
@@ -124,7 +128,7 @@ def test_docstring_example_is_true(op):
 
 @pytest.mark.parametrize("call, error, match", [
     ("pycore.vec_add_async([1, 2], [1, 2, 3])", ValueError,
-     r"vec_add: a has shape \(2,\) and b has shape \(3,\)"),
+     r"add: shapes \(2,\) and \(3,\) do not broadcast"),
     ("pycore.dot_async([1, 2], [[1, 2]])", ValueError, "dot: a has shape"),
     ("pycore.clip_async([1.0], 2.0, 1.0)", ValueError, r"clip: min \(2.0\) is greater than max \(1.0\)"),
     ("pycore.clip_async([1.0], 0.0)", TypeError, "clip_async.*missing a required argument: 'max'"),

@@ -1,0 +1,522 @@
+"""Running a call of an n-d op (ufuncs.py): inputs to dtypes and layouts, the result's dtype and
+shape, the backend, then the plan (cached by the call's key) run by the executor, or NumPy; the
+result where the inputs live; a trace entry. The public `*_async` functions of the n-d ops are
+made here from the tables.
+
+Where results live: an op with any GpuArray input returns a GpuArray (host operands are uploaded
+as part of the call; if auto computes on NumPy, the result is uploaded), an op on host arrays
+returns a NumPy array, and a reduction over every axis (keepdims False) returns a Python scalar.
+`backend=` says where to compute, never where the result lives.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from . import interrupts
+from .array.dtypes import BOOL, FLOAT32, as_array, result_type, scalar_kind, scalar_value
+from .array.layout import Layout, broadcast_shapes, normalize_axes, normalize_axis
+from .device import GpuOutOfMemoryError
+from .dispatch import BACKENDS, is_argument_error, mark_argument_error
+from .engine.executor import execute_async, facts
+from .gpu import GpuSession
+from .gpuarray import GpuArray, storage_of
+from .kernels.elementwise import Operand, plan_elementwise
+from .kernels.plan import SUFFIX, Plan, word_of
+from .kernels.reduction import Combine, plan_reduction
+from .runtime import RUNTIME
+from .selector import SELECTOR
+from .ufuncs import REDUCTIONS, UFUNCS, Reduction, Ufunc
+
+PLANS = 512  # plans kept (a call that repeats one replays it)
+_plans: OrderedDict[tuple, Plan] = OrderedDict()
+
+
+def _planned(key: tuple, make: Callable[[], Plan]) -> Plan:
+    plan = _plans.get(key)
+    if plan is None:
+        plan = _plans[key] = make()
+        if len(_plans) > PLANS:
+            _plans.popitem(last=False)
+    else:
+        _plans.move_to_end(key)
+    return plan
+
+
+@dataclass(frozen=True)
+class _Cost:
+    """What the backend selector asks of an op: its name, rate class, FLOPs and output shape."""
+
+    name: str
+    kind: str
+    per_element: float
+    out: tuple[int, ...]
+
+    def flops(self, shapes: Any) -> float:
+        return self.per_element * max([math.prod(s) for s in shapes] + [math.prod(self.out)])
+
+    def out_shape(self, shapes: Any) -> tuple[int, ...]:
+        return self.out
+
+
+def _argument(x: Any, name: str) -> Any:
+    """A GpuArray, a weak Python scalar (bool, int, float) or a NumPy array of a pycore dtype."""
+    if isinstance(x, GpuArray):
+        x.check_usable()
+        return x
+    if not isinstance(x, np.generic) and scalar_kind(x) is not None:
+        return x
+    return as_array(x, name)
+
+
+def _on_host(x: Any) -> Any:
+    """A GpuArray held on the host (made before there was a GPU) as its NumPy array."""
+    return x._host if isinstance(x, GpuArray) and x.device != "webgpu" else x
+
+
+def _check_backend(name: str, backend: str) -> None:
+    if backend not in BACKENDS:
+        raise ValueError(f"{name}: backend must be one of {', '.join(map(repr, BACKENDS))}, got {backend!r}")
+
+
+def _placement(
+    name: str,
+    backend: str,
+    shapes: list[tuple[int, ...]],
+    on_gpu: list[bool],
+    keep: bool,
+    cost: _Cost,
+    empty: bool,
+) -> tuple[bool, str, Any]:
+    """(compute on the GPU?, why, the selector's choice to report timings to)."""
+    device = RUNTIME.device
+    if backend == "gpu" and device is None:
+        raise RuntimeError(
+            f"{name}: backend='gpu' asked for, but there is no WebGPU device: {RUNTIME.reason}"
+        )
+    if device is None:
+        return False, f"no WebGPU: {RUNTIME.reason}", None
+    if backend == "numpy" or empty:
+        return False, "nothing to compute" if empty and backend != "numpy" else "backend='numpy'", None
+    if backend == "gpu":
+        return True, "backend='gpu'", None
+    choice = SELECTOR.choose(cost, shapes, on_gpu, result_on_gpu=keep)  # type: ignore[arg-type]
+    return choice.backend == "webgpu", choice.why, choice
+
+
+def _record(
+    name: str,
+    shapes: list[tuple[int, ...]],
+    backend: str,
+    stages: dict[str, float],
+    why: str,
+    choice: Any,
+    start: float,
+) -> None:
+    ms = {k: v * 1e3 for k, v in stages.items()}
+    RUNTIME.record(
+        {"op": name, "shapes": shapes, "backend": backend, "why": why, "ms": ms, "total_ms": sum(ms.values())}
+    )
+    if choice is not None and choice.key is not None:
+        SELECTOR.observe(choice, (time.perf_counter() - start) * 1e3, backend)
+
+
+async def _host(x: Any) -> Any:
+    return await x.to_numpy_async() if isinstance(x, GpuArray) else x
+
+
+async def _result(value: np.ndarray, keep: bool) -> Any:
+    """A NumPy result where the call's inputs live: uploaded when one of them was a GpuArray."""
+    if not keep:
+        return value
+    from .gpuarray import to_gpu_async
+
+    return await to_gpu_async(value)
+
+
+async def _run_gpu(
+    name: str,
+    plans: list[tuple[Plan, list[Any]]],
+    keep: bool,
+    out_shape: tuple[int, ...],
+    out_dtype: np.dtype,
+) -> tuple[Any, dict[str, float]]:
+    """Run plans in one session: each one's inputs are GpuArrays, host arrays, or ("plan", k): the
+    output of plan k. Returns the last plan's output (a GpuArray, or read into a NumPy array)."""
+    device = RUNTIME.device
+    assert device is not None
+    async with GpuSession(device, name, keep_result=keep) as gpu:
+        outs: list[list[tuple[Any, int]]] = []
+        for plan, inputs in plans:
+            bound = []
+            for x in inputs:
+                if isinstance(x, GpuArray):
+                    bound.append(x.binding())
+                    gpu.depend_on(x.checks)
+                elif isinstance(x, tuple):
+                    bound.append(outs[x[1]][0])
+                else:
+                    bound.append(gpu.upload(storage_of(x))[:2])
+            outs.append(await execute_async(gpu, plan, bound))
+        buf = outs[-1][0][0]
+        if keep:
+            await gpu.run_async()
+            gpu.keep(buf)
+            return GpuArray(
+                out_shape, buffer=buf, checks=gpu.result_checks(), device=device, dtype=out_dtype
+            ), gpu.stages
+        raw = np.empty(
+            out_shape,
+            np.float32 if out_dtype == FLOAT32 else np.int32 if out_dtype.kind == "i" else np.uint32,
+        )
+        await gpu.run_async(read=(buf, raw))
+        return (raw != 0 if out_dtype == BOOL else raw), gpu.stages
+
+
+async def _call(
+    name: str,
+    start: float,
+    use_gpu: bool,
+    why: str,
+    choice: Any,
+    shapes: list[tuple[int, ...]],
+    gpu_work: Callable[[], Any],
+    numpy_work: Callable[[], Any],
+) -> Any:
+    if use_gpu:
+        device = RUNTIME.device
+        assert device is not None
+        try:
+            result, stages = await gpu_work()
+            stages = dict(stages)
+            stages["python"] = time.perf_counter() - start - sum(stages.values())
+            _record(name, shapes, "webgpu", stages, why, choice, start)
+            return result
+        except Exception as exc:
+            if await RUNTIME.lost_during_async(device, exc):
+                why = f"device lost during the call: {device.lost}"
+            elif isinstance(exc, GpuOutOfMemoryError) and choice is not None:
+                why = f"the GPU ran out of memory: {exc}"
+            else:
+                raise
+    result = await numpy_work()
+    _record(name, shapes, "numpy", {"compute": time.perf_counter() - start}, why, choice, start)
+    return result
+
+
+def _wgsl_function(u: Ufunc, compute: np.dtype) -> str:
+    return f"{u.name}_{SUFFIX[compute.name]}"
+
+
+async def ufunc_async(u: Ufunc, args: tuple[Any, ...], backend: str = "auto") -> Any:
+    """Run element-wise op `u` on `args` (array-likes, GpuArrays, Python scalars)."""
+    start = time.perf_counter()
+    interrupts.check()
+    try:
+        _check_backend(u.name, backend)
+        names = ["x1", "x2"] if u.nin == 2 else ["x"]
+        xs = [_argument(x, n) for x, n in zip(args, names, strict=True)]
+        if all(not isinstance(x, (GpuArray, np.ndarray)) for x in xs):  # scalars only: as arrays
+            xs = [as_array(x, n) for x, n in zip(xs, names, strict=True)]
+        arrays = [x for x in xs if isinstance(x, (GpuArray, np.ndarray))]
+        promoted = result_type(*[x.dtype if isinstance(x, (GpuArray, np.ndarray)) else x for x in xs])
+        compute = u.compute_dtype(promoted)
+        out_dtype = u.result_dtype(compute)
+        scalars = {
+            i: scalar_value(x, promoted, n)
+            for i, (x, n) in enumerate(zip(xs, names, strict=True))
+            if not isinstance(x, (GpuArray, np.ndarray))
+        }
+        shapes = [tuple(x.shape) for x in arrays]
+        try:
+            shape = broadcast_shapes(*shapes) if len(shapes) > 1 else shapes[0]
+        except ValueError as exc:
+            raise ValueError(f"{u.name}: {exc}") from None
+    except (ValueError, TypeError, OverflowError) as exc:
+        mark_argument_error(exc)
+        raise
+    keep = any(isinstance(x, GpuArray) for x in xs)
+    await RUNTIME.init_async()
+    on_gpu = [isinstance(x, GpuArray) and x.device == "webgpu" for x in arrays]
+    cost = _Cost(u.name, u.kind, u.flops, shape)
+    use_gpu, why, choice = _placement(u.name, backend, shapes, on_gpu, keep, cost, math.prod(shape) == 0)
+    if use_gpu and any(isinstance(x, GpuArray) and x.device != "webgpu" for x in arrays):
+        arrays = [_on_host(x) for x in arrays]
+        xs = [_on_host(x) for x in xs]
+
+    async def on_gpu_work() -> Any:
+        device = RUNTIME.device
+        operands = [
+            Operand(compute, None, compute.type(scalars[i]))
+            if i in scalars
+            else Operand(x.dtype, x.layout if isinstance(x, GpuArray) else Layout.contiguous(x.shape))
+            for i, x in enumerate(xs)
+        ]
+        fn = _wgsl_function(u, compute)
+        key = (
+            "ufunc",
+            u.name,
+            # (a scalar rides in the plan's words: its bits are part of the key)
+            tuple((o.dtype.name, o.layout, o.layout or word_of(o.value, o.dtype)) for o in operands),
+            compute.name,
+            shape,
+            facts(device),
+        )
+        plan = _planned(
+            key,
+            lambda: plan_elementwise(
+                u.name, fn, operands, compute, out_dtype, shape, facts(device), u.gives == "bool"
+            ),
+        )
+        return await _run_gpu(u.name, [(plan, arrays)], keep, shape, out_dtype)
+
+    async def on_numpy_work() -> Any:
+        values = [
+            np.asarray(await _host(x)).astype(compute, copy=False)
+            if i not in scalars
+            else compute.type(scalars[i])
+            for i, x in enumerate(xs)
+        ]
+        with np.errstate(all="ignore"):
+            value = np.asarray(u.numpy(*values)).astype(out_dtype, copy=False)
+        return await _result(value, keep)
+
+    return await _call(u.name, start, use_gpu, why, choice, shapes, on_gpu_work, on_numpy_work)
+
+
+async def reduce_async(
+    r: Reduction,
+    x: Any,
+    axis: Any = None,
+    keepdims: bool = False,
+    backend: str = "auto",
+    correction: float = 0.0,
+) -> Any:
+    """Run reduction `r` over `axis` of `x`."""
+    start = time.perf_counter()
+    interrupts.check()
+    try:
+        _check_backend(r.name, backend)
+        if not isinstance(keepdims, (bool, np.bool_)):
+            raise TypeError(f"{r.name}: keepdims must be True or False, got {keepdims!r}")
+        x = _argument(x, "x")
+        if not isinstance(x, (GpuArray, np.ndarray)):
+            x = as_array(x, "x")
+        if r.arg and axis is not None:
+            axis = normalize_axis(axis, x.ndim)
+        axes = normalize_axes(axis, x.ndim)
+        if r.two_pass and (
+            isinstance(correction, bool)
+            or not isinstance(correction, (int, float))
+            or not math.isfinite(correction)
+            or correction < 0
+        ):
+            raise ValueError(f"{r.name}: correction must be a finite number >= 0, got {correction!r}")
+        kept = tuple(n for d, n in enumerate(x.shape) if d not in axes)
+        full = tuple(1 if d in axes else n for d, n in enumerate(x.shape))
+        n_red = math.prod(x.shape[d] for d in axes)
+        if n_red == 0 and kept and math.prod(kept) and not r.empty_ok:
+            raise ValueError(
+                f"{r.name}: reducing an empty axis of shape {x.shape} has no value (no identity)"
+            )
+        if x.size == 0 and not kept and not r.empty_ok:
+            raise ValueError(f"{r.name}: x is empty, and the {r.name} of no elements is undefined")
+        acc = r.acc_dtype(x.dtype)
+        out_dtype = r.result_dtype(x.dtype)
+    except (ValueError, TypeError) as exc:
+        mark_argument_error(exc)
+        raise
+    scalar = not kept and not keepdims
+    keep = isinstance(x, GpuArray) and not scalar
+    await RUNTIME.init_async()
+    on_gpu = [isinstance(x, GpuArray) and x.device == "webgpu"]
+    cost = _Cost(r.name, r.kind, r.flops, kept)
+    use_gpu, why, choice = _placement(
+        r.name, backend, [tuple(x.shape)], on_gpu, keep, cost, x.size == 0 or not math.prod((*kept, 1))
+    )
+    shaped = full if keepdims else kept
+
+    def finish(value: Any) -> Any:
+        if scalar:
+            return np.asarray(value).reshape(()).item()
+        return value.reshape(shaped)
+
+    async def on_gpu_work() -> Any:
+        device = RUNTIME.device
+        src = (
+            x
+            if isinstance(x, GpuArray) and x.device == "webgpu"
+            else _on_host(x)
+        )
+        layout = src.layout if isinstance(src, GpuArray) else Layout.contiguous(src.shape)
+        f = facts(device)
+        key = ("reduce", r.name, x.dtype.name, layout, axes, float(correction), f)
+        if r.two_pass:
+            mean = Combine("sum", FLOAT32, 0.0, finish="scale")
+            dev = Combine("sum", FLOAT32, 0.0, finish=r.finish, centered=True, correction=float(correction))
+            plans = [
+                (
+                    _planned(
+                        (*key, "mean"), lambda: plan_reduction(mean, layout, axes, x.dtype, f, name=r.name)
+                    ),
+                    [src],
+                ),
+                (
+                    _planned(key, lambda: plan_reduction(dev, layout, axes, x.dtype, f, name=r.name)),
+                    [src, ("plan", 0)],
+                ),
+            ]
+        else:
+            c = Combine(r.function, acc, r.identity(acc), arg=r.arg, finish=r.finish)
+            plans = [
+                (_planned(key, lambda: plan_reduction(c, layout, axes, x.dtype, f, out_dtype, r.name)), [src])
+            ]
+        value, stages = await _run_gpu(r.name, plans, keep, kept, out_dtype)
+        return (value.reshape(shaped) if keep else finish(value)), stages
+
+    async def on_numpy_work() -> Any:
+        host = np.asarray(await _host(x))
+        extra = {"correction": correction} if r.two_pass else {}
+        with np.errstate(all="ignore"):
+            value = np.asarray(
+                r.numpy(host, None if axis is None else (axes if not r.arg else (axis,)), keepdims, **extra)
+            ).astype(out_dtype)
+        if scalar:
+            return finish(value)
+        return await _result(value.reshape(shaped), keep)
+
+    return await _call(r.name, start, use_gpu, why, choice, [tuple(x.shape)], on_gpu_work, on_numpy_work)
+
+
+async def copy_async(x: GpuArray, dtype: np.dtype | None = None) -> GpuArray:
+    """A C-contiguous copy of `x` (converted to `dtype`): the strided kernel with `copy_<type>`."""
+    x.check_usable()
+    dtype = dtype or x.dtype
+    if x.device != "webgpu" or RUNTIME.device is None:
+        return GpuArray(x.shape, host=np.array(await x.to_numpy_async(), dtype=dtype))
+    device = RUNTIME.device
+    operand = Operand(x.dtype, x.layout)
+    fn = f"copy_{SUFFIX[dtype.name]}"
+    key = ("copy", x.dtype.name, x.layout, dtype.name, facts(device))
+    plan = _planned(
+        key, lambda: plan_elementwise("copy", fn, [operand], dtype, dtype, x.shape, facts(device))
+    )
+    if x.size == 0:
+        return GpuArray(x.shape, host=np.empty(x.shape, dtype))
+    result, _ = await _run_gpu("copy", [(plan, [x])], True, x.shape, dtype)
+    return result
+
+
+# ---------------------------------------------------------------- the public functions
+
+
+def _doc(summary: str, params: list[str], example: str, shows: str) -> str:
+    return "\n".join(
+        [
+            summary,
+            "",
+            *params,
+            'backend: "auto" (the cost model picks), "gpu" or "numpy".',
+            "",
+            ">>> import asyncio, pycore",
+            f">>> asyncio.run({example})",
+            shows,
+        ]
+    )
+
+
+def _public(fn: Any, name: str, signature: inspect.Signature, doc: str) -> Any:
+    fn.__name__ = fn.__qualname__ = name
+    fn.__module__ = "pycore"
+    fn.__doc__ = doc
+    fn.__signature__ = signature
+    return fn
+
+
+def _hide(exc: BaseException) -> None:
+    if is_argument_error(exc):
+        __tracebackhide__ = True
+
+
+def make_ufunc(u: Ufunc) -> Any:
+    P = inspect.Parameter  # noqa: N806
+    names = ["x1", "x2"] if u.nin == 2 else ["x"]
+    signature = inspect.Signature(
+        [P(n, P.POSITIONAL_ONLY) for n in names] + [P("backend", P.KEYWORD_ONLY, default="auto")]
+    )
+
+    async def public(*args: Any, backend: str = "auto") -> Any:
+        if len(args) != u.nin:
+            raise mark_argument_error(
+                TypeError(
+                    f"{u.name}_async() takes {u.nin} array argument(s) ({', '.join(names)}), got {len(args)}"
+                )
+            )
+        try:
+            return await ufunc_async(u, args, backend)
+        except (ValueError, TypeError, OverflowError) as exc:
+            if is_argument_error(exc):
+                __tracebackhide__ = True
+            raise
+
+    params = [f"{n}: array-like, GpuArray or Python scalar (broadcast together)." for n in names]
+    return _public(public, f"{u.name}_async", signature, _doc(u.summary, params, u.example, u.shows))
+
+
+def make_reduction(r: Reduction) -> Any:
+    P = inspect.Parameter  # noqa: N806
+    params = [
+        P("x", P.POSITIONAL_ONLY),
+        P("axis", P.KEYWORD_ONLY, default=None),
+        P("keepdims", P.KEYWORD_ONLY, default=False),
+    ]
+    if r.two_pass:
+        params.append(P("correction", P.KEYWORD_ONLY, default=0.0))
+    params.append(P("backend", P.KEYWORD_ONLY, default="auto"))
+    signature = inspect.Signature(params)
+
+    async def public(
+        x: Any, *, axis: Any = None, keepdims: bool = False, backend: str = "auto", **extra: Any
+    ) -> Any:
+        if extra and (not r.two_pass or set(extra) != {"correction"}):
+            raise mark_argument_error(
+                TypeError(f"{r.name}_async() got unexpected keyword argument(s) {', '.join(sorted(extra))}")
+            )
+        try:
+            return await reduce_async(r, x, axis, keepdims, backend, **extra)
+        except (ValueError, TypeError, OverflowError) as exc:
+            if is_argument_error(exc):
+                __tracebackhide__ = True
+            raise
+
+    lines = [
+        "x: array-like or GpuArray.",
+        "axis: an int, a tuple of ints, or None (every axis)."
+        if not r.arg
+        else "axis: an int, or None (the flattened array).",
+        "keepdims: keep the reduced axes with length 1.",
+    ]
+    if r.two_pass:
+        lines.append("correction: subtracted from N in the divisor (1 for the sample variance).")
+    lines.append(
+        "Returns a Python scalar when every axis is reduced (keepdims False), else an array "
+        "(a GpuArray for a GpuArray input)."
+    )
+    return _public(public, f"{r.name}_async", signature, _doc(r.summary, lines, r.example, r.shows))
+
+
+NDPUBLIC: dict[str, Any] = {
+    **{f"{u.name}_async": make_ufunc(u) for u in UFUNCS.values()},
+    **{f"{r.name}_async": make_reduction(r) for r in REDUCTIONS.values()},
+}
+for _u in UFUNCS.values():
+    for _alias in _u.aliases:
+        NDPUBLIC[f"{_alias}_async"] = NDPUBLIC[f"{_u.name}_async"]

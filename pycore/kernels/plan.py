@@ -1,0 +1,121 @@
+"""What a planner returns and the executor runs: a `Plan` is a list of `Step`s (a generated
+kernel, its bindings as slots, its uniform words and its grid) and the specs of its outputs.
+
+Slots name buffers the executor provides: an input ("in", k: bound whole, its layout's offset is
+in the uniform words), an output ("out", k) or a scratch buffer ("tmp", k), each optionally a byte
+range of it (a chunk of a large output), and "meta" (the step's uniform words). Plans hold numbers
+only, so they can be cached by their call's key and replayed.
+
+>>> Slot("out", 0, 256, 1024)
+Slot(kind='out', index=0, offset=256, size=1024)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What planners need to know about the adapter (engine/executor.py reads them off a Device)."""
+
+    max_binding: int = 128 << 20  # bytes of one storage binding (maxStorageBufferBindingSize, rounded)
+    max_groups: int = 65_535  # workgroups per grid dimension
+    cpu_adapter: bool = False  # SwiftShader, lavapipe: barriers are expensive
+    loop_cap: int | None = None  # loop iterations one invocation may run (llvmpipe: 65,535)
+    offset_align: int = 256  # minStorageBufferOffsetAlignment
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """A generated WGSL kernel: `name` identifies it (the pipeline cache key), `source()` writes it."""
+
+    name: str
+    entry: str
+    bindings: tuple[str, ...]  # "read", "write", "uniform", in binding order
+    source: Callable[[], str] = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Slot:
+    kind: str  # "in" | "out" | "tmp" | "meta"
+    index: int = 0
+    offset: int = 0  # bytes into the buffer
+    size: int | None = None  # bytes; None: the whole buffer from offset
+
+
+@dataclass(frozen=True)
+class Step:
+    kernel: Kernel
+    slots: tuple[Slot, ...]
+    words: tuple[int, ...]  # the uniform block (u32 words; padded to whole vec4s by the executor)
+    grid: tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class Output:
+    shape: tuple[int, ...]
+    dtype: np.dtype
+
+
+@dataclass(frozen=True)
+class Plan:
+    steps: tuple[Step, ...]
+    outputs: tuple[Output, ...]
+    scratch: tuple[int, ...] = ()  # bytes of each scratch buffer
+
+    def kernels(self) -> list[Kernel]:
+        """The distinct kernels the plan runs (what a background compile prepares)."""
+        return list({s.kernel.name: s.kernel for s in self.steps}.values())
+
+
+def storage_bytes(shape: tuple[int, ...], dtype: np.dtype) -> int:
+    """Bytes an array of this shape takes on the GPU (every pycore dtype is 4 bytes there)."""
+    n = 4
+    for s in shape:
+        n *= s
+    return n
+
+
+WGSL_TYPE = {"float32": "f32", "int32": "i32", "uint32": "u32", "bool": "u32"}
+SUFFIX = {"float32": "f32", "int32": "i32", "uint32": "u32", "bool": "bool"}
+
+
+def wgsl_type(dtype: np.dtype) -> str:
+    """The WGSL storage type of a pycore dtype (bool is a u32 0 or 1)."""
+    return WGSL_TYPE[dtype.name]
+
+
+def word_of(value: Any, dtype: np.dtype) -> int:
+    """A scalar's bits as a u32 word of the uniform block.
+
+    >>> word_of(1.0, np.dtype("float32")), word_of(-1, np.dtype("int32")), word_of(True, np.dtype(bool))
+    (1065353216, 4294967295, 1)
+    """
+    if dtype.name == "bool":
+        return int(bool(value))
+    with np.errstate(over="ignore"):
+        return int(np.array(value, dtype=dtype).view(np.uint32))
+
+
+def i32_word(value: int) -> int:
+    """A signed integer (a stride, an offset) as its u32 bits."""
+    return value & 0xFFFFFFFF
+
+
+def grid_for(n_groups: int, max_per_dim: int) -> tuple[int, int, int]:
+    """Workgroups (x, y, 1) covering n_groups within the per-dimension limit (x + y * groups.x).
+
+    >>> grid_for(70000, 65535)
+    (35000, 2, 1)
+    """
+    if n_groups <= max_per_dim:
+        return (max(n_groups, 1), 1, 1)
+    y = -(-n_groups // max_per_dim)
+    if y > max_per_dim:
+        raise ValueError(f"{n_groups:,} workgroups exceed the device's {max_per_dim:,}² grid")
+    return (-(-n_groups // y), y, 1)

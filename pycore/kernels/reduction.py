@@ -1,0 +1,267 @@
+"""The reduction generator and planner: one kernel template (shaders/reduction.wgsl) for every
+reduction over any axes of an n-d input read through its strides, from a `Combine` declaration:
+how two partials combine (a function of shaders/reductions.wgsl), the accumulator's dtype and
+identity, whether it is an arg reduction (value and index), whether float sums are compensated
+(Kahan), and how the total is finished (a scale for mean and var, a square root for std).
+
+`plan_reduction` picks the workgroup's shape from the layout (a workgroup per contiguous row, or
+neighbouring outputs side by side for columns), splits long reductions with few outputs into
+segments and adds passes that combine the segments' partials, and keeps every thread's loop within
+the adapter's loop cap. var and std are two reductions: the mean, then the compensated sum of
+squared deviations from it (`center`), which is stable where the textbook one-pass formula is not.
+
+>>> from pycore.array.layout import Layout
+>>> f32 = np.dtype("float32")
+>>> p = plan_reduction(Combine("sum", f32, 0.0), Layout.contiguous((4096, 256)), (0,), f32, Facts())
+>>> [(s.kernel.name, s.grid) for s in p.steps]
+[('reduce:sum:f32[1|1]:16x16:f32', (128, 1, 1)), ('reduce:sum:f32[1|1]:16x16:f32', (16, 1, 1))]
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from ..array.layout import Layout, collapse
+from ..shaders import wgsl_template, wgsl_typed
+from .plan import Facts, Kernel, Output, Plan, Slot, Step, grid_for, i32_word, wgsl_type, word_of
+
+F32 = np.dtype(np.float32)
+BOOL = np.dtype(np.bool_)
+GPU_GROUPS = 1024  # workgroups a reduction aims to keep busy on a GPU (split when fewer)
+CPU_GROUPS = 256  # ... on a CPU adapter
+MIN_SEGMENT = 512  # reduced elements a segment covers at least (shorter ones are not worth a pass)
+
+
+@dataclass(frozen=True)
+class Combine:
+    """A reduction's declaration for the generator."""
+
+    function: str  # `<function>_<type>` in shaders/reductions.wgsl
+    acc: np.dtype  # the accumulator's dtype (inputs are converted to it)
+    identity: float | int | bool  # combine(identity, x) == x
+    arg: bool = False  # argmax/argmin: the result is the index (int32)
+    finish: str = ""  # "" | "scale" (mean, var) | "sqrt" (std: square root of the scaled total)
+    centered: bool = False  # sum of (x - center[output])^2 (var's second pass)
+    correction: float = 0.0  # the scale is 1 / (count - correction) (var's ddof)
+
+    @property
+    def kahan(self) -> bool:
+        return self.function == "sum" and self.acc == F32
+
+
+def convert_scalar(expr: str, src: np.dtype, dst: np.dtype) -> str:
+    """WGSL converting one value of `src` (as stored) to `dst` (as stored).
+
+    >>> convert_scalar("x", np.dtype("int32"), np.dtype(bool))
+    'select(0u, 1u, x != 0i)'
+    """
+    if src == dst:
+        return expr
+    if dst == BOOL and src == F32:  # on the bits: NaN is nonzero (`!=` may fold it)
+        return f"select(0u, 1u, (bitcast<u32>({expr}) & 0x7fffffffu) != 0u)"
+    if dst == BOOL:
+        zero = {"float32": "0.0", "int32": "0i", "uint32": "0u", "bool": "0u"}[src.name]
+        return f"select(0u, 1u, {expr} != {zero})"
+    if src.kind in "iu" and dst.kind in "iu":
+        return f"bitcast<{wgsl_type(dst)}>({expr})"
+    return f"{wgsl_type(dst)}({expr})"
+
+
+@cache
+def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: int, ry: int) -> Kernel:
+    acc_t = wgsl_type(c.acc)
+    fn = f"{c.function}_{'u32' if c.acc == BOOL else acc_t}"
+    kept_at = 7
+    red_at = kept_at + 2 * kept_rank
+    n_words = red_at + 2 * red_rank
+    kept = ["    var ko = oc;"] if kept_rank else []
+    for d in reversed(range(kept_rank)):
+        kept.append(f"    base = base + i32(ko % word({kept_at + d}u)) * iword({kept_at + kept_rank + d}u);")
+        if d:
+            kept.append(f"    ko = ko / word({kept_at + d}u);")
+    reduced = ["        var rr = r;", "        var off = base;"]
+    for d in reversed(range(red_rank)):
+        reduced.append(
+            f"        off = off + i32(rr % word({red_at + d}u)) * iword({red_at + red_rank + d}u);"
+        )
+        if d:
+            reduced.append(f"        rr = rr / word({red_at + d}u);")
+    value = convert_scalar("src[u32(off)]", np.dtype(src), c.acc)
+    if c.centered:
+        reduced.append(f"        let dev = {value} - center[oc];")
+        value = "dev * dev"
+    if c.arg:
+        step = f"        if ({fn}(v, vi, x, r)) {{ v = x; vi = r; }}"
+        merge = (
+            f"    if ({fn}(v, vi, w, wi)) {{ return vec2<u32>(bitcast<u32>(w), wi); }}\n"
+            f"    return vec2<u32>(bitcast<u32>(v), vi);"
+        )
+        finish = "i32(total_i)"
+    else:
+        step = f"        v = {fn}(v, x);"
+        if c.kahan:  # compensated while finite (an overflow to inf must stay inf, not turn NaN)
+            step = (
+                "        let yk = x - comp;\n        let tk = v + yk;\n"
+                "        comp = select(0.0, (tk - v) - yk, is_finite(tk));\n        v = tk;"
+            )
+        merge = f"    return vec2<u32>(bitcast<u32>({fn}(v, w)), 0u);"
+        finish = {
+            "": "total",
+            "scale": "total * bitcast<f32>(word(6u))",
+            "sqrt": "sqrt(total * bitcast<f32>(word(6u)))",
+        }[c.finish]
+        finish = convert_scalar(finish, c.acc, np.dtype(out)) if not c.finish else finish
+    center = "@group(0) @binding(3) var<storage, read> center: array<f32>;" if c.centered else ""
+    name = (
+        f"reduce:{c.function}{'~' if c.centered else ''}{c.finish and ':' + c.finish}:"
+        f"{wgsl_type(np.dtype(src))}"
+        f"[{kept_rank}|{red_rank}]:{ox}x{ry}:{wgsl_type(np.dtype(out))}"
+    )
+    if c.acc == BOOL:
+        name += ":bool"
+
+    def source() -> str:
+        filled = (
+            wgsl_template("reduction")
+            .replace("{{src_type}}", wgsl_type(np.dtype(src)))
+            .replace("{{out_type}}", wgsl_type(np.dtype(out)))
+            .replace("{{acc_type}}", acc_t)
+            .replace("{{meta_vec4s}}", str(-(-n_words // 4)))
+            .replace("{{center_binding}}", center)
+            .replace("{{ox}}", str(ox))
+            .replace("{{ry}}", str(ry))
+            .replace("{{threads}}", str(ox * ry))
+            .replace("{{merge}}", merge)
+            .replace("{{kept}}", "\n".join(kept))
+            .replace("{{reduced}}", "\n".join(reduced))
+            .replace("{{load}}", value)
+            .replace("{{step}}", step)
+            .replace("{{finish}}", finish)
+        )
+        return "\n".join([wgsl_template("common"), wgsl_typed("reductions"), filled])
+
+    bindings = ("read", "write", "uniform") + (("read",) if c.centered else ())
+    return Kernel(name, "reduce_axes", bindings, source)
+
+
+def _pow2_at_most(n: int, cap: int) -> int:
+    p = 1
+    while p * 2 <= min(n, cap):
+        p *= 2
+    return p
+
+
+def _shape_of_group(n_out: int, n_red: int, red_stride: int, facts: Facts) -> tuple[int, int]:
+    """(OX, RY): outputs per workgroup and threads per output."""
+    threads = 64 if facts.cpu_adapter else 256
+    if facts.cpu_adapter:  # barriers cost a context switch per thread: a thread per output
+        return _pow2_at_most(max(n_out, 1), threads), 1
+    if abs(red_stride) == 1 and n_red >= 32:  # contiguous rows: a workgroup (or a part of one) per row
+        ry = _pow2_at_most(n_red, threads)
+        return threads // ry, ry
+    ox = _pow2_at_most(max(n_out, 1), 64 if n_out >= 64 * 64 else 16)  # columns: outputs side by side
+    return ox, threads // ox
+
+
+def plan_reduction(
+    c: Combine,
+    layout: Layout,
+    axes: tuple[int, ...],
+    src: np.dtype,
+    facts: Facts,
+    out: np.dtype | None = None,
+    name: str = "reduce",
+    count: int | None = None,
+) -> Plan:
+    """The plan reducing `layout`'s `axes` (sorted, distinct) with `c`; its output is C-ordered
+    over the kept axes (a reshape gives keepdims). `out`: the result's dtype (default: the
+    accumulator's; int32 for an arg reduction). Slot ("tmp", k) are the partials of split passes;
+    a centered reduction binds its centers as input 1. `count`: the elements each output reduces,
+    for the final scale (a pass over partials is given the original count)."""
+    out = out or (np.dtype(np.int32) if c.arg else c.acc)
+    kept_axes = [d for d in range(layout.ndim) if d not in axes]
+    kept_shape = tuple(layout.shape[d] for d in kept_axes)
+    red_shape = tuple(layout.shape[d] for d in axes)
+    n_out, n_red = math.prod(kept_shape), math.prod(red_shape)
+    if n_out == 0 or n_red == 0:
+        raise ValueError(f"{name}: nothing to reduce on the GPU (the NumPy path answers empty inputs)")
+    k_dims, (k_strides,) = collapse(kept_shape, [tuple(layout.strides[d] for d in kept_axes)])
+    r_dims, (r_strides,) = collapse(red_shape, [tuple(layout.strides[d] for d in axes)])
+    if n_out == 1:
+        k_dims, k_strides = (), ()
+    ox, ry = _shape_of_group(n_out, n_red, r_strides[-1], facts)
+    if c.arg and facts.loop_cap and n_red > ry * facts.loop_cap:  # (arg reductions do not split)
+        threads = ox * ry
+        while ry < threads and n_red > ry * facts.loop_cap:
+            ry *= 2
+        ox = threads // ry
+    blocks = -(-n_out // ox)
+    target = CPU_GROUPS if facts.cpu_adapter else GPU_GROUPS
+    segments = 1
+    if not c.arg and blocks < target and n_red >= 2 * MIN_SEGMENT:
+        segments = min(-(-target // blocks), n_red // MIN_SEGMENT)
+    if facts.loop_cap:  # each thread's loop runs segment / RY times
+        segments = max(segments, -(-n_red // (ry * facts.loop_cap)))
+        if c.arg and segments > 1:
+            raise ValueError(
+                f"{name}: reducing {n_red:,} elements per output needs more loop iterations per "
+                f"GPU thread than this adapter runs ({facts.loop_cap:,}); use backend='numpy'"
+            )
+    seg_len = -(-n_red // segments)
+    segments = -(-n_red // seg_len)
+    split = segments > 1
+    first = Combine(c.function, c.acc, c.identity, c.arg, "" if split else c.finish, c.centered)
+    left = (count or n_red) - c.correction
+    scale = word_of(1.0 / left if left > 0 else math.inf, F32) if c.finish and not split else 0
+    kernel = _kernel(first, src.name, (c.acc if split else out).name, len(k_dims), len(r_dims), ox, ry)
+    identity = word_of(c.identity, c.acc)
+    words = [
+        n_out,
+        n_red,
+        seg_len,
+        blocks,
+        i32_word(layout.offset),
+        identity,
+        scale,
+        *k_dims,
+        *[i32_word(s) for s in k_strides],
+        *r_dims,
+        *[i32_word(s) for s in r_strides],
+    ]
+    steps = []
+    slots: tuple[Slot, ...] = (Slot("in", 0), Slot("tmp", 0) if split else Slot("out", 0), Slot("meta"))
+    if c.centered:
+        slots = (*slots, Slot("in", 1))
+    steps.append(Step(kernel, slots, tuple(words), grid_for(blocks * segments, facts.max_groups)))
+    scratch = []
+    if split:  # partials (segments, n_out), C order: combine over axis 0
+        scratch.append(4 * segments * n_out)
+        rest = plan_reduction(
+            Combine(c.function, c.acc, c.identity, False, c.finish, False, c.correction),
+            Layout.contiguous((segments, n_out)),
+            (0,),
+            c.acc,
+            facts,
+            out,
+            name,
+            count or n_red,
+        )
+        for step in rest.steps:
+            steps.append(
+                Step(step.kernel, tuple(_shift(s, len(scratch)) for s in step.slots), step.words, step.grid)
+            )
+        scratch.extend(rest.scratch)
+    return Plan(tuple(steps), (Output(kept_shape, out),), tuple(scratch))
+
+
+def _shift(slot: Slot, taken: int) -> Slot:
+    """A slot of a nested plan whose input is this plan's scratch buffer taken - 1."""
+    if slot.kind == "in":
+        return Slot("tmp", taken - 1)
+    if slot.kind == "tmp":
+        return Slot("tmp", slot.index + taken)
+    return slot

@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""Speed of the n-d core, measured in one process (Dawn in Node by default: the browser transport on
+whatever adapter Dawn finds; `--native` for wgpu-py): ratios that do not depend on the machine.
+
+- element-wise `add` on 2048 x 2048 float32 inputs: contiguous, a transposed view, a broadcast row,
+  a strided slice; each as GPU time per op in a chain of ops (the chain of K ops minus the chain
+  of 1, over K - 1, then a 4-element read), and its ratio to contiguous;
+- reductions of a 4096 x 4096 float32 array (sum over axis 0, axis 1, all; mean; var; argmax) as
+  GB/s read, against a plain copy of the same array (`copy_async`: read + written bytes) measured
+  the same way;
+- host time of a resident small op (1,024 elements, result kept on the GPU) for `add` against the
+  fixed-kernel `relu`, over 200 calls.
+
+    python3 scripts/core_bench.py [--native] [--out FILE.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+SNIPPET = r'''
+import json, time, numpy as np, pycore
+
+async def chain_ms(make, k):
+    y = None
+    t = time.perf_counter()
+    for _ in range(k):
+        y = await make()
+    tail = y[(0,) * (y.ndim - 1)][:4] if y.ndim else y
+    await tail.to_numpy_async()
+    return (time.perf_counter() - t) * 1e3
+
+async def per_op_ms(make, k=33, rounds=5):
+    await chain_ms(make, 2)  # compile, pool
+    best = []
+    for _ in range(rounds):
+        one = await chain_ms(make, 1)
+        many = await chain_ms(make, k)
+        best.append((many - one) / (k - 1))
+    best.sort()
+    return best[len(best) // 2]
+
+rng = np.random.default_rng(0)
+n = 2048
+a = await pycore.to_gpu_async(rng.standard_normal((n, n), dtype=np.float32))
+b = await pycore.to_gpu_async(rng.standard_normal((n, n), dtype=np.float32))
+wide = await pycore.to_gpu_async(rng.standard_normal((n, 2 * n), dtype=np.float32))
+row = await pycore.to_gpu_async(rng.standard_normal((n,), dtype=np.float32))
+out = {"elementwise": {}, "reduce": {}, "host": {}}
+cases = {
+    "contiguous": lambda: pycore.add_async(a, b, backend="gpu"),
+    "transposed": lambda: pycore.add_async(a.T, b, backend="gpu"),
+    "broadcast row": lambda: pycore.add_async(a, row, backend="gpu"),
+    "strided slice": lambda: pycore.add_async(wide[:, ::2], b, backend="gpu"),
+    "fixed vec4 kernel (relu)": lambda: pycore.relu_async(a, backend="gpu"),
+}
+for name, make in cases.items():
+    out["elementwise"][name] = await per_op_ms(make)
+base = out["elementwise"]["contiguous"]
+out["elementwise_ratio"] = {k: v / base for k, v in out["elementwise"].items()}
+
+m = 4096
+big = await pycore.to_gpu_async(rng.standard_normal((m, m), dtype=np.float32))
+nbytes = 4 * m * m
+copy_ms = await per_op_ms(lambda: big.copy_async(), k=17)
+out["copy_gbps"] = 2 * nbytes / copy_ms / 1e6
+reductions = {
+    "sum axis=0": lambda: pycore.sum_async(big, axis=0, backend="gpu"),
+    "sum axis=1": lambda: pycore.sum_async(big, axis=1, backend="gpu"),
+    "sum all (keepdims)": lambda: pycore.sum_async(big, axis=(0, 1), keepdims=True, backend="gpu"),
+    "mean axis=0": lambda: pycore.mean_async(big, axis=0, backend="gpu"),
+    "max axis=1": lambda: pycore.max_async(big, axis=1, backend="gpu"),
+    "var axis=0 (reads twice)": lambda: pycore.var_async(big, axis=0, backend="gpu"),
+    "argmax axis=1": lambda: pycore.argmax_async(big, axis=1, backend="gpu"),
+    "sum axis=1 of the transpose": lambda: pycore.sum_async(big.T, axis=1, backend="gpu"),
+}
+for name, make in reductions.items():
+    ms = await per_op_ms(make, k=17)
+    gbps = nbytes / ms / 1e6
+    out["reduce"][name] = {"ms": ms, "gbps": gbps, "of_copy": gbps / out["copy_gbps"]}
+
+small = await pycore.to_gpu_async(rng.standard_normal(1024, dtype=np.float32))
+for name, make in {"add (n-d plan)": lambda: pycore.add_async(small, small, backend="gpu"),
+                   "relu (fixed kernel)": lambda: pycore.relu_async(small, backend="gpu")}.items():
+    for _ in range(20):
+        await make()
+    t = time.perf_counter()
+    for _ in range(200):
+        y = await make()
+    host = (time.perf_counter() - t) / 200 * 1e3
+    await y.to_numpy_async()
+    out["host"][name] = host
+checks = []  # each case once against NumPy (float64), so the timings are of right answers
+ha, hb, hw, hr, hbig = [await x.to_numpy_async() for x in (a, b, wide, row, big)]
+for name, make, want in [
+        ("contiguous", cases["contiguous"], ha + hb), ("transposed", cases["transposed"], ha.T + hb),
+        ("broadcast row", cases["broadcast row"], ha + hr),
+        ("strided slice", cases["strided slice"], hw[:, ::2] + hb),
+        ("sum axis=0", reductions["sum axis=0"], hbig.astype(np.float64).sum(0)),
+        ("sum axis=1 of the transpose", reductions["sum axis=1 of the transpose"],
+         hbig.astype(np.float64).T.sum(1)),
+        ("var axis=0", reductions["var axis=0 (reads twice)"], hbig.astype(np.float64).var(0)),
+        ("argmax axis=1", reductions["argmax axis=1"], hbig.argmax(1))]:
+    got = await (await make()).to_numpy_async()
+    checks.append([name, float(np.max(np.abs(got - want)))])
+out["max_abs_error"] = checks
+out["adapter"] = pycore.info()["adapter"]
+json.dumps(out)
+'''
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--native", action="store_true", help="wgpu-py instead of Dawn")
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args(argv)
+    from tests.harness import Dawn, Native
+
+    worker = Native() if args.native else Dawn()
+    info = worker.ready()
+    if info.get("backend", "webgpu") != "webgpu" or info.get("transport") == "none":
+        print(f"no WebGPU adapter: {info.get('reason')}", file=sys.stderr)
+        return 1
+    result = json.loads(worker.py(SNIPPET))
+    worker.close()
+    print(f"adapter: {result['adapter']}")
+    print("element-wise add, 2048 x 2048 float32 (ms per op in a chain; ratio to contiguous)")
+    for name, ms in result["elementwise"].items():
+        print(f"  {name:28s} {ms:8.3f} ms  {result['elementwise_ratio'][name]:5.2f}x")
+    print(f"copy of 4096 x 4096 float32: {result['copy_gbps']:.1f} GB/s (read + written)")
+    print("reductions of 4096 x 4096 float32 (GB/s read; fraction of the copy's GB/s)")
+    for name, r in result["reduce"].items():
+        print(f"  {name:30s} {r['ms']:8.3f} ms {r['gbps']:8.1f} GB/s  {r['of_copy']:5.2f}")
+    print("host time of a resident 1,024-element op (ms per call, 200 calls)")
+    for name, ms in result["host"].items():
+        print(f"  {name:24s} {ms:.4f}")
+    errors = ", ".join(f"{n} {e:.2g}" for n, e in result["max_abs_error"])
+    print(f"largest difference from NumPy (float64): {errors}")
+    if args.out:
+        args.out.write_text(json.dumps(result, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,25 @@
+// How each reduction combines two partial results, on scalars of one type: `<name>_<type>`, or
+// `<name>_T` for every numeric type (instantiated as for ufuncs.wgsl). pycore/kernels/reduction.py
+// fills in shaders/reduction.wgsl with one of them; identities come from the host (WGSL has no
+// infinity literal). An arg reduction's function says whether (b, ib) replaces (a, ia): the first
+// index wins ties, and the first NaN wins over everything, as numpy.argmax and numpy.argmin.
+
+fn sum_T(a: T, b: T) -> T { return a + b; }
+fn prod_T(a: T, b: T) -> T { return a * b; }
+fn max_f32(a: f32, b: f32) -> f32 { return select(select(select(b, a, a > b), a, is_nan(a)), b, is_nan(b) & !is_nan(a)); }
+fn min_f32(a: f32, b: f32) -> f32 { return select(select(select(b, a, a < b), a, is_nan(a)), b, is_nan(b) & !is_nan(a)); }
+fn max_T(a: T, b: T) -> T { return max(a, b); }
+fn min_T(a: T, b: T) -> T { return min(a, b); }
+fn all_u32(a: u32, b: u32) -> u32 { return a & b; }
+fn any_u32(a: u32, b: u32) -> u32 { return a | b; }
+
+fn argmax_f32(a: f32, ia: u32, b: f32, ib: u32) -> bool {
+    if (is_nan(a) || is_nan(b)) { return is_nan(b) && (!is_nan(a) || ib < ia); }
+    return b > a || (b == a && ib < ia);
+}
+fn argmin_f32(a: f32, ia: u32, b: f32, ib: u32) -> bool {
+    if (is_nan(a) || is_nan(b)) { return is_nan(b) && (!is_nan(a) || ib < ia); }
+    return b < a || (b == a && ib < ia);
+}
+fn argmax_T(a: T, ia: u32, b: T, ib: u32) -> bool { return b > a || (b == a && ib < ia); }
+fn argmin_T(a: T, ia: u32, b: T, ib: u32) -> bool { return b < a || (b == a && ib < ia); }

@@ -1,0 +1,44 @@
+// An element-wise kernel over n-d inputs read through their strides, with broadcasting (stride
+// 0), any offsets and any pycore dtypes: pycore/kernels/elementwise.py fills in this template for
+// each (op, dtypes, rank, which operands are scalars), after common.wgsl and the functions of
+// elementwise.wgsl, binary.wgsl and ufuncs.wgsl. Contiguous float32 inputs of one shape use the
+// vec4 kernels of fused.wgsl instead.
+//
+// Each thread computes four consecutive elements of the (C-ordered) output: for each it splits the
+// flat index into coordinates over the collapsed shape, then loads each input at its offset +
+// coordinates . strides; the four values make the vec4 the op's function takes. Shapes, offsets
+// and strides are words of `words` (strides as i32 bits; negative strides walk backwards), so one
+// pipeline serves every shape of a rank: word 0 is the element count of this chunk, word 1 the
+// index of the chunk's first element in the output (a large output is written in chunks that
+// each fit one binding), then what the generator lays out (see elementwise.py). A scalar operand
+// is a word of words, not a buffer.
+
+{{inputs}}
+@group(0) @binding({{out}}) var<storage, read_write> out: array<{{out_type}}>;
+@group(0) @binding({{meta}}) var<uniform> words: array<vec4<u32>, {{meta_vec4s}}>;
+
+fn word(k: u32) -> u32 {
+    return words[k / 4u][k % 4u];
+}
+
+fn iword(k: u32) -> i32 {
+    return bitcast<i32>(words[k / 4u][k % 4u]);
+}
+
+@compute @workgroup_size(WORKGROUP)
+fn strided(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let first = flat_index(gid, groups) * 4u;
+    let n = word(0u);
+    if (first >= n) { return; }
+{{declare}}
+    for (var lane = 0u; lane < 4u; lane = lane + 1u) {
+        let i = word(1u) + min(first + lane, n - 1u);
+{{load}}
+    }
+{{body}}
+    for (var lane = 0u; lane < 4u; lane = lane + 1u) {
+        if (first + lane < n) {
+            out[first + lane] = y[lane];
+        }
+    }
+}
