@@ -38,7 +38,7 @@ async def vec_mul_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArr
 async def divide_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
     """x1 / x2 (true division; integers give float32)."""
 async def floor_divide_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
-    """x1 // x2, rounded toward -inf as NumPy's; an integer divided by 0 gives 0."""
+    """x1 // x2 as NumPy's: rounded toward -inf (floats exactly as its divmod); an integer divided by 0 gives 0."""
 async def remainder_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
     """x1 % x2 with the divisor's sign, as NumPy's; an integer remainder by 0 gives 0."""
 async def maximum_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
@@ -105,13 +105,13 @@ async def clip_async(x: ArrayLike | GpuArray, min: float, max: float, *, backend
     """x limited to [min, max] (min <= max required); NaN stays NaN."""
 async def scale_async(x: ArrayLike | GpuArray, s: float, *, backend: str = "auto") -> np.ndarray | GpuArray:
     """x * s."""
-async def softmax_async(x: ArrayLike | GpuArray, *, backend: str = "auto") -> np.ndarray | GpuArray:
-    """exp(x - max) / sum(exp(x - max)) over the last axis of 1-D or 2-D x."""
-async def log_softmax_async(x: ArrayLike | GpuArray, *, backend: str = "auto") -> np.ndarray | GpuArray:
-    """x - max - log(sum(exp(x - max))) over the last axis of 1-D or 2-D x."""
+async def softmax_async(x: ArrayLike | GpuArray, axis: int = -1, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """exp(x - max) / sum(exp(x - max)) along `axis` (the last by default), any number of dimensions."""
+async def log_softmax_async(x: ArrayLike | GpuArray, axis: int = -1, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """(x - max) - log(sum(exp(x - max))) along `axis` (the last by default), any number of dimensions."""
 async def dot_async(a: ArrayLike | GpuArray, b: ArrayLike | GpuArray, *, backend: str = "auto") -> float:
-    """sum(a * b) over two arrays of one shape, as a float."""
+    """numpy.dot: of two 1-D arrays, sum(a * b) as a float; of a 0-d one, a scale; else a sum over a's last axis and b's second-to-last (a matmul)."""
 async def matmul_async(a: ArrayLike | GpuArray, b: ArrayLike | GpuArray, *, backend: str = "auto") -> np.ndarray | GpuArray:
-    """(m, k) @ (k, n) -> (m, n) for any m, k, n."""
+    """a @ b as numpy.matmul: (..., m, k) @ (..., k, n) -> (..., m, n), batch axes broadcast, a 1-D operand as a row (a) or a column (b)."""
 async def convolve2d_async(image: ArrayLike | GpuArray, kernel: ArrayLike | GpuArray, mode: str = 'valid', *, backend: str = "auto") -> np.ndarray | GpuArray:
     """True 2-D convolution (kernel flipped, as scipy.signal.convolve2d); mode "valid" or "same"."""

@@ -28,6 +28,10 @@ def _check_param(op: Op, name: str, value: Any, default: Any) -> Any:
         if not isinstance(value, str):
             raise TypeError(f"{op.name}: {name} must be a string, got {type(value).__name__}")
         return value
+    if isinstance(default, int):  # an axis
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+            raise TypeError(f"{op.name}: {name} must be an int, got {type(value).__name__} {value!r}")
+        return int(value)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(f"{op.name}: {name} must be a real number, got {type(value).__name__} {value!r}")
     try:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import inspect
 import math
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -26,29 +25,14 @@ from .array.dtypes import BOOL, FLOAT32, as_array, result_type, scalar_kind, sca
 from .array.layout import Layout, broadcast_shapes, normalize_axes, normalize_axis
 from .device import GpuOutOfMemoryError
 from .dispatch import BACKENDS, is_argument_error, mark_argument_error
-from .engine.executor import execute_async, facts
-from .gpu import GpuSession
-from .gpuarray import GpuArray, storage_of
+from .engine.executor import facts, planned, replay, run_plans_async
+from .gpuarray import GpuArray, storage_of, to_gpu_async
 from .kernels.elementwise import Operand, plan_elementwise
 from .kernels.plan import SUFFIX, Plan, word_of
 from .kernels.reduction import Combine, plan_reduction
 from .runtime import RUNTIME
 from .selector import SELECTOR
 from .ufuncs import REDUCTIONS, UFUNCS, Reduction, Ufunc
-
-PLANS = 512  # plans kept (a call that repeats one replays it)
-_plans: OrderedDict[tuple, Plan] = OrderedDict()
-
-
-def _planned(key: tuple, make: Callable[[], Plan]) -> Plan:
-    plan = _plans.get(key)
-    if plan is None:
-        plan = _plans[key] = make()
-        if len(_plans) > PLANS:
-            _plans.popitem(last=False)
-    else:
-        _plans.move_to_end(key)
-    return plan
 
 
 @dataclass(frozen=True)
@@ -137,48 +121,29 @@ async def _result(value: np.ndarray, keep: bool) -> Any:
     """A NumPy result where the call's inputs live: uploaded when one of them was a GpuArray."""
     if not keep:
         return value
-    from .gpuarray import to_gpu_async
-
     return await to_gpu_async(value)
 
 
-async def _run_gpu(
-    name: str,
-    plans: list[tuple[Plan, list[Any]]],
-    keep: bool,
-    out_shape: tuple[int, ...],
-    out_dtype: np.dtype,
-) -> tuple[Any, dict[str, float]]:
-    """Run plans in one session: each one's inputs are GpuArrays, host arrays, or ("plan", k): the
-    output of plan k. Returns the last plan's output (a GpuArray, or read into a NumPy array)."""
+def _bound(x: Any) -> Any:
+    """What the executor binds for an input: a GpuArray's buffer (and its checks), or a host array
+    as the GPU stores it."""
+    if isinstance(x, GpuArray):
+        return (*x.binding(), x.checks)
+    if isinstance(x, tuple):
+        return x
+    return storage_of(x)
+
+
+async def _run_gpu(name: str, plans: list[tuple[Plan, list[Any]]], keep: bool, out_shape: tuple[int, ...],
+                   out_dtype: np.dtype) -> tuple[Any, dict[str, float]]:
+    """Run plans in one session (engine.executor): the last one's output as a GpuArray, or read."""
     device = RUNTIME.device
     assert device is not None
-    async with GpuSession(device, name, keep_result=keep) as gpu:
-        outs: list[list[tuple[Any, int]]] = []
-        for plan, inputs in plans:
-            bound = []
-            for x in inputs:
-                if isinstance(x, GpuArray):
-                    bound.append(x.binding())
-                    gpu.depend_on(x.checks)
-                elif isinstance(x, tuple):
-                    bound.append(outs[x[1]][0])
-                else:
-                    bound.append(gpu.upload(storage_of(x))[:2])
-            outs.append(await execute_async(gpu, plan, bound))
-        buf = outs[-1][0][0]
-        if keep:
-            await gpu.run_async()
-            gpu.keep(buf)
-            return GpuArray(
-                out_shape, buffer=buf, checks=gpu.result_checks(), device=device, dtype=out_dtype
-            ), gpu.stages
-        raw = np.empty(
-            out_shape,
-            np.float32 if out_dtype == FLOAT32 else np.int32 if out_dtype.kind == "i" else np.uint32,
-        )
-        await gpu.run_async(read=(buf, raw))
-        return (raw != 0 if out_dtype == BOOL else raw), gpu.stages
+    value, checks, stages = await run_plans_async(
+        device, name, [(plan, [_bound(x) for x in inputs]) for plan, inputs in plans], keep)
+    if keep:
+        return GpuArray(out_shape, buffer=value, checks=checks, device=device, dtype=out_dtype), stages
+    return (value != 0 if out_dtype == BOOL else value.view(out_dtype)), stages
 
 
 async def _call(
@@ -216,10 +181,99 @@ def _wgsl_function(u: Ufunc, compute: np.dtype) -> str:
     return f"{u.name}_{SUFFIX[compute.name]}"
 
 
+@dataclass(frozen=True)
+class _Prepared:
+    """What a call on GpuArrays (and Python scalars) worked out, for the calls that repeat it: the
+    plan, the result's shape and dtype, and what the selector is asked."""
+
+    plan: Plan
+    shape: tuple[int, ...]
+    dtype: np.dtype
+    cost: _Cost
+    shapes: list[tuple[int, ...]]
+
+
+_prepared: dict[tuple, _Prepared] = {}
+PREPARED = 1024  # calls remembered (the table is emptied when it grows past this)
+
+
+def _call_key(u: Ufunc, args: tuple[Any, ...], backend: str, device: Any) -> tuple | None:
+    """The key of a call whose arrays are all GpuArrays on the GPU and whose other arguments are
+    Python scalars (their values and types: a scalar rides in the plan's words), or None."""
+    key: list[Any] = [u.name, backend, device]
+    for x in args:
+        t = type(x)
+        if t is GpuArray:
+            if x._buffer is None:
+                return None
+            key += (x.dtype, x.layout)
+        elif t is float:
+            key += (t, x.hex())  # (bits: -0.0 is not 0.0 here)
+        elif t is int or t is bool:
+            key += (t, x)
+        else:
+            return None
+    return tuple(key)
+
+
+async def _replay_async(u: Ufunc, prep: _Prepared, args: tuple[Any, ...], backend: str, device: Any,
+                        start: float) -> Any:
+    """A call that repeats a prepared one: its plan on these arrays, no conversion or checks but
+    the arrays' own state. None when auto picks NumPy (the general path answers)."""
+    choice, why = None, "backend='gpu'"
+    if backend == "auto":
+        choice = SELECTOR.choose(prep.cost, prep.shapes, [True] * len(prep.shapes),  # type: ignore[arg-type]
+                                 result_on_gpu=True)
+        if choice.backend != "webgpu":
+            return None
+        why = choice.why
+    inputs = [(*x.binding(), x._checks) for x in args if type(x) is GpuArray]
+    try:
+        queued = replay(device, u.name, prep.plan, inputs)
+        if queued is None:
+            buf, checks, stages = await run_plans_async(device, u.name, [(prep.plan, inputs)], keep=True)
+        else:
+            (buf, checks), stages = queued, {"buffers": 0.0, "dispatch": 0.0}
+    except Exception:  # (the general path runs it again, and handles a lost device or full memory)
+        return None
+    stages = dict(stages)
+    stages["python"] = time.perf_counter() - start - sum(stages.values())
+    _record(u.name, prep.shapes, "webgpu", stages, why, choice, start)
+    return GpuArray(prep.shape, buffer=buf, checks=checks, device=device, dtype=prep.dtype)
+
+
+async def _ufunc_in_parts_async(u: Ufunc, xs: list[Any], shape: tuple[int, ...], backend: str,
+                                limit: int) -> np.ndarray:
+    """Host inputs larger than one GPU binding: the op in parts along the output's axis 0 (each
+    input's matching rows; broadcast ones whole), the parts' results joined."""
+    row = 4 * max(1, math.prod(shape[1:]))
+    if row > limit:
+        raise mark_argument_error(ValueError(
+            f"{u.name}: one row of the result {shape} needs {row:,} bytes, over this device's binding "
+            f"limit of {limit:,} bytes (maxStorageBufferBindingSize); use backend='numpy'"))
+    rows = max(1, limit // row)
+
+    def part(x: Any, lo: int) -> Any:
+        if not isinstance(x, np.ndarray) or x.ndim < len(shape) or x.shape[0] == 1:
+            return x  # a scalar, or broadcast along axis 0
+        return x[lo:lo + rows]
+
+    done = [await ufunc_async(u, tuple(part(x, lo) for x in xs), backend) for lo in range(0, shape[0], rows)]
+    return np.concatenate(done, axis=0)
+
+
 async def ufunc_async(u: Ufunc, args: tuple[Any, ...], backend: str = "auto") -> Any:
     """Run element-wise op `u` on `args` (array-likes, GpuArrays, Python scalars)."""
     start = time.perf_counter()
     interrupts.check()
+    device = RUNTIME.device
+    call_key = _call_key(u, args, backend, device) if device is not None and backend != "numpy" else None
+    if call_key is not None:
+        prep = _prepared.get(call_key)
+        if prep is not None:
+            found = await _replay_async(u, prep, args, backend, device, start)
+            if found is not None:
+                return found
     try:
         _check_backend(u.name, backend)
         names = ["x1", "x2"] if u.nin == 2 else ["x"]
@@ -230,8 +284,8 @@ async def ufunc_async(u: Ufunc, args: tuple[Any, ...], backend: str = "auto") ->
         promoted = result_type(*[x.dtype if isinstance(x, (GpuArray, np.ndarray)) else x for x in xs])
         compute = u.compute_dtype(promoted)
         out_dtype = u.result_dtype(compute)
-        scalars = {
-            i: scalar_value(x, promoted, n)
+        scalars = {  # (in the dtype computed in: divide(uint32, -2) is -0.5 * x, as NumPy's)
+            i: scalar_value(x, compute, n)
             for i, (x, n) in enumerate(zip(xs, names, strict=True))
             if not isinstance(x, (GpuArray, np.ndarray))
         }
@@ -245,6 +299,10 @@ async def ufunc_async(u: Ufunc, args: tuple[Any, ...], backend: str = "auto") ->
         raise
     keep = any(isinstance(x, GpuArray) for x in xs)
     await RUNTIME.init_async()
+    device = RUNTIME.device
+    if (device is not None and backend != "numpy" and not keep and shape
+            and any(4 * x.size > device.max_binding for x in arrays)):
+        return await _ufunc_in_parts_async(u, xs, shape, backend, device.max_binding)
     on_gpu = [isinstance(x, GpuArray) and x.device == "webgpu" for x in arrays]
     cost = _Cost(u.name, u.kind, u.flops, shape)
     use_gpu, why, choice = _placement(u.name, backend, shapes, on_gpu, keep, cost, math.prod(shape) == 0)
@@ -270,12 +328,16 @@ async def ufunc_async(u: Ufunc, args: tuple[Any, ...], backend: str = "auto") ->
             shape,
             facts(device),
         )
-        plan = _planned(
+        plan = planned(
             key,
             lambda: plan_elementwise(
                 u.name, fn, operands, compute, out_dtype, shape, facts(device), u.gives == "bool"
             ),
         )
+        if call_key is not None and device is RUNTIME.device:
+            if len(_prepared) > PREPARED:
+                _prepared.clear()
+            _prepared[call_key] = _Prepared(plan, shape, out_dtype, cost, shapes)
         return await _run_gpu(u.name, [(plan, arrays)], keep, shape, out_dtype)
 
     async def on_numpy_work() -> Any:
@@ -290,6 +352,38 @@ async def ufunc_async(u: Ufunc, args: tuple[Any, ...], backend: str = "auto") ->
         return await _result(value, keep)
 
     return await _call(u.name, start, use_gpu, why, choice, shapes, on_gpu_work, on_numpy_work)
+
+
+ASSOCIATIVE = ("sum", "prod", "max", "min", "all", "any")  # partial results reduce the same way
+
+
+async def _reduce_in_parts_async(r: Reduction, x: np.ndarray, axis: Any, axes: tuple[int, ...],
+                                 keepdims: bool, backend: str, correction: float, limit: int) -> Any:
+    """A host array larger than one GPU binding, reduced in parts along axis 0: parts of the
+    result when axis 0 is kept; partial results reduced again on the host (they are small) when
+    it is reduced and the reduction allows that (mean: a sum, then the division). Otherwise NumPy
+    answers, or backend='gpu' is refused with the limit named."""
+    rows = max(1, limit // (4 * max(1, math.prod(x.shape[1:]))))
+    if 4 * math.prod(x.shape[1:]) > limit or (0 in axes and r.name not in (*ASSOCIATIVE, "mean")):
+        if backend == "gpu":
+            raise mark_argument_error(ValueError(
+                f"{r.name}: x {x.shape} needs {4 * x.size:,} bytes, over this device's binding limit of "
+                f"{limit:,} bytes (maxStorageBufferBindingSize), and cannot be split for this reduction; "
+                f"use backend='numpy'"))
+        return await reduce_async(r, x, axis, keepdims, "numpy", correction)
+    parts = [x[lo:lo + rows] for lo in range(0, x.shape[0], rows)]
+    extra = {"correction": correction} if r.two_pass else {}
+    if 0 not in axes:
+        done = [await reduce_async(r, p, axis, keepdims, backend, **extra) for p in parts]
+        return np.concatenate([np.asarray(d) for d in done], axis=0)
+    inner = REDUCTIONS["sum"] if r.name == "mean" else r
+    done = [np.asarray(await reduce_async(inner, p, axes, True, backend)) for p in parts]
+    stacked = np.concatenate(done, axis=0)
+    with np.errstate(all="ignore"):
+        value = np.asarray(inner.numpy(stacked, axes, keepdims)).astype(inner.result_dtype(x.dtype))
+        if r.name == "mean":
+            value = (value / np.float32(math.prod(x.shape[d] for d in axes))).astype(np.float32)
+    return value.reshape(()).item() if value.ndim == 0 else value
 
 
 async def reduce_async(
@@ -337,6 +431,10 @@ async def reduce_async(
     scalar = not kept and not keepdims
     keep = isinstance(x, GpuArray) and not scalar
     await RUNTIME.init_async()
+    if (RUNTIME.device is not None and backend != "numpy" and isinstance(x, np.ndarray) and x.ndim
+            and 4 * x.size > RUNTIME.device.max_binding):
+        limit = RUNTIME.device.max_binding
+        return await _reduce_in_parts_async(r, x, axis, axes, keepdims, backend, correction, limit)
     on_gpu = [isinstance(x, GpuArray) and x.device == "webgpu"]
     cost = _Cost(r.name, r.kind, r.flops, kept)
     use_gpu, why, choice = _placement(
@@ -364,23 +462,23 @@ async def reduce_async(
             dev = Combine("sum", FLOAT32, 0.0, finish=r.finish, centered=True, correction=float(correction))
             plans = [
                 (
-                    _planned(
+                    planned(
                         (*key, "mean"), lambda: plan_reduction(mean, layout, axes, x.dtype, f, name=r.name)
                     ),
                     [src],
                 ),
                 (
-                    _planned(key, lambda: plan_reduction(dev, layout, axes, x.dtype, f, name=r.name)),
+                    planned(key, lambda: plan_reduction(dev, layout, axes, x.dtype, f, name=r.name)),
                     [src, ("plan", 0)],
                 ),
             ]
         else:
             c = Combine(r.function, acc, r.identity(acc), arg=r.arg, finish=r.finish)
             plans = [
-                (_planned(key, lambda: plan_reduction(c, layout, axes, x.dtype, f, out_dtype, r.name)), [src])
+                (planned(key, lambda: plan_reduction(c, layout, axes, x.dtype, f, out_dtype, r.name)), [src])
             ]
-        value, stages = await _run_gpu(r.name, plans, keep, kept, out_dtype)
-        return (value.reshape(shaped) if keep else finish(value)), stages
+        value, stages = await _run_gpu(r.name, plans, keep, shaped if keep else kept, out_dtype)
+        return (value if keep else finish(value)), stages
 
     async def on_numpy_work() -> Any:
         host = np.asarray(await _host(x))
@@ -394,25 +492,6 @@ async def reduce_async(
         return await _result(value.reshape(shaped), keep)
 
     return await _call(r.name, start, use_gpu, why, choice, [tuple(x.shape)], on_gpu_work, on_numpy_work)
-
-
-async def copy_async(x: GpuArray, dtype: np.dtype | None = None) -> GpuArray:
-    """A C-contiguous copy of `x` (converted to `dtype`): the strided kernel with `copy_<type>`."""
-    x.check_usable()
-    dtype = dtype or x.dtype
-    if x.device != "webgpu" or RUNTIME.device is None:
-        return GpuArray(x.shape, host=np.array(await x.to_numpy_async(), dtype=dtype))
-    device = RUNTIME.device
-    operand = Operand(x.dtype, x.layout)
-    fn = f"copy_{SUFFIX[dtype.name]}"
-    key = ("copy", x.dtype.name, x.layout, dtype.name, facts(device))
-    plan = _planned(
-        key, lambda: plan_elementwise("copy", fn, [operand], dtype, dtype, x.shape, facts(device))
-    )
-    if x.size == 0:
-        return GpuArray(x.shape, host=np.empty(x.shape, dtype))
-    result, _ = await _run_gpu("copy", [(plan, [x])], True, x.shape, dtype)
-    return result
 
 
 # ---------------------------------------------------------------- the public functions

@@ -3,7 +3,8 @@
 Every public `*_async` function lands in `run_async`. backend="gpu" or "numpy" forces one;
 "auto" asks the selector (selector.py), which knows which inputs already live on the GPU, and
 tells it the wall time of calls it settles by measuring. When
-every array input is a GpuArray, the result is a GpuArray too (reductions return floats). If the
+any array input is a GpuArray, the result is a GpuArray too, on the GPU whichever backend computed it
+(reductions return floats). If the
 device is lost during a call, the NumPy path answers it. Each call is recorded in the trace with
 its backend, the selector's reasoning and the time per stage. A call on GpuArrays that repeats an
 earlier one (same op, parameters and shapes) replays that call's dispatch (plans.py) instead of
@@ -19,10 +20,11 @@ from typing import Any
 import numpy as np
 
 from . import interrupts, plans
+from .array.layout import normalize_axis
 from .arrays import as_float32
 from .device import Device, GpuOutOfMemoryError
 from .gpu import GpuSession, GpuView
-from .gpuarray import GpuArray
+from .gpuarray import GpuArray, to_gpu_async
 from .ops import OPS, Op
 from .programs import PROGRAMS
 from .runtime import RUNTIME
@@ -138,9 +140,64 @@ async def _plain_async(x: Any) -> Any:
         return x
     if x.device != "webgpu":
         return GpuArray(x.shape, host=np.ascontiguousarray(await x.to_numpy_async(), np.float32))
-    from .calls import copy_async
+    return await x.astype_async(np.float32)
 
-    return await copy_async(x, np.dtype(np.float32))
+
+async def _dot_async(inputs: list[Any], backend: str) -> Any:
+    """numpy.dot beyond two vectors (which the dot kernels answer: None here): a 0-d operand
+    multiplies; otherwise a sum over a's last axis and b's second-to-last (its only one when 1-D),
+    which is a matmul (b moved to (k, rest) when it has more than 2 dimensions)."""
+    a, b = (x if isinstance(x, GpuArray) else as_float32(x, n)
+            for x, n in zip(inputs, ("a", "b"), strict=True))
+    if a.ndim == 1 and b.ndim == 1:
+        return None
+    matmul = OPS["matmul"]
+    if a.ndim == 0 or b.ndim == 0:  # a scale of the other operand
+        s, x = (a, b) if a.ndim == 0 else (b, a)
+        value = float(await s.to_numpy_async() if isinstance(s, GpuArray) else s)
+        return await run_async(OPS["scale"], [x], {"s": value}, backend)
+    if b.ndim <= 2:
+        k = b.shape[-2 if b.ndim == 2 else 0]
+        if a.shape[-1] != k:
+            raise mark_argument_error(ValueError(
+                f"dot: a {a.shape} and b {b.shape} do not match: a's last axis ({a.shape[-1]}) must equal "
+                f"b's {'second-to-last' if b.ndim == 2 else 'only'} axis ({k})"))
+        return await run_async(matmul, [a, b], {}, backend)
+    k = b.shape[-2]
+    if a.shape[-1] != k:
+        raise mark_argument_error(ValueError(f"dot: a {a.shape} and b {b.shape} do not match: a's last axis "
+                                             f"({a.shape[-1]}) must equal b's second-to-last axis ({k})"))
+    order = (b.ndim - 2, *range(b.ndim - 2), b.ndim - 1)
+    moved = b.transpose(order)
+    if isinstance(moved, GpuArray):
+        moved = await moved.copy_async()
+    out = await run_async(matmul, [a, moved.reshape(k, -1)], {}, backend)
+    return out.reshape(*a.shape[:-1], *b.shape[:-2], b.shape[-1])
+
+
+async def _along_axis_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: str) -> Any:
+    """A row-wise op along an axis other than the last: the kernels' rows run along the last axis,
+    so the axis is moved there (a view of a GpuArray, copied when the kernel binds it), the op runs,
+    and the axis is moved back (a contiguous result). None when the axis is already the last."""
+    x = inputs[0]
+    host = None if isinstance(x, GpuArray) else as_float32(x, op.inputs[0])
+    ndim = x.ndim if host is None else host.ndim
+    try:
+        axis = normalize_axis(params["axis"], ndim)
+    except (ValueError, TypeError) as exc:
+        raise mark_argument_error(ValueError(f"{op.name}: {exc}")) from None
+    if axis == ndim - 1:
+        return None
+    order = [d for d in range(ndim) if d != axis] + [axis]
+    back = list(np.argsort(order))
+    rest = {**params, "axis": -1}
+    if host is not None:
+        result = await run_async(op, [np.ascontiguousarray(host.transpose(order))], rest, backend)
+        if isinstance(result, GpuArray):
+            return await result.transpose(back).copy_async()
+        return np.ascontiguousarray(result.transpose(back))
+    result = await run_async(op, [x.transpose(order)], rest, backend)
+    return await result.transpose(back).copy_async()
 
 
 async def run_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: str = "auto") -> Any:
@@ -153,6 +210,14 @@ async def run_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: 
         replayed = _replayed(op, program, inputs, params, backend, start)
         if replayed is not None:
             return replayed
+        if op.name == "dot":
+            product = await _dot_async(inputs, backend)
+            if product is not None:
+                return product
+        if op.kind == "rowwise" and params.get("axis", -1) != -1:
+            moved = await _along_axis_async(op, inputs, params, backend)
+            if moved is not None:
+                return moved
         inputs = [await _plain_async(x) for x in inputs]
         try:
             arrays, shapes = _checked(op, program, inputs, params, backend)
@@ -161,7 +226,7 @@ async def run_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: 
             __tracebackhide__ = True
             raise
         on_gpu = [isinstance(a, GpuView) for a in arrays]
-        keep = all(isinstance(x, GpuArray) for x in inputs) and op.kind != "reduce"
+        keep = any(isinstance(x, GpuArray) for x in inputs) and op.kind != "reduce"  # host operands upload
         await RUNTIME.init_async()
         device = RUNTIME.device
         if backend == "gpu" and device is None:
@@ -203,6 +268,8 @@ async def run_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: 
         _record(op, shapes, "numpy", {"compute": time.perf_counter() - start}, why)
         if choice is not None and choice.key is not None and choice.backend == "numpy":
             SELECTOR.observe(choice, (time.perf_counter() - start) * 1e3, "numpy")
+        if keep and RUNTIME.device is not None:  # computed on the host, kept where its inputs live
+            return await to_gpu_async(result)
         return GpuArray.of(result) if keep else result
     finally:
         RUNTIME.call_ended(users)

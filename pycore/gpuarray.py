@@ -1,9 +1,10 @@
 """Arrays that live in a GPU buffer, so chains of ops skip the uploads and readbacks between them.
 
-`t = await pycore.to_gpu_async(x)` makes a GpuArray; every op accepts it, and when all of an op's
-array inputs are GpuArrays the result is one too (reductions over every axis still return a Python
-scalar). Read it with `await t.to_numpy_async()`; free it with `t.release()` or a `with` block (a
-GpuArray that is garbage-collected gives its buffer back too). Without a WebGPU device, GpuArrays
+`t = await pycore.to_gpu_async(x)` makes a GpuArray; every op accepts it, and when any of an op's
+array inputs is a GpuArray the result is one too, on the GPU (host operands are uploaded as part of
+the call; reductions over every axis still return a Python scalar). Read it with
+`await t.to_numpy_async()`; free it with `t.release()` or a `with` block (a GpuArray that is
+garbage-collected gives its buffer back too). Without a WebGPU device, GpuArrays
 hold their data in host memory, so the same code runs on the NumPy fallback.
 
 A GpuArray is a buffer, a dtype (float32, int32, uint32 or bool) and a layout: shape, strides and
@@ -25,7 +26,10 @@ import numpy as np
 from .array.dtypes import BOOL, FLOAT32, as_array, pycore_dtype
 from .array.layout import Layout
 from .device import Check, Device
+from .engine.executor import facts, planned, run_plans_async
 from .gpu import GpuSession, GpuView
+from .kernels.elementwise import Operand, plan_elementwise
+from .kernels.plan import SUFFIX
 from .runtime import RUNTIME
 
 
@@ -53,6 +57,7 @@ class GpuArray:
         self._released = False
         self._device = device  # the Device that holds `buffer`
         self._base = base  # the array that owns the buffer, for a view
+        self._bound: int | None = None  # bytes of the buffer an n-d kernel binds (see binding)
         # what the fixed-kernel ops bind as it is: float32, C-contiguous from the buffer's start
         self._plain = (self.dtype == FLOAT32 and self.layout.offset == 0 and self.layout.is_contiguous
                        and (host is None or host.flags.c_contiguous))
@@ -160,8 +165,9 @@ class GpuArray:
     # -- views: no copy, no dispatch
     def _view(self, layout: Layout | None, host: Any) -> GpuArray:
         self.check_usable()
-        if self._buffer is None:
-            return GpuArray(host.shape, host=host, base=(self if self._base is None else self._base))
+        if self._buffer is None:  # (the layout too: reshape says where a copy is needed, as on the GPU)
+            return GpuArray(host.shape, host=host, layout=layout,
+                            base=(self if self._base is None else self._base))
         assert layout is not None
         return GpuArray(layout.shape, buffer=self._buffer, checks=self._checks, device=self._device,
                         dtype=self.dtype, layout=layout, base=(self if self._base is None else self._base))
@@ -219,16 +225,27 @@ class GpuArray:
 
     async def copy_async(self) -> GpuArray:
         """A C-contiguous copy (one dispatch on the GPU; a host copy on the fallback)."""
-        from .calls import copy_async
-
-        return await copy_async(self)
+        return await self._copy_async(self.dtype)
 
     async def astype_async(self, dtype: Any) -> GpuArray:
         """A C-contiguous copy converted to `dtype` (float32, int32, uint32 or bool), as
         ndarray.astype: floats to ints truncate, nonzero is True."""
-        from .calls import copy_async
+        return await self._copy_async(pycore_dtype(dtype, "dtype"))
 
-        return await copy_async(self, pycore_dtype(dtype, "dtype"))
+    async def _copy_async(self, dtype: np.dtype) -> GpuArray:
+        """The strided kernel with `copy_<type>`, converting on the way (queued, no readback)."""
+        self.check_usable()
+        device = self._device
+        if self._buffer is None or device is None or self.size == 0:
+            host = np.ascontiguousarray(await self.to_numpy_async(), dtype=dtype)
+            return GpuArray(self.shape, host=host) if self._buffer is None else await to_gpu_async(host)
+        operand = Operand(self.dtype, self.layout)
+        key = ("copy", self.dtype.name, self.layout, dtype.name, facts(device))
+        plan = planned(key, lambda: plan_elementwise("copy", f"copy_{SUFFIX[dtype.name]}", [operand], dtype,
+                                                     dtype, self.shape, facts(device)))
+        buf, checks, _ = await run_plans_async(device, "copy", [(plan, [(*self.binding(), self._checks)])],
+                                               keep=True)
+        return GpuArray(self.shape, buffer=buf, checks=checks, device=device, dtype=dtype)
 
     # -- data
     def view(self) -> GpuView | np.ndarray:
@@ -245,8 +262,11 @@ class GpuArray:
         """(buffer, bytes) an n-d kernel binds: the buffer from its start up to this array's last
         element (its layout's offset and strides go into the kernel's uniform words)."""
         self.check_usable()
-        self._checks = tuple(c for c in self._checks if not c.settled or c.error)
-        return self._buffer, max(4, 4 * self.layout.span()[1])
+        if self._checks:
+            self._checks = tuple(c for c in self._checks if not c.settled or c.error)
+        if self._bound is None:
+            self._bound = max(4, 4 * self.layout.span()[1])
+        return self._buffer, self._bound
 
     @property
     def checks(self) -> tuple[Check, ...]:
@@ -256,7 +276,7 @@ class GpuArray:
         """Read the array back into a new NumPy array of its dtype."""
         self.check_usable()
         if self._buffer is None:
-            return np.array(self._host, copy=True)
+            return np.array(self._host, order="C")  # (C order, as read from a GPU)
         out = np.empty(self.shape, self.dtype)
         if not out.size:
             return out
@@ -329,7 +349,7 @@ async def to_gpu_async(x: Any, dtype: Any = None) -> GpuArray:
         arr = arr.astype(pycore_dtype(dtype, "dtype"))
     await RUNTIME.init_async()
     if RUNTIME.device is None:
-        return GpuArray(arr.shape, host=np.array(arr, copy=True))
+        return GpuArray(arr.shape, host=np.array(arr, order="C"))
     device = RUNTIME.device
     data = storage_of(arr)
     if data.nbytes > device.max_binding:
@@ -342,8 +362,8 @@ async def to_gpu_async(x: Any, dtype: Any = None) -> GpuArray:
             gpu.keep(buf)
     except Exception as exc:
         if await RUNTIME.lost_during_async(device, exc):  # lost meanwhile: keep it on the host
-            return GpuArray(arr.shape, host=np.array(arr, copy=True))
+            return GpuArray(arr.shape, host=np.array(arr, order="C"))
         raise
     if device is not RUNTIME.device:
-        return GpuArray(arr.shape, host=np.array(arr, copy=True))
+        return GpuArray(arr.shape, host=np.array(arr, order="C"))
     return GpuArray(arr.shape, buffer=buf, checks=gpu.result_checks(), device=device, dtype=arr.dtype)

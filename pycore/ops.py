@@ -144,19 +144,19 @@ def _scale(x, s):
     return x * F32(s)
 
 
-def _softmax(x):
-    m = np.max(x, axis=-1, keepdims=True)
+def _softmax(x, axis=-1):
+    m = np.max(x, axis=axis, keepdims=True)
     with np.errstate(invalid="ignore"):
         e = np.exp(x - m)
-        return (e / np.sum(e, axis=-1, keepdims=True)).astype(F32)
+        return (e / np.sum(e, axis=axis, keepdims=True)).astype(F32)
 
 
-def _log_softmax(x):
+def _log_softmax(x, axis=-1):
     # (x - max) - log(sum), in that order: max + log(sum) rounds to a large max's float32 spacing
-    m = np.max(x, axis=-1, keepdims=True)
+    m = np.max(x, axis=axis, keepdims=True)
     with np.errstate(invalid="ignore", divide="ignore"):
         shifted = x - m
-        return (shifted - np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))).astype(F32)
+        return (shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))).astype(F32)
 
 
 def _max(x):
@@ -165,6 +165,13 @@ def _max(x):
 
 def _min(x):
     return float(np.min(x))
+
+
+def _matmul_flops(s: Shapes) -> float:
+    a, b = s
+    m, n = (a[-2] if len(a) > 1 else 1), (b[-1] if len(b) > 1 else 1)
+    batch = max(int(np.prod(a[:-2])), int(np.prod(b[:-2])))
+    return 2.0 * batch * m * a[-1] * n
 
 
 def _conv2d(image, kernel, mode="valid"):
@@ -248,17 +255,21 @@ OPS: dict[str, Op] = {
            summary="a * b element-wise (same shapes).",
            example="pycore.vec_mul_async([1.0, 2.0], [10.0, 20.0])",
            shows='array([10., 40.], dtype=float32)'),
-        # ---- over the last axis of 1-D or 2-D input, one fused dispatch
+        # ---- over the last axis of n-d input, one fused dispatch
         Op(name="softmax", kind="rowwise", inputs=("x",),
            numpy=_softmax, flops=per_element(5),
-           summary="exp(x - max) / sum(exp(x - max)) over the last axis of 1-D or 2-D x.",
+           summary="exp(x - max) / sum(exp(x - max)) along `axis` (the last by default), any number of "
+                   "dimensions.",
            example="pycore.softmax_async([[1.0, 1.0], [0.0, 1000.0]])",
-           shows='array([[0.5, 0.5],\n       [0. , 1. ]], dtype=float32)'),
+           shows='array([[0.5, 0.5],\n       [0. , 1. ]], dtype=float32)',
+           params=(Param("axis", -1, "the axis softmax runs along"),)),
         Op(name="log_softmax", kind="rowwise", inputs=("x",),
            numpy=_log_softmax, flops=per_element(5),
-           summary="x - max - log(sum(exp(x - max))) over the last axis of 1-D or 2-D x.",
+           summary="(x - max) - log(sum(exp(x - max))) along `axis` (the last by default), any number of "
+                   "dimensions.",
            example="pycore.log_softmax_async([0.0, 0.0])",
-           shows='array([-0.6931472, -0.6931472], dtype=float32)'),
+           shows='array([-0.6931472, -0.6931472], dtype=float32)',
+           params=(Param("axis", -1, "the axis log_softmax runs along"),)),
         # ---- reductions to a Python float, entirely on the GPU
         Op(name="sum", kind="reduce", entry="reduce", inputs=("x",),
            numpy=lambda x: float(np.sum(x, dtype=F32)), flops=per_element(1),
@@ -282,14 +293,16 @@ OPS: dict[str, Op] = {
            combine="min"),
         Op(name="dot", kind="reduce", entry="dot_products", inputs=("a", "b"),
            numpy=lambda a, b: float(np.sum(a * b, dtype=F32)), flops=per_element(2),
-           summary="sum(a * b) over two arrays of one shape, as a float.",
+           summary="numpy.dot: of two 1-D arrays, sum(a * b) as a float; of a 0-d one, a scale; else "
+                   "a sum over a's last axis and b's second-to-last (a matmul).",
            example="pycore.dot_async([1.0, 2.0, 3.0], [4.0, 5.0, 6.0])",
            shows='32.0',
            combine="sum"),
         # ---- linear algebra and images
         Op(name="matmul", kind="matmul", inputs=("a", "b"),
-           numpy=np.matmul, flops=lambda s: 2.0 * s[0][0] * s[0][1] * s[1][1],
-           summary="(m, k) @ (k, n) -> (m, n) for any m, k, n.",
+           numpy=np.matmul, flops=_matmul_flops,
+           summary="a @ b as numpy.matmul: (..., m, k) @ (..., k, n) -> (..., m, n), batch axes "
+                   "broadcast, a 1-D operand as a row (a) or a column (b).",
            example="pycore.matmul_async([[1.0, 2.0], [3.0, 4.0]], [[1.0], [1.0]])",
            shows='array([[3.],\n       [7.]], dtype=float32)'),
         Op(name="convolve2d", kind="conv2d", inputs=("image", "kernel"),

@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from .array.layout import normalize_axis
 from .fusion import FusedKernel, Node
 from .gpu import THREAD_GROUP, WORKGROUP, GpuSession, GpuView, grid
 from .ops import Op, Shapes
@@ -148,9 +149,10 @@ class Rowwise(Program):
         return op.numpy(*arrays, **params)
 
     def check(self, op, shapes, params):
-        if len(shapes[0]) not in (1, 2):
-            raise ValueError(f"{op.name}: x must be 1-D or 2-D (rows over the last axis), "
+        if len(shapes[0]) < 1:
+            raise ValueError(f"{op.name}: x must have at least 1 dimension (rows over the last axis), "
                              f"got {_shape_text(shapes[0])}")
+        normalize_axis(params.get("axis", -1), len(shapes[0]))
 
     def kernels(self, device, op):
         tree = self.uses_tree(device, 1000, 1000)
@@ -316,7 +318,7 @@ class Matmul(Program):
         return entry, (rows, cols)  # the smallest tile
 
     def out_shape(self, shapes, params=None):
-        return (shapes[0][0], shapes[1][1])
+        return matmul_shape(shapes[0], shapes[1])
 
     def kernels(self, device, op):
         if self.tile is not None:
@@ -341,25 +343,21 @@ class Matmul(Program):
         return (cap * 16 // 17) // 16 * 16 if tiled else 4 * (cap - 8)
 
     def check(self, op, shapes, params):
-        a, b = shapes
-        for name, shape in (("a", a), ("b", b)):
-            if len(shape) != 2:
-                raise ValueError(f"matmul: {name} must be 2-D, got {_shape_text(shape)}")
-        if a[1] != b[0]:
-            raise ValueError(f"matmul: a is {a} and b is {b}: a's columns ({a[1]}) "
-                             f"must equal b's rows ({b[0]})")
+        matmul_shape(*shapes)
 
     def needs_gpu(self, shapes):
-        return shapes[0][0] * shapes[0][1] * shapes[1][1] > 0
+        return math.prod(self.out_shape(shapes)) * shapes[0][-1] > 0
 
     def numpy(self, op, arrays, params):
         a, b = arrays
-        if a.shape[1] == 0:
-            return np.zeros((a.shape[0], b.shape[1]), np.float32)
+        if a.shape[-1] == 0:
+            return np.zeros(self.out_shape((a.shape, b.shape)), np.float32)
         return np.matmul(a, b)
 
     async def gpu_async(self, gpu, op, arrays, params):
         a, b = arrays
+        if a.ndim != 2 or b.ndim != 2:
+            return await self._batched_async(gpu, op, a, b)
         m, k = a.shape
         n = b.shape[1]
         if b.nbytes > gpu.max_binding:
@@ -392,6 +390,102 @@ class Matmul(Program):
                          (-(-n // tile_cols), -(-part.shape[0] // tile_rows), 1))
             await gpu.finish_async(dst, out[lo:lo + rows])
         return out
+
+
+    async def _batched_async(self, gpu: GpuSession, op: Op, a: Any, b: Any) -> Any:
+        """(..., m, k) @ (..., k, n) with the batch axes broadcast, and 1-D operands as NumPy's
+        matmul treats them: one dispatch of the 2-D kernel per matrix of the batch, each binding its
+        matrices where they lie (a part of a buffer, when its offset is aligned; else copied to a
+        buffer of its own in the same submit) and writing its part of one output buffer."""
+        final = self.out_shape((a.shape, b.shape))
+        a = a.reshape(1, -1) if a.ndim == 1 else a
+        b = b.reshape(-1, 1) if b.ndim == 1 else b
+        batch = _broadcast(a.shape[:-2], b.shape[:-2])
+        m, k, n = a.shape[-2], a.shape[-1], b.shape[-1]
+        count = math.prod(batch)
+        entry, (tile_rows, tile_cols) = self.kernel_for(gpu.cpu_adapter, m, n, k)
+        if k > self._k_step(gpu.loop_cap, entry not in ("matmul", "matmul_vec4")):
+            raise ValueError(f"matmul: k = {k:,} needs more loop iterations per GPU thread than this adapter "
+                             f"runs ({gpu.loop_cap:,}) in a batched product; use backend='numpy'")
+        for what, nbytes in (("c", 4 * m * n * count), ("one matrix of a", 4 * m * k),
+                             ("one matrix of b", 4 * k * n)):
+            if nbytes > gpu.max_binding:
+                raise _too_big(op, what, nbytes, gpu.max_binding)
+        if -(-n // tile_cols) > gpu.max_groups or -(-m // tile_rows) > gpu.max_groups:
+            raise ValueError(f"matmul: a {m} x {n} product needs more than the device's {gpu.max_groups} "
+                             f"workgroups per dimension")
+        pipeline = await gpu.pipeline_async(op.family, entry, self.bindings)
+        a3, b3 = a.reshape(-1, m, k), b.reshape(-1, k, n)
+        out = gpu.result_array((*batch, m, n))
+        c = gpu.output(4 * m * n * count)
+        align = int(gpu.limits.get("minStorageBufferOffsetAlignment", 256))
+        bound: dict[tuple[str, int], tuple] = {}
+        uniform = gpu.uniform(m, n, k)
+        for i, index in enumerate(np.ndindex(*batch) if batch else [()]):
+            ia = _batch_index(index, batch, a.shape[:-2])
+            ib = _batch_index(index, batch, b.shape[:-2])
+            for key, x, j in (("a", a3, ia), ("b", b3, ib)):
+                if (key, j) not in bound:
+                    bound[(key, j)] = self._matrix(gpu, x[j:j + 1].reshape(x.shape[1:]), align)
+            at = 4 * m * n * i
+            dst: tuple = (c[0], 4 * m * n, at) if at % align == 0 else gpu.output(4 * m * n)
+            gpu.dispatch(pipeline, [bound[("a", ia)], bound[("b", ib)], dst, uniform],
+                         (-(-n // tile_cols), -(-m // tile_rows), 1))
+            if at % align:
+                gpu.copy(dst[0], c[0], 4 * m * n, dst_offset=at)
+        await gpu.finish_async(c, out)
+        return out.reshape(final)
+
+    @staticmethod
+    def _matrix(gpu: GpuSession, x: Any, align: int) -> tuple:
+        """A binding of one matrix: a host array uploaded, a part of a GpuArray bound where it lies,
+        or copied to a buffer of its own when its offset is not a multiple of the alignment."""
+        if isinstance(x, GpuView) and x.offset % align:
+            gpu.depend_on(x.checks)
+            own = gpu.output(x.nbytes)
+            gpu.copy(x.buffer, own[0], x.nbytes, src_offset=x.offset)
+            return own
+        return gpu.upload(x)
+
+
+def _broadcast(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    from .array.layout import broadcast_shapes
+
+    return broadcast_shapes(a, b)
+
+
+def _batch_index(index: tuple[int, ...], batch: tuple[int, ...], own: tuple[int, ...]) -> int:
+    """The flat index, in an operand's own batch axes `own`, of the broadcast batch `index`."""
+    flat = 0
+    lead = len(batch) - len(own)
+    for n, i in zip(own, index[lead:], strict=True):
+        flat = flat * n + (0 if n == 1 else i)
+    return flat
+
+
+def matmul_shape(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
+    """The shape of a @ b as numpy.matmul gives it (1-D operands as a row or a column, dropped
+    from the result; batch axes broadcast), or ValueError naming the shapes.
+
+    >>> matmul_shape((8, 512, 64), (64, 512)), matmul_shape((3,), (2, 3, 4)), matmul_shape((5, 3), (3,))
+    ((8, 512, 512), (2, 4), (5,))
+    """
+    a, b = tuple(a), tuple(b)
+    for name, shape in (("a", a), ("b", b)):
+        if len(shape) == 0:
+            raise ValueError(f"matmul: {name} must have at least 1 dimension, got a 0-d array")
+    ka, kb = a[-1], (b[-2] if len(b) > 1 else b[0])
+    if ka != kb:
+        if len(a) == 2 and len(b) == 2:
+            raise ValueError(f"matmul: a is {a} and b is {b}: a's columns ({a[1]}) "
+                             f"must equal b's rows ({b[0]})")
+        raise ValueError(f"matmul: a {a} and b {b} do not match: a's last axis ({ka}) must equal b's "
+                         f"{'second-to-last' if len(b) > 1 else 'only'} axis ({kb})")
+    try:
+        batch = _broadcast(a[:-2], b[:-2])
+    except ValueError as exc:
+        raise ValueError(f"matmul: the batch axes of a {a} and b {b} do not broadcast ({exc})") from None
+    return (*batch, *(a[-2:-1]), *(b[-1:] if len(b) > 1 else ()))
 
 
 class Conv2d(Program):

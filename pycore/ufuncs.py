@@ -56,18 +56,6 @@ class Ufunc:
         return BOOL if self.gives == "bool" else compute
 
 
-def _floor_divide(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    if a.dtype.kind == "f":
-        return np.floor(a / b)
-    return np.floor_divide(a, b)
-
-
-def _remainder(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    if a.dtype.kind == "f":
-        return a - b * np.floor(a / b)
-    return np.remainder(a, b)
-
-
 def _binary(
     name: str,
     takes: str,
@@ -137,8 +125,9 @@ UFUNCS: dict[str, Ufunc] = {
             "floor_divide",
             "numeric",
             "same",
-            _floor_divide,
-            "x1 // x2, rounded toward -inf as NumPy's; an integer divided by 0 gives 0.",
+            np.floor_divide,
+            "x1 // x2 as NumPy's: rounded toward -inf (floats exactly as its divmod); an integer divided "
+            "by 0 gives 0.",
             "pycore.floor_divide_async([7, -7], 2)",
             "array([ 3, -4], dtype=int32)",
         ),
@@ -146,7 +135,7 @@ UFUNCS: dict[str, Ufunc] = {
             "remainder",
             "numeric",
             "same",
-            _remainder,
+            np.remainder,
             "x1 % x2 with the divisor's sign, as NumPy's; an integer remainder by 0 gives 0.",
             "pycore.remainder_async([7, -7], 3)",
             "array([1, 2], dtype=int32)",

@@ -36,6 +36,30 @@ async def chain_ms(make, k):
     await tail.to_numpy_async()
     return (time.perf_counter() - t) * 1e3
 
+async def kept_ms(make, k):
+    kept = []
+    t = time.perf_counter()
+    for _ in range(k):
+        kept.append(await make())
+    y = kept[-1]
+    await (y[(0,) * (y.ndim - 1)][:4] if y.ndim else y).to_numpy_async()
+    ms = (time.perf_counter() - t) * 1e3
+    for x in kept:
+        x.release()
+    return ms
+
+async def gpu_bound_ms(make, k=9, rounds=3):
+    """Per op in a chain whose results are all kept (no buffer reuse, so nothing submits early):
+    with large arrays the GPU, not the host, sets the pace."""
+    await kept_ms(make, 2)
+    best = []
+    for _ in range(rounds):
+        one = await kept_ms(make, 1)
+        many = await kept_ms(make, k)
+        best.append((many - one) / (k - 1))
+    best.sort()
+    return best[len(best) // 2]
+
 async def per_op_ms(make, k=33, rounds=5):
     await chain_ms(make, 2)  # compile, pool
     best = []
@@ -110,6 +134,37 @@ for name, make, want in [
     got = await (await make()).to_numpy_async()
     checks.append([name, float(np.max(np.abs(got - want)))])
 out["max_abs_error"] = checks
+# large arrays, results kept: the GPU's pace (kernel time plus the per-op submit it overlaps)
+cpu = "llvmpipe" in str(pycore.info()["adapter"]) or "swiftshader" in str(pycore.info()["adapter"]).lower()
+side = 1024 if cpu else 8192
+while 4 * side * side > pycore.runtime.RUNTIME.device.max_binding and side > 1024:
+    side //= 2
+for x in (a, b, wide, big):
+    x.release()
+A = await pycore.to_gpu_async(rng.standard_normal((side, side), dtype=np.float32))
+B = await pycore.to_gpu_async(rng.standard_normal((side, side), dtype=np.float32))
+R = await pycore.to_gpu_async(rng.standard_normal((side,), dtype=np.float32))
+big_bytes = 4 * side * side
+gb = {"side": side}
+gb["copy GB/s"] = 2 * big_bytes / await gpu_bound_ms(lambda: A.copy_async()) / 1e6
+for name, make in {"add contiguous": lambda: pycore.add_async(A, B, backend="gpu"),
+                   "add transposed": lambda: pycore.add_async(A.T, B, backend="gpu"),
+                   "add broadcast row": lambda: pycore.add_async(A, R, backend="gpu"),
+                   "add strided (every other column)":
+                       lambda: pycore.add_async(A[:, ::2], B[:, ::2], backend="gpu"),
+                   "add contiguous half (same bytes as strided)": lambda: pycore.add_async(
+                       A[: side // 2], B[: side // 2], backend="gpu")}.items():
+    gb[name + " ms"] = await gpu_bound_ms(make)
+for name, make in {"sum axis=0": lambda: pycore.sum_async(A, axis=0, backend="gpu"),
+                   "sum axis=1": lambda: pycore.sum_async(A, axis=1, backend="gpu"),
+                   "max axis=0": lambda: pycore.max_async(A, axis=0, backend="gpu"),
+                   "mean axis=1": lambda: pycore.mean_async(A, axis=1, backend="gpu"),
+                   "sum all (keepdims)":
+                       lambda: pycore.sum_async(A, axis=(0, 1), keepdims=True, backend="gpu"),
+                   "argmax axis=1": lambda: pycore.argmax_async(A, axis=1, backend="gpu")}.items():
+    ms = await gpu_bound_ms(make)
+    gb[name + " GB/s"] = big_bytes / ms / 1e6
+out["gpu_bound"] = gb
 out["adapter"] = pycore.info()["adapter"]
 json.dumps(out)
 '''
@@ -142,6 +197,20 @@ def main(argv: list[str]) -> int:
         print(f"  {name:24s} {ms:.4f}")
     errors = ", ".join(f"{n} {e:.2g}" for n, e in result["max_abs_error"])
     print(f"largest difference from NumPy (float64): {errors}")
+    gb = result["gpu_bound"]
+    side = gb["side"]
+    print(f"GPU-bound ({side} x {side} float32, every result kept; per op):")
+    for k, v in gb.items():
+        if k != "side":
+            print(f"  {k:48s} {v:9.3f}")
+    base = gb["add contiguous ms"]
+    for k in ("add transposed ms", "add broadcast row ms"):
+        print(f"  ratio {k[:-3]} / contiguous: {gb[k] / base:.2f}")
+    strided = gb["add strided (every other column) ms"] / gb["add contiguous half (same bytes as strided) ms"]
+    print(f"  ratio strided / contiguous of the same bytes: {strided:.2f}")
+    for k, v in gb.items():
+        if k.endswith("GB/s") and k != "copy GB/s":
+            print(f"  {k[:-5]} / copy bandwidth: {v / gb['copy GB/s']:.2f}")
     if args.out:
         args.out.write_text(json.dumps(result, indent=1))
     return 0

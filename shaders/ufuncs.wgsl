@@ -19,8 +19,67 @@ fn copy_bool(a: vec4<u32>) -> vec4<u32> { return a; }
 fn divide_f32(a: vec4<f32>, b: vec4<f32>) -> vec4<f32> { return a / b; }
 
 // Floor division and remainder with NumPy's signs: the remainder takes the divisor's sign, and
-// an integer divided by 0 gives 0 (NumPy also warns). Floats: floor(a / b), a - b * floor(a / b).
-fn floor_divide_f32(a: vec4<f32>, b: vec4<f32>) -> vec4<f32> { return floor(a / b); }
+// an integer divided by 0 gives 0 (NumPy also warns). Floats as NumPy's divmod: from the exact
+// fmod, the quotient (a - fmod) / b rounded to an integer, one step toward -inf where the
+// remainder's sign is not b's; zeros signed as NumPy's. fmod is exact: long division of the
+// integer significands, 8 bits of the exponent difference at a time.
+
+fn copysign_zero(x: f32) -> f32 {
+    return bitcast<f32>(bitcast<u32>(x) & 0x80000000u);
+}
+
+// C's fmod(a, b): exact, with a's sign; NaN for b = 0, a NaN or an infinite a; a for an infinite b.
+fn fmod1(a: f32, b: f32) -> f32 {
+    let ua = bitcast<u32>(a) & 0x7fffffffu;
+    let ub = bitcast<u32>(b) & 0x7fffffffu;
+    if (ua >= 0x7f800000u || ub > 0x7f800000u || ub == 0u) {
+        return bitcast<f32>(0x7fc00000u | (ua & 0u));  // NaN (built at run time: no NaN constant)
+    }
+    if (ua < ub) { return a; }  // |a| < |b|, or b infinite
+    var ea = ua >> 23u;
+    var ma = ua & 0x7fffffu;
+    if (ea == 0u) { ea = 1u; } else { ma = ma | 0x800000u; }
+    var eb = ub >> 23u;
+    var mb = ub & 0x7fffffu;
+    if (eb == 0u) { eb = 1u; } else { mb = mb | 0x800000u; }
+    var r = ma % mb;
+    var d = ea - eb;
+    while (d > 0u && r != 0u) {
+        let s = min(d, 8u);
+        r = (r << s) % mb;
+        d = d - s;
+    }
+    let value = ldexp(f32(r), i32(eb) - 150);
+    return select(value, -value, (bitcast<u32>(a) & 0x80000000u) != 0u);
+}
+
+// (floor division, remainder) of one pair, as NumPy's npy_divmod
+fn divmod1(a: f32, b: f32) -> vec2<f32> {
+    let nan = bitcast<f32>(0x7fc00000u | (bitcast<u32>(a) & 0u));
+    if (is_nan(a) || is_nan(b)) { return vec2<f32>(nan, nan); }  // (on the bits: compilers may assume no NaN)
+    if (b == 0.0) { return vec2<f32>(a / b, nan); }
+    if (!is_finite(a)) { return vec2<f32>(nan, nan); }
+    var m = fmod1(a, b);
+    var d = (a - m) / b;
+    if (m != 0.0) {
+        if ((b < 0.0) != (m < 0.0)) {
+            m = m + b;
+            d = d - 1.0;
+        }
+    } else {
+        m = copysign_zero(b);
+    }
+    var q = copysign_zero(a / b);
+    if (d != 0.0) {
+        q = floor(d);
+        if (d - q > 0.5) { q = q + 1.0; }
+    }
+    return vec2<f32>(q, m);
+}
+
+fn floor_divide_f32(a: vec4<f32>, b: vec4<f32>) -> vec4<f32> {
+    return vec4<f32>(divmod1(a.x, b.x).x, divmod1(a.y, b.y).x, divmod1(a.z, b.z).x, divmod1(a.w, b.w).x);
+}
 fn floor_divide_i32(a: vec4<i32>, b: vec4<i32>) -> vec4<i32> {
     let zero = b == vec4<i32>(0);
     let d = select(b, vec4<i32>(1), zero);
@@ -33,7 +92,9 @@ fn floor_divide_u32(a: vec4<u32>, b: vec4<u32>) -> vec4<u32> {
     let zero = b == vec4<u32>(0u);
     return select(a / select(b, vec4<u32>(1u), zero), vec4<u32>(0u), zero);
 }
-fn remainder_f32(a: vec4<f32>, b: vec4<f32>) -> vec4<f32> { return a - b * floor(a / b); }
+fn remainder_f32(a: vec4<f32>, b: vec4<f32>) -> vec4<f32> {
+    return vec4<f32>(divmod1(a.x, b.x).y, divmod1(a.y, b.y).y, divmod1(a.z, b.z).y, divmod1(a.w, b.w).y);
+}
 fn remainder_i32(a: vec4<i32>, b: vec4<i32>) -> vec4<i32> {
     let zero = b == vec4<i32>(0);
     let d = select(b, vec4<i32>(1), zero);

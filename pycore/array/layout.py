@@ -30,6 +30,17 @@ def _contiguous_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(reversed(strides))
 
 
+def _is_int(item: Any) -> bool:
+    """An integer index: an int or a NumPy integer (a 0-d one too), not a bool or an array."""
+    if isinstance(item, bool):
+        return False
+    try:
+        operator.index(item)
+    except TypeError:
+        return False
+    return True
+
+
 def normalize_axis(axis: int, ndim: int, name: str = "axis") -> int:
     """`axis` as a non-negative axis of an ndim-dimensional array, or an error naming both.
 
@@ -41,6 +52,8 @@ def normalize_axis(axis: int, ndim: int, name: str = "axis") -> int:
     """
     if isinstance(axis, bool) or not isinstance(axis, int):
         try:
+            if isinstance(axis, bool):  # (operator.index takes True as 1: NumPy refuses it)
+                raise TypeError
             axis = operator.index(axis)
         except TypeError:
             raise TypeError(f"{name} must be an int, got {type(axis).__name__} {axis!r}") from None
@@ -158,12 +171,7 @@ class Layout:
         """
         items = list(key) if isinstance(key, tuple) else [key]
         for item in items:
-            if not (
-                item is None
-                or item is Ellipsis
-                or isinstance(item, slice)
-                or (not isinstance(item, (bool, float)) and hasattr(item, "__index__"))
-            ):
+            if not (item is None or item is Ellipsis or isinstance(item, slice) or _is_int(item)):
                 raise TypeError(
                     f"index {item!r}: only integers, slices, None and ... index a GpuArray "
                     f"(a view, no copy); arrays of indices are not supported"
@@ -175,8 +183,8 @@ class Layout:
             raise IndexError(
                 f"too many indices: the array is {self.ndim}-dimensional, but {used} were indexed"
             )
-        if Ellipsis in items:
-            at = items.index(Ellipsis)
+        at = next((k for k, item in enumerate(items) if item is Ellipsis), None)  # (`is`: no array ==)
+        if at is not None:
             items[at : at + 1] = [slice(None)] * (self.ndim - used)
         else:
             items += [slice(None)] * (self.ndim - used)

@@ -8,14 +8,32 @@ them on the GPU. `facts` reads a Device's adapter facts for the planners.
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from ..gpu import GpuSession
+from ..device import CHECKED_ALLOCATION, Check, Device, pending_of
+from ..gpu import DATA_USAGE, GpuSession
 from ..kernels.plan import Facts, Plan, Slot, storage_bytes
+from ..transport import Dispatch
 
+PLANS = 512  # plans kept (a call that repeats one replays it)
+_plans: OrderedDict[tuple, Plan] = OrderedDict()
 _facts: dict[int, tuple[Any, Facts]] = {}
+
+
+def planned(key: tuple, make: Callable[[], Plan]) -> Plan:
+    """The plan of a call's key, made by `make()` the first time (the PLANS most recent are kept)."""
+    plan = _plans.get(key)
+    if plan is None:
+        plan = _plans[key] = make()
+        if len(_plans) > PLANS:
+            _plans.popitem(last=False)
+    else:
+        _plans.move_to_end(key)
+    return plan
 
 
 def facts(device: Any) -> Facts:
@@ -34,6 +52,80 @@ def facts(device: Any) -> Facts:
             ),
         )
     return known[1]
+
+
+STORAGE_NUMPY = {"float32": np.float32, "int32": np.int32, "uint32": np.uint32, "bool": np.uint32}
+
+
+async def run_plans_async(device: Device, name: str, plans: list[tuple[Plan, list[Any]]], keep: bool
+                          ) -> tuple[Any, tuple[Check, ...], dict[str, float]]:
+    """Run plans in one session and one submit. Each plan's inputs are bindings (buffer, bytes)
+    with the checks of the work that wrote them ((buffer, bytes, checks)), host arrays as the GPU
+    stores them (uploaded), or ("plan", k): the output of plan k. The last plan's output is kept
+    on the GPU (keep: returns (buffer, its checks, stages)) or read into a NumPy array of its
+    storage dtype (returns (array, (), stages))."""
+    async with GpuSession(device, name, keep_result=keep) as gpu:
+        outs: list[list[tuple[Any, int]]] = []
+        for plan, inputs in plans:
+            bound = []
+            for x in inputs:
+                if isinstance(x, tuple) and x[0] == "plan":
+                    bound.append(outs[x[1]][0])
+                elif isinstance(x, tuple):
+                    gpu.depend_on(x[2])
+                    bound.append(x[:2])
+                else:
+                    bound.append(gpu.upload(x)[:2])
+            outs.append(await execute_async(gpu, plan, bound))
+        buf = outs[-1][0][0]
+        spec = plans[-1][0].outputs[0]
+        if keep:
+            await gpu.run_async()
+            gpu.keep(buf)
+            return buf, gpu.result_checks(), gpu.stages
+        raw = np.empty(spec.shape, STORAGE_NUMPY[spec.dtype.name])
+        await gpu.run_async(read=(buf, raw))
+        return raw, (), gpu.stages
+
+
+def replay(device: Device, name: str, plan: Plan, inputs: list[tuple[Any, int, tuple[Check, ...]]]
+           ) -> tuple[Any, tuple[Check, ...]] | None:
+    """Queue a plan of one step whose kernel is compiled, on GpuArray inputs ((buffer, bytes,
+    checks) each), with no session: an output buffer from the pool, the uniform block pinned, one
+    command queued (what a repeated call costs). None where the plan needs more (scratch, several
+    steps or outputs, a large output whose allocation is checked, a kernel not yet compiled)."""
+    if len(plan.steps) != 1 or plan.scratch or len(plan.outputs) != 1:
+        return None
+    step = plan.steps[0]
+    k = step.kernel
+    pipeline = device.pipelines.get(device.pipeline_key("generated", k.entry, k.name))
+    spec = plan.outputs[0]
+    nbytes = max(4, storage_bytes(spec.shape, spec.dtype))
+    if pipeline is None or nbytes >= CHECKED_ALLOCATION:
+        return None
+    out = device.take_dropped(nbytes, DATA_USAGE)
+    if out is None:
+        out = device.pool.acquire(nbytes, DATA_USAGE)
+    pins: list[bytes] = []
+    bindings: list[tuple] = []
+    checks: list[Check] = []
+    try:
+        for slot in step.slots:
+            if slot.kind == "in":
+                buf, size, own = inputs[slot.index]
+                bindings.append((buf, size))
+                checks.extend(own)
+            elif slot.kind == "out":
+                bindings.append(_bound(slot, [(out, nbytes)]))
+            else:
+                bindings.append((device.uniform(step.block, pins), step.block.nbytes))
+        check = device.enqueue(name, [Dispatch(pipeline, bindings, step.grid)], pins)
+    except BaseException:
+        device.unpin(pins)
+        device.release(out)
+        raise
+    checks.append(check)
+    return out, pending_of(checks)
 
 
 def _bound(slot: Slot, buffers: list[tuple[Any, int]]) -> tuple[Any, ...]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -54,6 +55,13 @@ class Step:
     slots: tuple[Slot, ...]
     words: tuple[int, ...]  # the uniform block (u32 words; padded to whole vec4s by the executor)
     grid: tuple[int, int, int]
+
+    @cached_property
+    def block(self) -> np.ndarray:
+        """The uniform block as bound: the words padded to whole vec4s (made once per step)."""
+        block = np.zeros(-(-max(len(self.words), 1) // 4) * 4, np.uint32)
+        block[:len(self.words)] = self.words
+        return block
 
 
 @dataclass(frozen=True)

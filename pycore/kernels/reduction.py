@@ -195,10 +195,10 @@ def plan_reduction(
         k_dims, k_strides = (), ()
     ox, ry = _shape_of_group(n_out, n_red, r_strides[-1], facts)
     if c.arg and facts.loop_cap and n_red > ry * facts.loop_cap:  # (arg reductions do not split)
-        threads = ox * ry
+        threads = max(ox * ry, 64 if facts.cpu_adapter else 256)  # (a CPU adapter's OX may be 1)
         while ry < threads and n_red > ry * facts.loop_cap:
             ry *= 2
-        ox = threads // ry
+        ox = min(ox, threads // ry)
     blocks = -(-n_out // ox)
     target = CPU_GROUPS if facts.cpu_adapter else GPU_GROUPS
     segments = 1

@@ -72,7 +72,7 @@ t = await pycore.to_gpu_async(np.arange(4, dtype=np.float32))
 errors = []
 b = pycore.CommandBatch()
 h = b.relu(b.vec_sub(t, [2, 2, 2, 2]))
-for bad in (lambda: b.matmul(h, h), lambda: b.clip(h, 1, 0), lambda: pycore.CommandBatch().relu(h)):
+for bad in (lambda: b.matmul(h, [[1.0]]), lambda: b.clip(h, 1, 0), lambda: pycore.CommandBatch().relu(h)):
     try:
         bad()
     except ValueError as exc:
@@ -89,7 +89,7 @@ t.release()
 {"value": value, "still": still, "errors": errors}
 """)
     assert r["value"] == [0, 0, 0, 1] and r["still"] == [0, 1, 2, 3]
-    assert "matmul: a must be 2-D" in r["errors"][0]
+    assert "matmul: a (4,) and b (1, 1) do not match" in r["errors"][0]
     assert "min (1.0) is greater than max (0.0)" in r["errors"][1]
     assert "another CommandBatch" in r["errors"][2]
     assert "before execute_async" in r["errors"][3]

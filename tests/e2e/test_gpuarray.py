@@ -34,7 +34,7 @@ for v in (t, r, s, a):
     assert "released" in r["repr"] and "device='webgpu'" in r["repr"]
 
 
-def test_mixed_inputs_give_numpy_and_released_arrays_refuse_use(gpu):
+def test_mixed_inputs_stay_on_the_gpu_and_released_arrays_refuse_use(gpu):
     r = gpu.py("""
 x = np.arange(6, dtype=np.float32)
 t = await pycore.to_gpu_async(x)
@@ -48,9 +48,9 @@ for call in (lambda: pycore.relu_async(u), lambda: u.to_numpy_async()):
     except RuntimeError as exc:
         errors.append(str(exc))
 t.release(); t.release()
-{"mixed": type(mixed).__name__, "value": mixed.tolist(), "errors": errors}
+{"mixed": type(mixed).__name__, "value": (await mixed.to_numpy_async()).tolist(), "errors": errors}
 """)
-    assert r["mixed"] == "ndarray" and r["value"] == [0, 2, 4, 6, 8, 10]
+    assert r["mixed"] == "GpuArray" and r["value"] == [0, 2, 4, 6, 8, 10]  # a GpuArray input keeps it there
     assert len(r["errors"]) == 2 and all("was released" in e for e in r["errors"])
 
 
@@ -206,7 +206,8 @@ except pycore.device.GpuError as exc:
 def test_repeated_calls_on_gpu_arrays_replay_their_dispatch(gpu):
     r = gpu.py(REPLAYS)
     assert r["bad_first"] == [] and r["bad_again"] == [], r
-    # a plan per op and shapes: not for the call that passed an array twice; add and swap share one
-    assert r["planned"] == 5, r
-    assert r["after"] == 6 and r["twice_ok"] and r["matmul_ok"] and r["signs_ok"], r
+    # a plan per fixed-kernel op and shapes (relu, scale, softmax, matmul); vec_add is the n-d add,
+    # whose repeated calls replay through the n-d core's own plans (checked by the values again)
+    assert r["planned"] == 4, r
+    assert r["after"] == 5 and r["twice_ok"] and r["matmul_ok"] and r["signs_ok"], r
     assert r["raised"] and "inject" in r["raised"], r
