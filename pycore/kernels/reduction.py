@@ -31,7 +31,7 @@ from .plan import Facts, Kernel, Output, Plan, Slot, Step, grid_for, i32_word, w
 
 F32 = np.dtype(np.float32)
 BOOL = np.dtype(np.bool_)
-GPU_GROUPS = 1024  # workgroups a reduction aims to keep busy on a GPU (split when fewer)
+GPU_GROUPS = 4096  # workgroups a reduction aims to keep busy on a GPU (split when fewer)
 CPU_GROUPS = 256  # ... on a CPU adapter
 MIN_SEGMENT = 512  # reduced elements a segment covers at least (shorter ones are not worth a pass)
 
@@ -80,14 +80,14 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
     n_words = red_at + 2 * red_rank
     kept = ["    var ko = oc;"] if kept_rank else []
     for d in reversed(range(kept_rank)):
-        kept.append(f"    base = base + i32(ko % word({kept_at + d}u)) * iword({kept_at + kept_rank + d}u);")
+        coord = f"(ko % word({kept_at + d}u))" if d else "ko"  # (the outermost needs no modulo)
+        kept.append(f"    base = base + i32({coord}) * iword({kept_at + kept_rank + d}u);")
         if d:
             kept.append(f"    ko = ko / word({kept_at + d}u);")
     reduced = ["        var rr = r;", "        var off = base;"]
     for d in reversed(range(red_rank)):
-        reduced.append(
-            f"        off = off + i32(rr % word({red_at + d}u)) * iword({red_at + red_rank + d}u);"
-        )
+        coord = f"(rr % word({red_at + d}u))" if d else "rr"
+        reduced.append(f"        off = off + i32({coord}) * iword({red_at + red_rank + d}u);")
         if d:
             reduced.append(f"        rr = rr / word({red_at + d}u);")
     value = convert_scalar("src[u32(off)]", np.dtype(src), c.acc)
