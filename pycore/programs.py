@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .array.layout import normalize_axis
+from .array.layout import broadcast_shapes, normalize_axis
 from .fusion import FusedKernel, Node
 from .gpu import THREAD_GROUP, WORKGROUP, GpuSession, GpuView, grid
 from .ops import Op, Shapes
@@ -395,72 +395,76 @@ class Matmul(Program):
     async def _batched_async(self, gpu: GpuSession, op: Op, a: Any, b: Any) -> Any:
         """(..., m, k) @ (..., k, n) with the batch axes broadcast, and 1-D operands as NumPy's
         matmul treats them: one dispatch of the 2-D kernel per matrix of the batch, each binding its
-        matrices where they lie (a part of a buffer, when its offset is aligned; else copied to a
-        buffer of its own in the same submit) and writing its part of one output buffer."""
+        matrices where they lie in their operand's one buffer (a host operand is uploaded whole;
+        a matrix at an offset the device cannot bind is copied to a buffer of its own, in the same
+        submit) and writing its part of one output buffer (likewise)."""
         final = self.out_shape((a.shape, b.shape))
         a = a.reshape(1, -1) if a.ndim == 1 else a
         b = b.reshape(-1, 1) if b.ndim == 1 else b
-        batch = _broadcast(a.shape[:-2], b.shape[:-2])
+        batch = broadcast_shapes(a.shape[:-2], b.shape[:-2])
         m, k, n = a.shape[-2], a.shape[-1], b.shape[-1]
         count = math.prod(batch)
         entry, (tile_rows, tile_cols) = self.kernel_for(gpu.cpu_adapter, m, n, k)
         if k > self._k_step(gpu.loop_cap, entry not in ("matmul", "matmul_vec4")):
             raise ValueError(f"matmul: k = {k:,} needs more loop iterations per GPU thread than this adapter "
                              f"runs ({gpu.loop_cap:,}) in a batched product; use backend='numpy'")
-        for what, nbytes in (("c", 4 * m * n * count), ("one matrix of a", 4 * m * k),
-                             ("one matrix of b", 4 * k * n)):
+        for what, nbytes in (("c", 4 * m * n * count), ("a", a.nbytes), ("b", b.nbytes)):
             if nbytes > gpu.max_binding:
                 raise _too_big(op, what, nbytes, gpu.max_binding)
         if -(-n // tile_cols) > gpu.max_groups or -(-m // tile_rows) > gpu.max_groups:
             raise ValueError(f"matmul: a {m} x {n} product needs more than the device's {gpu.max_groups} "
                              f"workgroups per dimension")
         pipeline = await gpu.pipeline_async(op.family, entry, self.bindings)
-        a3, b3 = a.reshape(-1, m, k), b.reshape(-1, k, n)
+        align = int(gpu.limits.get("minStorageBufferOffsetAlignment", 256))
+        mats_a, mats_b = self._matrices(gpu, a, m * k, align), self._matrices(gpu, b, k * n, align)
+        ia, ib = _batch_indices(batch, a.shape[:-2]), _batch_indices(batch, b.shape[:-2])
         out = gpu.result_array((*batch, m, n))
         c = gpu.output(4 * m * n * count)
-        align = int(gpu.limits.get("minStorageBufferOffsetAlignment", 256))
-        bound: dict[tuple[str, int], tuple] = {}
         uniform = gpu.uniform(m, n, k)
-        for i, index in enumerate(np.ndindex(*batch) if batch else [()]):
-            ia = _batch_index(index, batch, a.shape[:-2])
-            ib = _batch_index(index, batch, b.shape[:-2])
-            for key, x, j in (("a", a3, ia), ("b", b3, ib)):
-                if (key, j) not in bound:
-                    bound[(key, j)] = self._matrix(gpu, x[j:j + 1].reshape(x.shape[1:]), align)
-            at = 4 * m * n * i
-            dst: tuple = (c[0], 4 * m * n, at) if at % align == 0 else gpu.output(4 * m * n)
-            gpu.dispatch(pipeline, [bound[("a", ia)], bound[("b", ib)], dst, uniform],
-                         (-(-n // tile_cols), -(-m // tile_rows), 1))
+        groups = (-(-n // tile_cols), -(-m // tile_rows), 1)
+        size = 4 * m * n
+        for i in range(count):
+            at = size * i
+            dst: tuple = (c[0], size, at) if at % align == 0 else gpu.output(size)
+            gpu.dispatch(pipeline, [mats_a(ia[i]), mats_b(ib[i]), dst, uniform], groups)
             if at % align:
-                gpu.copy(dst[0], c[0], 4 * m * n, dst_offset=at)
+                gpu.copy(dst[0], c[0], size, dst_offset=at)
         await gpu.finish_async(c, out)
         return out.reshape(final)
 
     @staticmethod
-    def _matrix(gpu: GpuSession, x: Any, align: int) -> tuple:
-        """A binding of one matrix: a host array uploaded, a part of a GpuArray bound where it lies,
-        or copied to a buffer of its own when its offset is not a multiple of the alignment."""
-        if isinstance(x, GpuView) and x.offset % align:
-            gpu.depend_on(x.checks)
-            own = gpu.output(x.nbytes)
-            gpu.copy(x.buffer, own[0], x.nbytes, src_offset=x.offset)
-            return own
-        return gpu.upload(x)
+    def _matrices(gpu: GpuSession, x: Any, elements: int, align: int) -> Any:
+        """j -> the binding of matrix j of x (a host array uploaded once, whole, or a GpuView):
+        a part of x's buffer where its offset can be bound, else a copy in a buffer of its own."""
+        whole = gpu.upload(x)
+        buf, base = whole[0], whole[2] if len(whole) > 2 else 0
+        size = 4 * elements
+        made: dict[int, tuple] = {}
+
+        def matrix(j: int) -> tuple:
+            found = made.get(j)
+            if found is None:
+                at = base + size * j
+                if at % align == 0:
+                    found = (buf, max(size, 4), at)
+                else:
+                    found = gpu.output(size)
+                    gpu.copy(buf, found[0], size, src_offset=at)
+                made[j] = found
+            return found
+
+        return matrix
 
 
-def _broadcast(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
-    from .array.layout import broadcast_shapes
+def _batch_indices(batch: tuple[int, ...], own: tuple[int, ...]) -> list[int]:
+    """For each matrix of the broadcast batch (C order), the index of the operand's own matrix.
 
-    return broadcast_shapes(a, b)
-
-
-def _batch_index(index: tuple[int, ...], batch: tuple[int, ...], own: tuple[int, ...]) -> int:
-    """The flat index, in an operand's own batch axes `own`, of the broadcast batch `index`."""
-    flat = 0
-    lead = len(batch) - len(own)
-    for n, i in zip(own, index[lead:], strict=True):
-        flat = flat * n + (0 if n == 1 else i)
-    return flat
+    >>> _batch_indices((2, 3), (3,)), _batch_indices((2, 3), (2, 1))
+    ([0, 1, 2, 0, 1, 2], [0, 0, 0, 1, 1, 1])
+    """
+    count = math.prod(own)
+    own = (1,) * (len(batch) - len(own)) + tuple(own)
+    return np.broadcast_to(np.arange(count).reshape(own), batch).reshape(-1).tolist()
 
 
 def matmul_shape(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
@@ -482,7 +486,7 @@ def matmul_shape(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
         raise ValueError(f"matmul: a {a} and b {b} do not match: a's last axis ({ka}) must equal b's "
                          f"{'second-to-last' if len(b) > 1 else 'only'} axis ({kb})")
     try:
-        batch = _broadcast(a[:-2], b[:-2])
+        batch = broadcast_shapes(a[:-2], b[:-2])
     except ValueError as exc:
         raise ValueError(f"matmul: the batch axes of a {a} and b {b} do not broadcast ({exc})") from None
     return (*batch, *(a[-2:-1]), *(b[-1:] if len(b) > 1 else ()))

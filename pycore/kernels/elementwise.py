@@ -153,6 +153,107 @@ def _kernel(
     return Kernel(name, "strided", ("read",) * n_arr + ("write", "uniform"), source)
 
 
+TILE = 32  # rows and columns of the output per workgroup of the tiled kernel (shaders/tiled.wgsl)
+
+
+def _source(template: str, fills: dict[str, str]) -> str:
+    """A template of shaders/ filled in, after the functions every element-wise kernel may call."""
+    text = wgsl_template(template)
+    for mark, value in fills.items():
+        text = text.replace("{{" + mark + "}}", value)
+    return "\n".join([wgsl_template("common"), wgsl_functions("elementwise"), wgsl_functions("binary"),
+                      wgsl_typed("ufuncs"), text])
+
+
+@cache
+def _tiled_kernel(function: str, operands: tuple[tuple[str, bool, bool], ...], compute: str,
+                  returns_bool: bool, out: str) -> Kernel:
+    """The tiled kernel (shaders/tiled.wgsl) of `function` on operands ((dtype name, is scalar, is
+    read column-wise), ...): column-wise inputs are staged through workgroup memory."""
+    arrays = [k for k, (_, scalar, _) in enumerate(operands) if not scalar]
+    n_arr = len(arrays)
+    scalar_at = 2 + 4 * n_arr
+    n_words = scalar_at + sum(1 for _, s, _ in operands if s)
+    compute_dt, out_dt = np.dtype(compute), np.dtype(out)
+    inputs, tiles, load, gather, args = [], [], [], [], []
+    scalar_k = 0
+    for k, (name, scalar, columns) in enumerate(operands):
+        dt = np.dtype(name)
+        t = wgsl_type(dt)
+        if scalar:
+            value = f"vec4<{t}>(bitcast<{t}>(word({scalar_at + scalar_k}u)))"
+            scalar_k += 1
+            args.append(convert(value, dt, compute_dt))
+            continue
+        j = arrays.index(k)
+        at = 2 + 4 * j  # offset, row stride, column stride, batch stride
+        base = f"iword({at}u) + batch * iword({at + 3}u)"
+        inputs.append(f"@group(0) @binding({j}) var<storage, read> in{j}: array<{t}>;")
+        gather.append(f"    var a{k}: vec4<{t}>;")
+        if columns:  # staged: load along the input's contiguous axis (the output's rows)
+            tiles.append(f"var<workgroup> tile{k}: array<array<{t}, {TILE + 1}>, {TILE}>;")
+            load += ["    for (var j = 0u; j < 4u; j = j + 1u) {",
+                     "        let r = min(row0 + tx, m - 1u);",
+                     "        let c = min(col0 + ty + 8u * j, n - 1u);",
+                     f"        tile{k}[ty + 8u * j][tx] = in{j}[u32({base} + i32(r) * iword({at + 1}u)"
+                     f" + i32(c) * iword({at + 2}u))];",
+                     "    }"]
+            read = f"a{k}[j] = tile{k}[tx][ty + 8u * j];"
+            gather.append(f"    for (var j = 0u; j < 4u; j = j + 1u) {{ {read} }}")
+        else:
+            gather += ["    for (var j = 0u; j < 4u; j = j + 1u) {",
+                       "        let r = min(row0 + ty + 8u * j, m - 1u);",
+                       "        let c = min(col0 + tx, n - 1u);",
+                       f"        a{k}[j] = in{j}[u32({base} + i32(r) * iword({at + 1}u)"
+                       f" + i32(c) * iword({at + 2}u))];",
+                       "    }"]
+        args.append(convert(f"a{k}", dt, compute_dt))
+    result = f"{function}({', '.join(args)})"
+    result = (f"select(vec4<u32>(0u), vec4<u32>(1u), {result})" if returns_bool
+              else convert(result, compute_dt, out_dt))
+    signature = ",".join(wgsl_type(np.dtype(n)) + ("" if s else "[T]" if c else "[2]")
+                         for n, s, c in operands)
+    name = f"tiled:{function}({signature})->{wgsl_type(out_dt)}"
+
+    def source() -> str:
+        return _source("tiled", {"inputs": "\n".join(inputs), "out": str(n_arr),
+                                 "out_type": wgsl_type(out_dt),
+                                 "meta": str(n_arr + 1), "meta_vec4s": str(-(-n_words // 4)),
+                                 "tiles": "\n".join(tiles), "load": "\n".join(load),
+                                 "gather": "\n".join(gather), "body": f"    let y = {result};"})
+
+    return Kernel(name, "tiled", ("read",) * n_arr + ("write", "uniform"), source)
+
+
+def _plan_tiled(function: str, operands: list[Operand], compute: np.dtype, out: np.dtype,
+                shape: tuple[int, ...], facts: Facts, returns_bool: bool) -> Plan | None:
+    """The tiled plan, where it pays: the output collapses to (batch,) rows x columns, each at
+    least a tile, an input is read column-wise (stride 1 along the rows, not along the columns),
+    and the output fits one binding and the grid. None otherwise."""
+    layouts = [o.layout for o in operands if o.layout is not None]
+    views = [layout.broadcast_to(shape) for layout in layouts]
+    dims, strides = collapse(shape, [v.strides for v in views])
+    if len(dims) not in (2, 3) or dims[-1] < TILE or dims[-2] < TILE:
+        return None
+    columns = [abs(st[-2]) == 1 and abs(st[-1]) != 1 for st in strides]
+    if not any(columns) or 4 * int(np.prod(dims)) > facts.max_binding:
+        return None
+    batch = dims[0] if len(dims) == 3 else 1
+    grid = (-(-dims[-1] // TILE), -(-dims[-2] // TILE), batch)
+    if max(grid) > facts.max_groups:
+        return None
+    flags = iter(columns)
+    specs = tuple((o.dtype.name, o.layout is None, o.layout is not None and next(flags)) for o in operands)
+    kernel = _tiled_kernel(function, specs, compute.name, returns_bool, out.name)
+    words = [dims[-2], dims[-1]]
+    for v, st in zip(views, strides, strict=True):
+        words += [v.offset, st[-2], st[-1], st[0] if len(st) == 3 else 0]
+    words += [word_of(o.value, o.dtype) for o in operands if o.layout is None]
+    slots = (*[Slot("in", j) for j in range(len(layouts))], Slot("out", 0), Slot("meta"))
+    step = Step(kernel, slots, tuple(i32_word(w) for w in words), grid)
+    return Plan((step,), (Output(tuple(shape), out),))
+
+
 def plan_elementwise(
     op: str,
     function: str,
@@ -175,6 +276,9 @@ def plan_elementwise(
                 f"binding, over this device's maxStorageBufferBindingSize of "
                 f"{facts.max_binding:,} bytes"
             )
+    tiled = _plan_tiled(function, operands, compute, out, shape, facts, returns_bool)
+    if tiled is not None:
+        return tiled
     views = [layout.broadcast_to(shape) for layout in layouts]
     dims, strides = collapse(shape, [v.strides for v in views])
     rank = len(dims)
