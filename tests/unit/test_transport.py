@@ -111,3 +111,21 @@ def test_the_bench_command_line_names_a_bad_option(argv, message, capsys):
     with pytest.raises(SystemExit) as done:
         main(["--native", *argv])
     assert done.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_every_bridge_function_called_from_python_is_one_bridge_js_returns():
+    """bridge.js is a file of the package, beside the modules that call its functions."""
+    import re
+
+    from pycore import bridge
+
+    here = Path(transport.__file__).parent
+    assert bridge.SOURCE_FILE == here / "bridge.js" and bridge.source() == bridge.SOURCE_FILE.read_text()
+    called = set()
+    for module in ("browser.py",):
+        called |= set(re.findall(r"bridge\.functions\(\)\.(\w+)\(", (here / module).read_text()))
+    assert {"create", "submit", "submitAndRead", "openStore"} <= called, called
+    returned = bridge.source().split("\n  return {\n", 1)[1]
+    for name in called:
+        assert re.search(rf"^    (async )?{name}(\(|: )", returned, re.MULTILINE), name
+
