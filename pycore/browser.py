@@ -1,5 +1,6 @@
 """The browser transport: WebGPU through Pyodide's FFI (see transport.py for the interface), with
-its JavaScript half in bridge.js (loaded by bridge.py).
+its JavaScript half in bridge.js (loaded by bridge.py). The settings kept in the browser are
+settings.py's, not the transport's.
 
 It maps the calls onto the browser's API in the spirit of wgpu-py: the names are the spec's
 (`requestAdapter`, `createBuffer`, `writeBuffer`, `mapAsync` ...) and descriptors are plain dicts.
@@ -170,69 +171,12 @@ class BrowserTransport(Transport):
     def destroy(self) -> None:
         self.device.destroy()
 
-    # -- settings: the page's localStorage (in a worker, the copy its page handed over, or IndexedDB)
-    @property
-    def settings_store(self) -> str:
-        return settings_store()
-
-    def load_setting(self, key: str) -> str | None:
-        store = _settings()
-        text = store.getItem(key) if store is not None else None
-        return str(text) if _present(text) else None
-
-    def save_setting(self, key: str, text: str | None) -> None:
-        store = _settings()
-        if store is None:
-            return
-        if text is None:
-            store.removeItem(key)
-        else:
-            store.setItem(key, text)
-
 
 def _interrupt_buffer() -> Any:
     """Pyodide's interrupt buffer where the host installed pycore's handler on it (web/worker.js):
     a readback waiting for the GPU stops when the page signals it. Else null (not interrupted)."""
     buffer = interrupts.buffer()
     return buffer if buffer is not None and buffer is not jsnull else jsnull
-
-
-_worker_store: list[Any] = []  # [the IndexedDB store, or the reason there is none], once looked up
-
-
-_PAGE_STORES = {"localStorage": "localStorage", "pycoreSettings": "the page's localStorage (pycoreSettings)"}
-
-
-def _store() -> tuple[Any, str]:
-    """Where settings are kept, and that in words: the page's localStorage; in a worker, which has
-    none, the store its page provides as `pycoreSettings` (web/worker.js), else IndexedDB (see
-    open_settings_async); else None, with why nothing is kept."""
-    for name, words in _PAGE_STORES.items():
-        store = getattr(js, name, None)
-        if _present(store):
-            return store, words
-    if not _worker_store:
-        return None, "not kept: no localStorage here"
-    store = _worker_store[0]
-    return (None, f"not kept: {store}") if isinstance(store, str) else (store, "IndexedDB")
-
-
-def _settings() -> Any:
-    return _store()[0]
-
-
-def settings_store() -> str:
-    """Where settings (the selector's calibration) are kept here, in words."""
-    return _store()[1]
-
-
-async def open_settings_async(timeout_s: float = 2.0) -> None:
-    """In a worker with neither localStorage nor a store from its page, open the IndexedDB store
-    (once): reads then find what earlier sessions saved."""
-    if _worker_store or _store()[0] is not None:
-        return
-    store = await bridge.functions().openStore(timeout_s * 1e3)
-    _worker_store.append(str(store) if isinstance(store, str) else store)
 
 
 async def request_device_async(timeout_s: float) -> BrowserTransport:
@@ -266,5 +210,4 @@ async def request_device_async(timeout_s: float) -> BrowserTransport:
     info: dict[str, Any] = {key: str(getattr(raw_info, key, "") or "")
                             for key in ("vendor", "architecture", "device", "description")}
     info["isFallbackAdapter"] = bool(getattr(raw_info, "isFallbackAdapter", False))
-    await open_settings_async()
     return BrowserTransport(adapter, device, info, limits, features)
