@@ -1,5 +1,6 @@
-"""The browser transport: WebGPU through Pyodide's FFI, the only module of pycore that talks to
-JavaScript (see transport.py for the interface).
+"""The browser transport: WebGPU through Pyodide's FFI (see transport.py for the interface), with
+its JavaScript half in bridge.js (loaded by bridge.py). The settings kept in the browser are
+settings.py's, not the transport's.
 
 It maps the calls onto the browser's API in the spirit of wgpu-py: the names are the spec's
 (`requestAdapter`, `createBuffer`, `writeBuffer`, `mapAsync` ...) and descriptors are plain dicts.
@@ -17,7 +18,7 @@ import js  # type: ignore[import-not-found]  # Pyodide only
 import numpy as np
 from pyodide.ffi import create_once_callable, create_proxy, jsnull, to_js  # type: ignore[import-not-found]
 
-from . import interrupts
+from . import bridge, interrupts
 from .transport import (
     BUFFER_BINDING_TYPES,
     LIMIT_NAMES,
@@ -29,235 +30,9 @@ from .transport import (
     Transport,
 )
 
-# The JavaScript half of the bridge: a few functions that do in one FFI call what would otherwise
-# take dozens (encoding a command buffer, copying between the WebAssembly heap and GPU buffers).
-# `m` is Pyodide's Emscripten module, whose HEAPU8 is the heap (looked up on each use: it is
-# replaced when the heap grows). No op logic lives here.
-_BRIDGE_JS = """
-(m) => {
-  const heap = () => m.HEAPU8;
-  function scoped(device) {
-    device.pushErrorScope("out-of-memory");
-    device.pushErrorScope("validation");
-  }
-  function scopeErrors(device) {  // after scoped(): a promise of the errors' text, or null
-    return Promise.all([device.popErrorScope(), device.popErrorScope()]).then(([validation, oom]) => {
-      const found = [];
-      if (validation) found.push("validation error: " + validation.message);
-      if (oom) found.push("out-of-memory error: " + oom.message);
-      return found.length ? found.join("; ") : null;
-    }, (e) => "device error: " + (e?.message ?? e));
-  }
-  // Bind groups, made once per (pipeline, bound ranges) and reused: most calls bind buffers the
-  // pool handed out before. Up to GROUPS per device, the oldest dropped first; a destroyed
-  // buffer's groups are dropped with it (see destroy).
-  const GROUPS = 2048;
-  const ids = new WeakMap();  // GPU object -> number, for the groups' keys
-  let nextId = 1;
-  const idOf = (o) => {
-    let id = ids.get(o);
-    if (id === undefined) ids.set(o, (id = nextId++));
-    return id;
-  };
-  const cache = new WeakMap();  // device -> {groups: key -> [group, buffer ids], keys: buffer id -> Set}
-  function cacheOf(device) {
-    let c = cache.get(device);
-    if (!c) cache.set(device, (c = { groups: new Map(), keys: new Map() }));
-    return c;
-  }
-  function bindGroup(device, pipeline, flat, at, n) {
-    const c = cacheOf(device);
-    let key = "" + idOf(pipeline);
-    const bufs = [];
-    for (let j = at; j < at + 3 * n; j += 3) {
-      const id = idOf(flat[j]);
-      bufs.push(id);
-      key += "," + id + ":" + flat[j + 1] + ":" + flat[j + 2];
-    }
-    const known = c.groups.get(key);
-    if (known) return known[0];
-    const entries = [];
-    for (let j = 0; j < n; j++) {
-      const k = at + 3 * j;
-      entries.push({ binding: j, resource: { buffer: flat[k], size: flat[k + 1], offset: flat[k + 2] } });
-    }
-    const group = device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries });
-    c.groups.set(key, [group, bufs]);
-    for (const id of bufs) {
-      let keys = c.keys.get(id);
-      if (!keys) c.keys.set(id, (keys = new Set()));
-      keys.add(key);
-    }
-    if (c.groups.size > GROUPS) forget(c, c.groups.keys().next().value);
-    return group;
-  }
-  function forget(c, key) {
-    const known = c.groups.get(key);
-    if (!known) return;
-    c.groups.delete(key);
-    for (const id of known[1]) {
-      const keys = c.keys.get(id);
-      if (keys) { keys.delete(key); if (!keys.size) c.keys.delete(id); }
-    }
-  }
-  // `flat`: the commands one after another, as browser.py's _flat lays them out:
-  //   0, pipeline, x, y, z, n, then n times (buffer, size, offset)   a dispatch
-  //   1, src, dst, nbytes, src offset, dst offset                     a copy
-  function encode(device, flat) {
-    scoped(device);
-    const encoder = device.createCommandEncoder();
-    let pass = null;
-    for (let i = 0; i < flat.length;) {
-      if (flat[i] === 0) {
-        const pipeline = flat[i + 1], n = flat[i + 5];
-        const group = bindGroup(device, pipeline, flat, i + 6, n);
-        pass ??= encoder.beginComputePass();
-        pass.setPipeline(pipeline);
-        pass.setBindGroup(0, group);
-        pass.dispatchWorkgroups(flat[i + 2], flat[i + 3], flat[i + 4]);
-        i += 6 + 3 * n;
-      } else {
-        if (pass) { pass.end(); pass = null; }
-        encoder.copyBufferToBuffer(flat[i + 1], flat[i + 4], flat[i + 2], flat[i + 5], flat[i + 3]);
-        i += 6;
-      }
-    }
-    if (pass) pass.end();
-    device.queue.submit([encoder.finish()]);
-    return scopeErrors(device);
-  }
-  return {
-    lostWithin(device, ms) {
-      return Promise.race([device.lost.then(() => true), new Promise((r) => setTimeout(() => r(false), ms))]);
-    },
-    create(device, size, usage, label) { return device.createBuffer({ size, usage, label }); },
-    createChecked(device, size, usage, label) {
-      scoped(device);
-      const buffer = device.createBuffer({ size, usage, label });
-      return [buffer, scopeErrors(device)];
-    },
-    write(queue, buffer, ptr, nbytes) { queue.writeBuffer(buffer, 0, heap(), ptr, nbytes); },
-    destroy(device, buffer) {
-      const c = cache.get(device), id = ids.get(buffer);
-      if (c && id !== undefined) for (const key of [...(c.keys.get(id) ?? [])]) forget(c, key);
-      buffer.destroy();
-    },
-    groupsCached(device) { return cacheOf(device).groups.size; },
-    // Settings kept in IndexedDB (database "pycore", store "settings"), for a worker that has no
-    // localStorage and no store from its page (a JupyterLite kernel, say): every value is read once
-    // here, so that reads stay synchronous; writes go through to the database. Resolves with
-    // {getItem, setItem, removeItem}, or with the reason there is none (a string).
-    async openStore(ms) {
-      if (typeof indexedDB === "undefined") return "this worker has no IndexedDB";
-      const opened = new Promise((resolve, reject) => {
-        const req = indexedDB.open("pycore", 1);
-        req.onupgradeneeded = () => req.result.createObjectStore("settings");
-        req.onsuccess = () => resolve(req.result);
-        req.onerror = () => reject(req.error);
-        req.onblocked = () => reject(new Error("the database is blocked by another page"));
-      });
-      try {
-        const db = await Promise.race([opened, new Promise((_, reject) =>
-          setTimeout(() => reject(new Error(`IndexedDB did not open within ${ms} ms`)), ms))]);
-        const values = new Map();
-        await new Promise((resolve, reject) => {
-          const req = db.transaction("settings", "readonly").objectStore("settings").openCursor();
-          req.onsuccess = () => {
-            const c = req.result;
-            if (!c) return resolve();
-            values.set(String(c.key), String(c.value));
-            c.continue();
-          };
-          req.onerror = () => reject(req.error);
-        });
-        const write = (change) => {
-          try { change(db.transaction("settings", "readwrite").objectStore("settings")); } catch (e) {}
-        };
-        return {
-          getItem: (key) => (values.has(key) ? values.get(key) : null),
-          setItem: (key, text) => { values.set(key, String(text)); write((s) => s.put(String(text), key)); },
-          removeItem: (key) => { values.delete(key); write((s) => s.delete(key)); },
-        };
-      } catch (e) {
-        return "IndexedDB is unusable here: " + (e?.message ?? e);
-      }
-    },
-    submit: encode,
-    // Resolves with the encode time (ms) when neither this work nor the `earlier` checks (an array
-    // of their promises, or null) report an error; else with [earlier errors, error, map error,
-    // encode ms]; or, if `interrupt` (an Int32Array on a SharedArrayBuffer: Pyodide's interrupt
-    // buffer, or null) is signalled first, with "interrupted", taking the signal: the result is
-    // then never copied (the caller discards `staging`).
-    submitAndRead(device, commands, staging, nbytes, ptr, earlier, interrupt) {
-      const start = performance.now();
-      const errors = encode(device, commands);
-      const encodeMs = performance.now() - start;
-      const mapped = staging.mapAsync(GPUMapMode.READ, 0, nbytes)
-        .then(() => null, (e) => "mapAsync failed: " + (e?.message ?? e));
-      let abandoned = false;
-      const before = earlier ? Promise.all(earlier) : null;
-      const work = Promise.all([before, errors, mapped]).then(([before, error, mapError]) => {
-        if (!mapError && !abandoned) {
-          if (!error) heap().set(new Uint8Array(staging.getMappedRange(0, nbytes)), ptr);
-          staging.unmap();
-        }
-        if (!error && !mapError && !(before && before.some((e) => e))) return encodeMs;
-        return [before ?? [], error, mapError, encodeMs];
-      });
-      if (!interrupt || typeof Atomics.waitAsync !== "function") return work;
-      return Promise.race([work, signalled(interrupt, work)]).then((got) => {
-        if (got !== "interrupted") return got;
-        abandoned = true;
-        return "interrupted";
-      });
-    },
-  };
-  // Resolves with "interrupted" once a signal is written to `buffer` (the page notifies), taking it;
-  // never, once `done` has settled (it wakes its own waiter).
-  function signalled(buffer, done) {
-    let over = false;
-    done.finally(() => { over = true; Atomics.notify(buffer, 0); });
-    return (async () => {
-      while (!over) {
-        const signal = Atomics.load(buffer, 0);
-        if (signal !== 0) {
-          if (Atomics.compareExchange(buffer, 0, signal, 0) === signal) return "interrupted";
-          continue;
-        }
-        const wait = Atomics.waitAsync(buffer, 0, 0);
-        if (wait.async) await wait.value;
-      }
-      return new Promise(() => {});
-    })();
-  }
-}
-"""
-_bridge_obj: Any = None
-_heap: list[Any] = []  # [Pyodide's Emscripten module or None], looked up once
-
-
-def _heap_module() -> Any:
-    """Pyodide's Emscripten module if it exposes the heap (the pinned Pyodide does), else None."""
-    if not _heap:
-        import pyodide_js  # type: ignore[import-not-found]
-
-        module = getattr(pyodide_js, "_module", None)
-        _heap.append(module if _present(module) and _present(getattr(module, "HEAPU8", None)) else None)
-    return _heap[0]
-
-
-def _bridge() -> Any:
-    """The _BRIDGE_JS functions, made once."""
-    global _bridge_obj
-    if _bridge_obj is None:
-        from pyodide.code import run_js  # type: ignore[import-not-found]
-
-        _bridge_obj = run_js(_BRIDGE_JS)(_heap_module())
-    return _bridge_obj
-
 
 def _flat(commands: list[Command]) -> Any:
-    """Commands as one flat JavaScript array, as _BRIDGE_JS's encode reads them (buffers and
+    """Commands as one flat JavaScript array, as bridge.js's encode reads them (buffers and
     pipelines pass through as themselves; one flat list converts several times faster than nested
     ones): a dispatch is 0, pipeline, x, y, z, n, then n times (buffer, size, offset); a copy is
     1, src, dst, nbytes, src offset, dst offset."""
@@ -300,19 +75,19 @@ class BrowserTransport(Transport):
     # -- buffers
     def create_buffer(self, size: int, usage: int, label: str = "") -> Any:
         # (positional arguments to a bridge function: a third of the cost of converting a dict)
-        return _bridge().create(self.device, size, usage, label)
+        return bridge.functions().create(self.device, size, usage, label)
 
     def create_buffer_checked(self, size: int, usage: int, label: str = "") -> tuple[Any, Any]:
-        buffer, check = _bridge().createChecked(self.device, size, usage, label)
+        buffer, check = bridge.functions().createChecked(self.device, size, usage, label)
         return buffer, check
 
     def destroy_buffer(self, buffer: Any) -> None:
-        _bridge().destroy(self.device, buffer)  # (its cached bind groups go with it)
+        bridge.functions().destroy(self.device, buffer)  # (its cached bind groups go with it)
 
     def write_buffer(self, buffer: Any, array: np.ndarray) -> None:
         """Upload a C-contiguous array straight from the WebAssembly heap (no copy in Python)."""
-        if _heap_module() is not None:
-            _bridge().write(self.queue, buffer, array.ctypes.data, array.nbytes)
+        if bridge.heap_module() is not None:
+            bridge.functions().write(self.queue, buffer, array.ctypes.data, array.nbytes)
             return
         proxy = create_proxy(array)  # public API, four FFI calls: used if the heap is not exposed
         view = proxy.getBuffer("u8")
@@ -345,10 +120,10 @@ class BrowserTransport(Transport):
                 raise
             raise ShaderCompileError(errors) from exc
 
-    # -- commands (encoded in _BRIDGE_JS: one FFI call per submit instead of a dozen per dispatch)
+    # -- commands (encoded in bridge.js: one FFI call per submit instead of a dozen per dispatch)
     def submit(self, commands: list[Command]) -> Any:
         """Returns a promise of the error scopes' text or null."""
-        return _bridge().submit(self.device, _flat(commands))
+        return bridge.functions().submit(self.device, _flat(commands))
 
     async def settle_async(self, checks: list[Any]) -> list[str | None]:
         if not checks:
@@ -362,9 +137,9 @@ class BrowserTransport(Transport):
         event loop (~0.3 ms measured here)."""
         if not out.flags.c_contiguous:
             raise ValueError("submit_and_read_async needs a C-contiguous destination")
-        if _heap_module() is None:
+        if bridge.heap_module() is None:
             raise RuntimeError("pycore needs Pyodide's WebAssembly heap (pyodide._module.HEAPU8)")
-        got = await _bridge().submitAndRead(self.device, _flat(commands), staging, out.nbytes,
+        got = await bridge.functions().submitAndRead(self.device, _flat(commands), staging, out.nbytes,
                                             out.ctypes.data, to_js(earlier) if earlier else jsnull,
                                             _interrupt_buffer())
         if type(got) is float or type(got) is int:  # no errors: the encode time
@@ -386,7 +161,7 @@ class BrowserTransport(Transport):
 
     async def lost_within_async(self, seconds: float) -> bool:
         """(A destroyed device fails a pending mapAsync before its `lost` promise resolves.)"""
-        return bool(await _bridge().lostWithin(self.device, seconds * 1e3))
+        return bool(await bridge.functions().lostWithin(self.device, seconds * 1e3))
 
     def on_lost(self, callback: Callable[[str], None]) -> None:
         def lost(info: Any) -> None:
@@ -396,69 +171,12 @@ class BrowserTransport(Transport):
     def destroy(self) -> None:
         self.device.destroy()
 
-    # -- settings: the page's localStorage (in a worker, the copy its page handed over, or IndexedDB)
-    @property
-    def settings_store(self) -> str:
-        return settings_store()
-
-    def load_setting(self, key: str) -> str | None:
-        store = _settings()
-        text = store.getItem(key) if store is not None else None
-        return str(text) if _present(text) else None
-
-    def save_setting(self, key: str, text: str | None) -> None:
-        store = _settings()
-        if store is None:
-            return
-        if text is None:
-            store.removeItem(key)
-        else:
-            store.setItem(key, text)
-
 
 def _interrupt_buffer() -> Any:
     """Pyodide's interrupt buffer where the host installed pycore's handler on it (web/worker.js):
     a readback waiting for the GPU stops when the page signals it. Else null (not interrupted)."""
     buffer = interrupts.buffer()
     return buffer if buffer is not None and buffer is not jsnull else jsnull
-
-
-_worker_store: list[Any] = []  # [the IndexedDB store, or the reason there is none], once looked up
-
-
-_PAGE_STORES = {"localStorage": "localStorage", "pycoreSettings": "the page's localStorage (pycoreSettings)"}
-
-
-def _store() -> tuple[Any, str]:
-    """Where settings are kept, and that in words: the page's localStorage; in a worker, which has
-    none, the store its page provides as `pycoreSettings` (web/worker.js), else IndexedDB (see
-    open_settings_async); else None, with why nothing is kept."""
-    for name, words in _PAGE_STORES.items():
-        store = getattr(js, name, None)
-        if _present(store):
-            return store, words
-    if not _worker_store:
-        return None, "not kept: no localStorage here"
-    store = _worker_store[0]
-    return (None, f"not kept: {store}") if isinstance(store, str) else (store, "IndexedDB")
-
-
-def _settings() -> Any:
-    return _store()[0]
-
-
-def settings_store() -> str:
-    """Where settings (the selector's calibration) are kept here, in words."""
-    return _store()[1]
-
-
-async def open_settings_async(timeout_s: float = 2.0) -> None:
-    """In a worker with neither localStorage nor a store from its page, open the IndexedDB store
-    (once): reads then find what earlier sessions saved."""
-    if _worker_store or _store()[0] is not None:
-        return
-    store = await _bridge().openStore(timeout_s * 1e3)
-    _worker_store.append(str(store) if isinstance(store, str) else store)
 
 
 async def request_device_async(timeout_s: float) -> BrowserTransport:
@@ -492,5 +210,4 @@ async def request_device_async(timeout_s: float) -> BrowserTransport:
     info: dict[str, Any] = {key: str(getattr(raw_info, key, "") or "")
                             for key in ("vendor", "architecture", "device", "description")}
     info["isFallbackAdapter"] = bool(getattr(raw_info, "isFallbackAdapter", False))
-    await open_settings_async()
     return BrowserTransport(adapter, device, info, limits, features)

@@ -3,8 +3,8 @@
 `await pycore.calibrate_async()` times, in this process: the fixed cost of one GPU call and of one
 NumPy call, upload and readback bandwidth, and the GPU's and NumPy's rates on each kind of kernel.
 Each figure is the median of a few runs. The result replaces the selector's defaults and is saved
-by the transport (a browser's localStorage, or a file under ~/.cache/pycore natively) for the
-next init_async() to load.
+in the settings store (settings.py: a browser's localStorage, or a file under ~/.cache/pycore
+natively) for the next init_async() to load.
 
 Saved state is checked before use (selector.parse_saved, Calibration.from_dict): state that is too
 large, too deeply nested, not JSON, or has unknown fields or figures that are not finite positive
@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from . import settings
 from .device import Device
 from .progress import report as report_progress
 from .runtime import QUIET, RUNTIME
@@ -226,8 +227,8 @@ async def calibrate_async(repeats: int = 3, save: bool = True) -> dict[str, Any]
     SELECTOR.calibration = cal = run.finish("")
     device = RUNTIME.device
     if save and device is not None:
-        _keep(device, storage_key(device), cal)
-        _keep(device, storage_key(device) + PARTIAL, None)
+        _keep(storage_key(device), cal)
+        _keep(storage_key(device) + PARTIAL, None)
     return _rounded(cal)
 
 
@@ -266,7 +267,7 @@ def _start(device: Device) -> None:
 
 async def _background_async(device: Device) -> None:
     key = storage_key(device) + PARTIAL
-    run = _load(device, key, CalibrationRun.from_saved, "calibration under way",
+    run = _load(key, CalibrationRun.from_saved, "calibration under way",
                 "it starts again from the first step") or CalibrationRun()
     run.give_way = True
     steps = run.steps(gpu=True)
@@ -286,18 +287,18 @@ async def _background_async(device: Device) -> None:
                     device.errors = [*device.errors[-7:], f"background calibration, {name}: {exc}"]
                     return
             await asyncio.sleep(IDLE_POLL_S)
-        _keep(device, key, run)
+        _keep(key, run)
         report_progress("background calibration", len(run.done), len(steps), name)
     if device is RUNTIME.device and not SELECTOR.calibration.source.startswith("calibrated"):
         try:
             cal = run.finish(" (in the background)").checked()
         except InvalidCalibrationError as exc:  # (a measurement gave something unusable)
             device.errors = [*device.errors[-7:], f"background calibration: not used, {exc}"]
-            _keep(device, key, None)
+            _keep(key, None)
             return
         SELECTOR.calibration = cal
-        _keep(device, storage_key(device), cal)
-        _keep(device, key, None)
+        _keep(storage_key(device), cal)
+        _keep(key, None)
 
 
 def _rounded(cal: Calibration) -> dict[str, Any]:
@@ -327,18 +328,18 @@ def load_saved(device: Device | None = None) -> bool:
     device = device or RUNTIME.device
     if device is None:
         return False
-    cal = _load(device, storage_key(device), Calibration.from_json, "calibration",
+    cal = _load(storage_key(device), Calibration.from_json, "calibration",
                 "this adapter's defaults are used until it is measured again")
     SELECTOR.calibration = cal or Calibration.for_adapter(device.cpu_adapter)  # measured class defaults
     return cal is not None
 
 
-def _load(device: Device, key: str, parse: Callable[[str], Any], what: str, instead: str) -> Any:
+def _load(key: str, parse: Callable[[str], Any], what: str, instead: str) -> Any:
     """What `parse` makes of the text saved under `key`; None if there is none. Text that cannot
     be read or that `parse` refuses is discarded (if it can be) with one warning naming what was
     wrong and what happens `instead`."""
     try:
-        text = device.transport.load_setting(key)
+        text = settings.STORE.load(key)
         if not text:
             return None
         return parse(text)
@@ -348,11 +349,11 @@ def _load(device: Device, key: str, parse: Callable[[str], Any], what: str, inst
         why = f"it cannot be read: {type(exc).__name__}: {exc}"
     warnings.warn(f"pycore: the saved {what} {key!r} is unusable and was discarded ({why}); {instead}",
                   RuntimeWarning, stacklevel=3)
-    _keep(device, key, None)
+    _keep(key, None)
     return None
 
 
-def _keep(device: Device, key: str, value: Calibration | CalibrationRun | None) -> bool:
+def _keep(key: str, value: Calibration | CalibrationRun | None) -> bool:
     """Save `value` under `key` (None forgets it) if it is valid, as its loader will check it:
     invalid state is never saved. Whether it was kept; a store that refuses (full, read-only, a
     directory where the file should be) is no error."""
@@ -363,7 +364,7 @@ def _keep(device: Device, key: str, value: Calibration | CalibrationRun | None) 
             text: str | None = state
         else:
             text = value.checked().to_json() if value is not None else None
-        device.transport.save_setting(key, text)
+        settings.STORE.save(key, text)
         return True
     except Exception:
         return False

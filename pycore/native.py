@@ -9,17 +9,14 @@ Waiting for the GPU (mapping the readback buffer) blocks the calling thread, as 
 
 from __future__ import annotations
 
-import os
 import re
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import wgpu
 
-from .selector import SAVED_MAX_CHARS
 from .transport import (
     BUFFER_BINDING_TYPES,
     COPY_SRC,
@@ -195,45 +192,6 @@ class NativeTransport(Transport):
     def destroy(self) -> None:
         self.device.destroy()
         self._report_lost("destroyed: the device was destroyed")
-
-    # -- settings: one JSON file per key under $PYCORE_CACHE_DIR (default ~/.cache/pycore)
-    def _setting_path(self, key: str) -> Path:
-        root = os.environ.get("PYCORE_CACHE_DIR") or Path.home() / ".cache" / "pycore"
-        return Path(root) / (re.sub(r"[^\w.-]", "_", key) + ".json")
-
-    @property
-    def settings_store(self) -> str:
-        return f"files in {self._setting_path('x').parent}"
-
-    def load_setting(self, key: str) -> str | None:
-        """The text kept under `key`, None if there is none. Raises ValueError for a file over
-        SAVED_MAX_CHARS bytes or not UTF-8, OSError for one that cannot be read (a directory)."""
-        try:
-            with self._setting_path(key).open("rb") as f:
-                data = f.read(SAVED_MAX_CHARS + 1)
-        except (FileNotFoundError, NotADirectoryError):
-            return None
-        if len(data) > SAVED_MAX_CHARS:
-            raise ValueError(f"the file is over {SAVED_MAX_CHARS} bytes")
-        return data.decode("utf-8")  # (UnicodeDecodeError is a ValueError)
-
-    def save_setting(self, key: str, text: str | None) -> None:
-        """Write the file whole (a temporary file renamed over it), or remove it; a file that
-        cannot be written or removed is left as it is, without an error (settings are a cache)."""
-        path = self._setting_path(key)
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        try:
-            if text is None:
-                path.unlink(missing_ok=True)
-                return
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp.write_bytes(text.encode("utf-8"))
-            os.replace(tmp, path)
-        except OSError:
-            try:
-                tmp.unlink(missing_ok=True)
-            except OSError:
-                pass
 
 
 async def request_device_async(timeout_s: float) -> NativeTransport:

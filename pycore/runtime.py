@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from . import settings
 from ._version import __version__
 from .device import Device, DeviceLostError
 from .transport import TRANSPORTS, GpuUnavailableError, is_lost_text, request_async, wanted_transport
@@ -86,6 +87,7 @@ class Runtime:
         """Get a device through self.wanted; on failure, fall back and return the reason."""
         try:
             transport = await request_async(self.wanted, DEVICE_TIMEOUT_S)
+            await settings.STORE.open_async()  # (the saved calibration is loaded from it next)
         except GpuUnavailableError as exc:
             self._fallback(str(exc))
             return str(exc)
@@ -232,7 +234,7 @@ class Runtime:
             "adapter": dict(dev.adapter_info) if dev else None,
             "limits": dict(dev.limits) if dev else {},
             "features": list(dev.transport.features) if dev else [],
-            "settings": dev.transport.settings_store if dev else "not kept (no WebGPU device)",
+            "settings": settings.STORE.where if dev else "not kept (no WebGPU device)",
             "versions": versions,
             "memory": dev.pool.stats() if dev else None,
             "pipelines_compiled_ms": dict(dev.compile_ms) if dev else {},

@@ -42,6 +42,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any, cast
 
 from .ops import Op
+from .settings import MAX_CHARS
 
 STORAGE_KEY = "pycore.calibration.v2"
 KINDS = ("unary", "binary", "rowwise", "reduce", "matmul", "conv2d")
@@ -52,7 +53,7 @@ UPLOAD_KNEE = 4 << 20  # bytes of one call's upload at upload_gbps; the rest at 
 # SAVED_MAX_CHARS or nested deeper than SAVED_MAX_DEPTH (checked before parsing), or when a figure in
 # it is not a number within FIGURE_RANGE (bounds no measurement reaches, within which no prediction
 # overflows or divides by zero).
-SAVED_MAX_CHARS = 64 * 1024
+SAVED_MAX_CHARS = MAX_CHARS  # (the longest text a settings store keeps)
 SAVED_MAX_DEPTH = 8
 FIGURE_RANGE = (1e-9, 1e9)
 SOURCE_MAX_CHARS = 1000

@@ -142,20 +142,6 @@ class Transport(ABC):
     @abstractmethod
     def destroy(self) -> None: ...
 
-    # -- settings kept between sessions (the selector's calibration)
-    @property
-    def settings_store(self) -> str:
-        """Where, in words (info())."""
-        return "not kept"
-
-    @abstractmethod
-    def load_setting(self, key: str) -> str | None:
-        """The text kept under `key`, None if none; may raise for what cannot be read (the caller,
-        calibrate.py, discards it and checks what it can read before using it)."""
-    @abstractmethod
-    def save_setting(self, key: str, text: str | None) -> None:
-        """Keep `text` under `key` (None forgets it)."""
-
 
 async def request_async(wanted: str, timeout_s: float) -> Transport:
     """The transport `wanted` ("auto", "browser" or "native"), with a device acquired.

@@ -122,11 +122,11 @@ await pycore.softmax_async(np.ones((4, 8)), backend="gpu")
 
 
 BIND_GROUPS = """
-from pycore import browser
+from pycore import bridge
 from pycore.runtime import RUNTIME
 device = RUNTIME.device
 js_device = device.transport.js_device()
-cached = lambda: browser._bridge().groupsCached(js_device)
+cached = lambda: bridge.functions().groupsCached(js_device)
 x = await pycore.to_gpu_async(np.arange(-2048, 2048, dtype=np.float32))
 want = np.maximum(np.arange(-2048, 2048, dtype=np.float32), 0)
 ok = True

@@ -106,8 +106,9 @@ def test_the_page_calibrates_itself_when_idle_gives_way_and_resumes(browser, ser
 import json, time
 from pycore.calibrate import PARTIAL, storage_key
 from pycore.runtime import RUNTIME
+from pycore.settings import STORE
 def steps_done():
-    saved = RUNTIME.device.transport.load_setting(storage_key(RUNTIME.device) + PARTIAL)
+    saved = STORE.load(storage_key(RUNTIME.device) + PARTIAL)
     return len(json.loads(saved)["done"]) if saved else 0
 await pycore.relu_async(np.ones(1000), backend="gpu")
 first = steps_done()

@@ -14,9 +14,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from pycore import calibrate
+from pycore import calibrate, settings
 from pycore.calibrate import PARTIAL, CalibrationRun, load_saved, storage_key
-from pycore.native import NativeTransport
 from pycore.ops import OPS
 from pycore.runtime import RUNTIME
 from pycore.selector import SELECTOR, Calibration, InvalidCalibrationError
@@ -31,23 +30,23 @@ def keep_selector():
 
 
 def device(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> SimpleNamespace:
-    """A device whose settings are the native transport's files, under tmp_path."""
+    """A device, with settings kept as files under tmp_path (as natively)."""
     monkeypatch.setenv("PYCORE_CACHE_DIR", str(tmp_path))
-    store = NativeTransport.__new__(NativeTransport)  # (only its settings are used)
-    return SimpleNamespace(cpu_adapter=True, transport=store, errors=[],
+    monkeypatch.setattr(settings, "STORE", settings.FileStore())
+    return SimpleNamespace(cpu_adapter=True, errors=[],
                            adapter_info={"vendor": "test", "architecture": "store", "device": "1"})
 
 
-class PageStore:
-    """A page's storage as the browser transport uses it (localStorage: text under keys)."""
+class PageStore(settings.Store):
+    """A page's storage as the browser's settings store uses it (localStorage: text under keys)."""
 
     def __init__(self) -> None:
         self.items: dict[str, str] = {}
 
-    def load_setting(self, key: str) -> str | None:
+    def load(self, key: str) -> str | None:
         return self.items.get(key)
 
-    def save_setting(self, key: str, text: str | None) -> None:
+    def save(self, key: str, text: str | None) -> None:
         if text is None:
             self.items.pop(key, None)
         else:
@@ -55,7 +54,7 @@ class PageStore:
 
 
 def path_of(dev: SimpleNamespace, suffix: str = "") -> Path:
-    return dev.transport._setting_path(storage_key(dev) + suffix)
+    return settings.FileStore().path(storage_key(dev) + suffix)
 
 
 def valid() -> dict:
@@ -116,13 +115,13 @@ def test_invalid_saved_calibration_is_discarded_with_one_warning(tmp_path, monke
     text, why = INVALID[name]
     dev = device(tmp_path, monkeypatch)
     if store == "page":
-        dev.transport = PageStore()
-    dev.transport.save_setting(storage_key(dev), text)
+        monkeypatch.setattr(settings, "STORE", PageStore())
+    settings.STORE.save(storage_key(dev), text)
     loaded, messages = load_warning(dev)
     assert loaded is False
     assert len(messages) == 1 and why in messages[0] and "defaults" in messages[0], messages
     assert SELECTOR.calibration == Calibration.for_adapter(True)
-    assert dev.transport.load_setting(storage_key(dev)) is None  # discarded, not kept to fail again
+    assert settings.STORE.load(storage_key(dev)) is None  # discarded, not kept to fail again
     for op in OPS.values():  # auto's predictions work (a zero rate made every one raise)
         SELECTOR.predict(op, [(64, 64)] * len(op.inputs))
 
@@ -164,7 +163,7 @@ def test_an_undeletable_invalid_file_never_fails_a_call(tmp_path, monkeypatch):
     loaded, messages = load_warning(dev)
     assert loaded is False and len(messages) == 1 and "dispatch_ms is -1" in messages[0]
     assert SELECTOR.calibration == Calibration.for_adapter(True)
-    calibrate._keep(dev, storage_key(dev), None)  # (no error, though the file stays)
+    calibrate._keep(storage_key(dev), None)  # (no error, though the file stays)
     assert path_of(dev).exists()
 
 
@@ -176,10 +175,9 @@ def test_a_directory_where_the_file_should_be_never_fails_a_call(tmp_path, monke
     loaded, messages = load_warning(dev)
     assert loaded is False and len(messages) == 1 and "IsADirectoryError" in messages[0]
     assert SELECTOR.calibration == Calibration.for_adapter(True)
-    store = dev.transport
     for suffix in ("", PARTIAL):  # what calibrate_async and the background calibration do
-        store.save_setting(storage_key(dev) + suffix, with_())
-        store.save_setting(storage_key(dev) + suffix, None)
+        settings.STORE.save(storage_key(dev) + suffix, with_())
+        settings.STORE.save(storage_key(dev) + suffix, None)
         assert path_of(dev, suffix).is_dir()
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(path_of(dev, s).name for s in ("", PARTIAL))
 
@@ -188,20 +186,20 @@ def test_the_cache_directory_being_a_file_never_fails_a_call(tmp_path, monkeypat
     dev = device(tmp_path / "cache", monkeypatch)
     (tmp_path / "cache").write_text("not a directory")
     assert load_warning(dev) == (False, [])
-    dev.transport.save_setting(storage_key(dev), with_())
-    dev.transport.save_setting(storage_key(dev), None)
+    settings.STORE.save(storage_key(dev), with_())
+    settings.STORE.save(storage_key(dev), None)
 
 
 def test_invalid_state_is_never_saved(tmp_path, monkeypatch):
     dev = device(tmp_path, monkeypatch)
     bad = Calibration(**valid())
     bad.gpu_gflops["relu"] = math.nan
-    assert calibrate._keep(dev, storage_key(dev), bad) is False and not path_of(dev).exists()
+    assert calibrate._keep(storage_key(dev), bad) is False and not path_of(dev).exists()
     run = CalibrationRun()
     run.cal.dispatch_ms = 0.0
-    assert calibrate._keep(dev, storage_key(dev) + PARTIAL, run) is False
+    assert calibrate._keep(storage_key(dev) + PARTIAL, run) is False
     assert not path_of(dev, PARTIAL).exists()
-    assert calibrate._keep(dev, storage_key(dev), Calibration(**valid())) is True
+    assert calibrate._keep(storage_key(dev), Calibration(**valid())) is True
     assert Calibration.from_json(path_of(dev).read_text()) == Calibration(**valid())
 
 
@@ -255,9 +253,10 @@ import warnings
 from pathlib import Path
 from pycore.calibrate import storage_key
 from pycore.runtime import RUNTIME
+from pycore.settings import STORE
 await pycore.init_async()
 key = storage_key(RUNTIME.device)
-path = RUNTIME.device.transport._setting_path(key)
+path = STORE.path(key)
 path.parent.mkdir(parents=True, exist_ok=True)
 out = {}
 for name, content in [("non-UTF-8", b'{"source": "\\xff"}'), ("nested", b"[" * 60000),

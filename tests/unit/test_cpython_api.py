@@ -295,14 +295,15 @@ def test_explain_on_the_numpy_fallback_says_numpy():
 def test_an_uncalibrated_device_starts_from_its_adapter_class_defaults():
     from types import SimpleNamespace
 
+    from pycore import settings
     from pycore.calibrate import load_saved
     from pycore.selector import SELECTOR, Calibration
 
-    saved = SELECTOR.calibration
+    saved, store = SELECTOR.calibration, settings.STORE
+    settings.STORE = settings.Store()  # (keeps nothing)
     try:
         for cpu in (True, False):
-            nothing_saved = SimpleNamespace(load_setting=lambda key: None)
-            device = SimpleNamespace(cpu_adapter=cpu, transport=nothing_saved, adapter_info={})
+            device = SimpleNamespace(cpu_adapter=cpu, adapter_info={})
             assert load_saved(device) is False
             want = Calibration.for_adapter(cpu)
             assert SELECTOR.calibration.gpu_gflops == want.gpu_gflops
@@ -311,7 +312,7 @@ def test_an_uncalibrated_device_starts_from_its_adapter_class_defaults():
         matmul = [Calibration.for_adapter(cpu).gpu_gflops["matmul"] for cpu in (True, False)]
         assert matmul[0] < 50 < matmul[1]  # SwiftShader's ~10 GFLOP/s, a GPU's hundreds
     finally:
-        SELECTOR.calibration = saved
+        SELECTOR.calibration, settings.STORE = saved, store
 
 
 def test_a_calibration_resumes_from_its_saved_steps():

@@ -142,13 +142,15 @@ def test_lock_file_lists_only_local_wheels_with_their_hashes(server):
     assert lock["packages"]["numpy"]["imports"] == ["numpy"]
 
 
-def test_pycore_wheel_carries_the_package_and_the_shaders(server):
+def test_pycore_wheel_carries_the_package_the_bridge_and_the_shaders(server):
     _, _, body = get(server, "/pycore-wheel.json")
     url = json.loads(body)["url"]
     status, _headers, wheel = get(server, url)
     assert status == 200 and url.endswith("-py3-none-any.whl")
     names = zipfile.ZipFile(BytesIO(wheel)).namelist()
     assert "pycore/__init__.py" in names and "pycore/browser.py" in names
+    bridge = zipfile.ZipFile(BytesIO(wheel)).read("pycore/bridge.js")  # the browser transport's JS
+    assert bridge == (ROOT / "pycore" / "bridge.js").read_bytes()
     shaders = {p.name for p in (ROOT / "shaders").glob("*.wgsl")}
     assert shaders and {f"pycore/shaders/{s}" for s in shaders} <= set(names)
     record = zipfile.ZipFile(BytesIO(wheel)).read(next(n for n in names if n.endswith("RECORD"))).decode()

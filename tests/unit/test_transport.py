@@ -111,3 +111,38 @@ def test_the_bench_command_line_names_a_bad_option(argv, message, capsys):
     with pytest.raises(SystemExit) as done:
         main(["--native", *argv])
     assert done.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_every_bridge_function_called_from_python_is_one_bridge_js_returns():
+    """bridge.js is a file of the package, beside the modules that call its functions."""
+    import re
+
+    from pycore import bridge
+
+    here = Path(transport.__file__).parent
+    assert bridge.SOURCE_FILE == here / "bridge.js" and bridge.source() == bridge.SOURCE_FILE.read_text()
+    called = set()
+    for module in ("browser.py", "settings.py"):
+        called |= set(re.findall(r"bridge\.functions\(\)\.(\w+)\(", (here / module).read_text()))
+    assert {"create", "submit", "submitAndRead", "openStore"} <= called, called
+    returned = bridge.source().split("\n  return {\n", 1)[1]
+    for name in called:
+        assert re.search(rf"^    (async )?{name}(\(|: )", returned, re.MULTILINE), name
+
+
+def test_settings_are_files_natively_and_info_says_where():
+    worker = Native()
+    try:
+        r = worker.py("""
+import os
+from pycore import settings
+info = await pycore.init_async()
+path = settings.STORE.path("pycore.test")
+settings.STORE.save("pycore.test", "kept")
+kept = [path.read_text(), settings.STORE.load("pycore.test")]
+settings.STORE.save("pycore.test", None)
+[info["settings"], os.environ["PYCORE_CACHE_DIR"], type(settings.STORE).__name__, kept, path.exists()]
+""")
+    finally:
+        worker.close()
+    assert r == [f"files in {r[1]}", r[1], "FileStore", ["kept", "kept"], False]
