@@ -30,7 +30,8 @@ from typing import Any
 
 import numpy as np
 
-from .gpu import WORKGROUP, GpuSession, grid, whole_vec4s
+from .gpu import WORKGROUP, GpuSession, whole_vec4s
+from .kernels.plan import grid_for
 from .ops import Op
 from .shaders import wgsl_functions, wgsl_template
 
@@ -216,5 +217,5 @@ class FusedKernel:
         dst = gpu.output(4 * elements)
         uniform = gpu.uniform_words(self.words())
         gpu.dispatch(pipeline, [whole_vec4s(b) for b in [*inputs, dst]] + [uniform],
-                     grid(-(-elements // (4 * WORKGROUP)), gpu.max_groups))
+                     grid_for(-(-elements // (4 * WORKGROUP)), gpu.max_groups))
         return dst

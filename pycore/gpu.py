@@ -36,22 +36,6 @@ BACKLOG = 64  # submits left unsettled before a chain that never reads waits for
 DATA_USAGE = STORAGE | COPY_SRC | COPY_DST
 
 
-def grid(n_groups: int, max_per_dim: int) -> tuple[int, int, int]:
-    """Workgroups (x, y, 1) covering `n_groups`, each dimension within the device limit; kernels
-    recover the flat index as x + y * groups.x.
-
-    >>> grid(10, 65535), grid(70000, 65535)
-    ((10, 1, 1), (35000, 2, 1))
-    """
-    if n_groups <= max_per_dim:
-        return (max(n_groups, 1), 1, 1)
-    y = -(-n_groups // max_per_dim)
-    x = -(-n_groups // y)
-    if y > max_per_dim:
-        raise ValueError(f"{n_groups} workgroups exceed the device's {max_per_dim}² grid")
-    return (x, y, 1)
-
-
 def pack_uniform(*values: float | int) -> np.ndarray:
     """Up to 16 numbers as the uniform block the kernels declare (32 bytes for up to 8, else 64):
     ints as u32, floats as f32 (their bits), in order.

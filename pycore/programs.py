@@ -24,7 +24,8 @@ import numpy as np
 
 from .array.layout import broadcast_shapes, normalize_axis
 from .fusion import FusedKernel, Node
-from .gpu import THREAD_GROUP, WORKGROUP, GpuSession, GpuView, grid
+from .gpu import THREAD_GROUP, WORKGROUP, GpuSession, GpuView
+from .kernels.plan import grid_for
 from .ops import Op, Shapes
 from .shaders import wgsl_constant
 
@@ -186,7 +187,7 @@ class Rowwise(Program):
             dst = gpu.output(part.nbytes)
             n = part.shape[0]
             gpu.dispatch(pipeline, [gpu.upload(part), dst, gpu.uniform(n, cols, NEG_INF_BITS)],
-                         grid(n if tree else -(-n // THREAD_GROUP), gpu.max_groups))
+                         grid_for(n if tree else -(-n // THREAD_GROUP), gpu.max_groups))
             await gpu.finish_async(dst, out[lo:lo + step])
         return out.reshape(x.shape)
 
@@ -256,7 +257,7 @@ class Reduce(Program):
             dst = gpu.output(4 * partials)
             uniform = gpu.uniform(n, code, np.float32(identity).view(np.uint32))
             binds = [src[0], dst, uniform, *src[1:]]
-            gpu.dispatch(pipeline, binds, grid(-(-n // per_group), gpu.max_groups))
+            gpu.dispatch(pipeline, binds, grid_for(-(-n // per_group), gpu.max_groups))
             if partials == 1:
                 return dst[0]
             pipeline, src, n = combine, [dst], partials

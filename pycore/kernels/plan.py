@@ -116,10 +116,11 @@ def i32_word(value: int) -> int:
 
 
 def grid_for(n_groups: int, max_per_dim: int) -> tuple[int, int, int]:
-    """Workgroups (x, y, 1) covering n_groups within the per-dimension limit (x + y * groups.x).
+    """Workgroups (x, y, 1) covering n_groups, each dimension within the device's limit; kernels
+    recover the flat index as x + y * groups.x.
 
-    >>> grid_for(70000, 65535)
-    (35000, 2, 1)
+    >>> grid_for(10, 65535), grid_for(70000, 65535)
+    ((10, 1, 1), (35000, 2, 1))
     """
     if n_groups <= max_per_dim:
         return (max(n_groups, 1), 1, 1)

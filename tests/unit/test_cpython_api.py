@@ -13,7 +13,8 @@ import pytest
 import pycore
 from pycore.arrays import as_float32
 from pycore.calls import NDPUBLIC
-from pycore.gpu import grid, pack_uniform
+from pycore.gpu import pack_uniform
+from pycore.kernels.plan import grid_for as grid
 from pycore.ops import OPS
 from pycore.selector import KINDS
 from pycore.shaders import wgsl_source
