@@ -1,13 +1,28 @@
-"""pycore: GPU compute for Python in the browser.
+"""pycore: an n-d array library for Python in the browser, computing on your GPU through WebGPU.
 
-Operations are `async` and named `*_async`. In Pyodide with WebGPU they run WGSL compute shaders on
-the user's GPU; under CPython with `wgpu` installed, the same shaders run on native WebGPU; elsewhere
-(no WebGPU, no adapter, a lost device) the same call runs on NumPy with the same semantics. Results
-are float32 NumPy arrays.
+Every op that runs on the GPU is async and named `*_async` (top-level `await` works in the
+console); where there is no WebGPU, the same call runs on NumPy with the same result and dtype.
+Arrays are float32, int32, uint32 or bool; ops broadcast as NumPy's do.
+
+  arrays        to_gpu_async(x, dtype=None) -> GpuArray; GpuArray: shape, dtype, views (.T, [...],
+                reshape, ...), to_numpy_async(), copy_async(), astype_async(), release()
+  element-wise  add, subtract, multiply, divide, floor_divide, remainder, maximum, minimum,
+                equal, not_equal, less, less_equal, greater, greater_equal, logical_and/or/xor/not;
+                relu, leaky_relu, elu, sigmoid, tanh, swish, gelu, clip, scale (float32)
+  reductions    sum, prod, max, min, mean, var, std, argmax, argmin, all, any (axis=, keepdims=)
+  rows          softmax, log_softmax (axis=)
+  linear alg.   matmul (batched), dot; images: convolve2d
+  many ops      CommandBatch: queue ops, run them in one submit, fused where they can be
+  the backend   backend="auto" | "gpu" | "numpy" on every op; init_async, info, trace, explain,
+                calibrate_async; SELECTOR (the cost model behind "auto")
+
+Every function's docstring has a runnable example; the reference of every op, with its dtypes,
+is docs/api.md in pycore's repository (written from the op tables by scripts/readme.py).
 
 >>> import asyncio, numpy as np, pycore
->>> asyncio.run(pycore.relu_async(np.array([-1.0, 0.5])))
-array([0. , 0.5], dtype=float32)
+>>> asyncio.run(pycore.add_async(np.array([[1, 2], [3, 4]], np.int32), 10))
+array([[11, 12],
+       [13, 14]], dtype=int32)
 """
 
 from __future__ import annotations
@@ -21,16 +36,19 @@ from .batch import CommandBatch
 from .calibrate import calibrate_async
 from .calls import NDPUBLIC
 from .gpuarray import GpuArray, to_gpu_async
-from .ops import OPS
+from .ops import OPS as OPS
 from .runtime import RUNTIME
-from .selector import SELECTOR, BackendSelector, Calibration
+from .selector import SELECTOR
+from .selector import BackendSelector as BackendSelector  # (importable, outside __all__)
+from .selector import Calibration as Calibration
 
 globals().update(PUBLIC)  # relu_async, softmax_async, matmul_async, ... (see ops.OPS)
 globals().update(NDPUBLIC)  # add_async, sum_async(x, axis=...), ... (see ufuncs.py): n-d, any dtype
 
-__all__ = ["OPS", "SELECTOR", "BackendSelector", "Calibration", "CommandBatch", "GpuArray",
-           "NarrowingWarning", "__version__", "bench", "calibrate_async", "explain", "info", "init_async",
-           "to_gpu_async", "trace", *dict.fromkeys([*PUBLIC, *NDPUBLIC])]
+# The public namespace (what help(pycore) lists): the ops, arrays and the backend's controls. OPS,
+# BackendSelector, Calibration and the modules stay importable, outside it.
+__all__ = ["SELECTOR", "CommandBatch", "GpuArray", "NarrowingWarning", "__version__", "calibrate_async",
+           "explain", "info", "init_async", "to_gpu_async", "trace", *dict.fromkeys([*PUBLIC, *NDPUBLIC])]
 
 
 def __getattr__(name: str) -> Any:

@@ -59,5 +59,60 @@ def op_reference() -> str:
     return "\n".join(rows)
 
 
+API = ROOT / "docs" / "api.md"
+
+_TAKES = {"numeric": "int32, uint32, float32 (bool raises TypeError)", "any": "any pycore dtype",
+          "float": "any pycore dtype, computed as float32",
+          "bool": "any pycore dtype, as bool (nonzero is True)"}
+
+
+def api_reference() -> str:
+    """docs/api.md: every public function, from the op tables (signature, what it computes, which
+    dtypes it takes and gives, where it runs, an example and its value)."""
+    sys.path.insert(0, str(ROOT))
+    import pycore
+    from pycore.calls import NDPUBLIC
+    from pycore.ops import OPS
+    from pycore.ufuncs import REDUCTIONS, UFUNCS
+
+    def head(name: str) -> str:
+        sig = inspect.signature(getattr(pycore, name))
+        params = str(sig.replace(return_annotation=inspect.Signature.empty,
+                                 parameters=[p.replace(annotation=inspect.Parameter.empty)
+                                             for p in sig.parameters.values()])).replace("'", '"')
+        return f"### `{name}{params}`"
+
+    def example(expr: str, shows: str) -> list[str]:
+        return ["```python", f">>> await {expr}", shows, "```", ""]
+
+    lines = ["# pycore API reference", "",
+             "Written by `python3 scripts/readme.py` from pycore's op tables (`pycore/ufuncs.py`, "
+             "`pycore/ops.py`); a test checks it is current. Every op is async and takes "
+             '`backend="auto" | "gpu" | "numpy"`: where to compute, never where the result lives (a '
+             "GpuArray input gives a GpuArray result). Every op runs on the GPU where there is one, and "
+             "on NumPy otherwise, with the same result and dtype.", "",
+             "## Element-wise ops (n-d, broadcasting)", ""]
+    for u in UFUNCS.values():
+        gives = "bool" if u.gives == "bool" else "the promoted dtype" if u.takes != "float" else "float32"
+        aliases = f" Also `{'`, `'.join(a + '_async' for a in u.aliases)}`." if u.aliases else ""
+        lines += [head(f"{u.name}_async"), "", u.summary + aliases, "",
+                  f"Takes: {_TAKES[u.takes]}. Gives: {gives}.", "", *example(u.example, u.shows)]
+    lines += ["## Reductions (any axes, keepdims)", ""]
+    for r in REDUCTIONS.values():
+        gives = {"same": "the input's dtype", "sum": "the input's dtype (bool counts as int32)",
+                 "float32": "float32", "int32": "int32", "bool": "bool"}[r.gives]
+        lines += [head(f"{r.name}_async"), "", r.summary, "",
+                  f"Takes: {_TAKES[r.takes]}. Gives: {gives}; a Python scalar when every axis is reduced "
+                  "without keepdims.", "", *example(r.example, r.shows)]
+    lines += ["## Fixed-kernel ops", "", "These compute in float32: integer and bool inputs are converted, "
+              "and so are GpuArrays of those dtypes (on the GPU).", ""]
+    for op in OPS.values():
+        if op.public_name in NDPUBLIC:
+            continue
+        lines += [head(op.public_name), "", op.summary, "", *example(op.example, op.shows)]
+    return "\n".join(lines).rstrip() + "\n"
+
+
 if __name__ == "__main__":
     replace_section("ops", op_reference())
+    API.write_text(api_reference())

@@ -173,6 +173,23 @@ def test_docstring_examples_run(module):
     assert result.failed == 0 and result.attempted > 0
 
 
+def test_the_api_reference_page_is_current():
+    from scripts.readme import API, api_reference
+
+    assert API.read_text() == api_reference(), "run: python3 scripts/readme.py"
+
+
+def test_help_starts_with_a_map_and_lists_no_internals():
+    import pydoc
+
+    text = pydoc.render_doc(pycore, renderer=pydoc.plaintext)
+    description = text[text.index("DESCRIPTION"):text.index("PACKAGE CONTENTS")]
+    assert "element-wise" in description and "reductions" in description and "docs/api.md" in description
+    assert "class BackendSelector" not in text and "class Calibration" not in text
+    assert set(pycore.__all__) >= {"add_async", "sum_async", "GpuArray", "to_gpu_async"}
+    assert not {"OPS", "BackendSelector", "Calibration"} & set(pycore.__all__)
+
+
 def test_readme_op_reference_is_current():
     from scripts.readme import README, op_reference, replace_section
 
