@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from . import interrupts
+from .api import PUBLIC
 from .array.dtypes import BOOL, FLOAT32, as_array, result_type, scalar_kind, scalar_value
 from .array.layout import Layout, broadcast_shapes, normalize_axes, normalize_axis
 from .device import GpuOutOfMemoryError
@@ -28,8 +29,10 @@ from .dispatch import BACKENDS, is_argument_error, mark_argument_error
 from .engine.executor import facts, planned, replay, run_plans_async
 from .gpuarray import GpuArray, storage_of, to_gpu_async
 from .kernels.elementwise import Operand, plan_elementwise
+from .kernels.matmul import plan_matmul_int
 from .kernels.plan import SUFFIX, Plan, word_of
 from .kernels.reduction import Combine, plan_reduction
+from .programs import matmul_shape
 from .runtime import RUNTIME
 from .selector import SELECTOR
 from .ufuncs import REDUCTIONS, UFUNCS, Reduction, Ufunc
@@ -494,6 +497,63 @@ async def reduce_async(
     return await _call(r.name, start, use_gpu, why, choice, [tuple(x.shape)], on_gpu_work, on_numpy_work)
 
 
+async def matmul_async(a: Any, b: Any, *, backend: str = "auto") -> Any:
+    """a @ b as numpy.matmul: (..., m, k) @ (..., k, n) -> (..., m, n), batch axes broadcast, a 1-D
+    operand as a row (a) or a column (b). Integer operands multiply in their promoted dtype
+    (int32 or uint32, wrapping as NumPy's) through their strides; anything else in float32 on the
+    tuned float kernels.
+
+    >>> import asyncio, pycore
+    >>> asyncio.run(pycore.matmul_async([[1, 2], [3, 4]], [[1], [1]]))
+    array([[3],
+           [7]], dtype=int32)
+    """
+    start = time.perf_counter()
+    try:
+        _check_backend("matmul", backend)
+        xa, xb = (x if isinstance(x, GpuArray) else as_array(x, n) for x, n in ((a, "a"), (b, "b")))
+    except (ValueError, TypeError, OverflowError) as exc:
+        raise mark_argument_error(exc) from None
+    if not (xa.dtype.kind in "iu" and xb.dtype.kind in "iu"):
+        return await PUBLIC["matmul_async"](a, b, backend=backend)
+    try:
+        out_shape = matmul_shape(xa.shape, xb.shape)
+    except ValueError as exc:
+        raise mark_argument_error(exc) from None
+    dtype = result_type(xa.dtype, xb.dtype)
+    keep = isinstance(xa, GpuArray) or isinstance(xb, GpuArray)
+    await RUNTIME.init_async()
+    k = xa.shape[-1]
+    shapes = [tuple(xa.shape), tuple(xb.shape)]
+    on_gpu = [isinstance(x, GpuArray) and x.device == "webgpu" for x in (xa, xb)]
+    cost = _Cost("matmul", "matmul", 2.0 * k, out_shape)
+    use_gpu, why, choice = _placement("matmul", backend, shapes, on_gpu, keep, cost,
+                                      math.prod(out_shape) * k == 0)
+
+    async def on_gpu_work() -> Any:
+        device = RUNTIME.device
+        ops: list[Any] = []
+        for given in (xa, xb):
+            x = _on_host(given)
+            if isinstance(x, GpuArray):
+                ops.append(x if x.dtype == dtype else await x.astype_async(dtype))
+            else:
+                ops.append(np.ascontiguousarray(x, dtype=dtype))
+        layouts = [x.layout if isinstance(x, GpuArray) else Layout.contiguous(x.shape) for x in ops]
+        la = layouts[0].expand_dims(0) if len(layouts[0].shape) == 1 else layouts[0]
+        lb = layouts[1].expand_dims(-1) if len(layouts[1].shape) == 1 else layouts[1]
+        key = ("matmul_int", la, lb, dtype.name, facts(device))
+        plan = planned(key, lambda: plan_matmul_int(la, lb, dtype, facts(device)))
+        value, stages = await _run_gpu("matmul", [(plan, ops)], keep, plan.outputs[0].shape, dtype)
+        return value.reshape(out_shape), stages
+
+    async def on_numpy_work() -> Any:
+        values = [np.asarray(await _host(x)).astype(dtype, copy=False) for x in (xa, xb)]
+        return await _result(np.asarray(np.matmul(*values)).astype(dtype, copy=False), keep)
+
+    return await _call("matmul", start, use_gpu, why, choice, shapes, on_gpu_work, on_numpy_work)
+
+
 # ---------------------------------------------------------------- the public functions
 
 
@@ -599,3 +659,16 @@ NDPUBLIC: dict[str, Any] = {
 for _u in UFUNCS.values():
     for _alias in _u.aliases:
         NDPUBLIC[f"{_alias}_async"] = NDPUBLIC[f"{_u.name}_async"]
+
+
+async def _matmul_public(a: Any, b: Any, *, backend: str = "auto") -> Any:
+    try:
+        return await matmul_async(a, b, backend=backend)
+    except (ValueError, TypeError, OverflowError) as exc:
+        if is_argument_error(exc):
+            __tracebackhide__ = True
+        raise
+
+
+NDPUBLIC["matmul_async"] = _public(_matmul_public, "matmul_async", inspect.signature(PUBLIC["matmul_async"]),
+                                   inspect.cleandoc(matmul_async.__doc__ or ""))

@@ -302,7 +302,8 @@ OPS: dict[str, Op] = {
         Op(name="matmul", kind="matmul", inputs=("a", "b"),
            numpy=np.matmul, flops=_matmul_flops,
            summary="a @ b as numpy.matmul: (..., m, k) @ (..., k, n) -> (..., m, n), batch axes "
-                   "broadcast, a 1-D operand as a row (a) or a column (b).",
+                   "broadcast, a 1-D operand as a row (a) or a column (b); integer operands in int32 or "
+                   "uint32 (wrapping), others in float32.",
            example="pycore.matmul_async([[1.0, 2.0], [3.0, 4.0]], [[1.0], [1.0]])",
            shows='array([[3.],\n       [7.]], dtype=float32)'),
         Op(name="convolve2d", kind="conv2d", inputs=("image", "kernel"),

@@ -451,3 +451,51 @@ arg = await pycore.argmax_async(np.array([[1, 7, 7], [9, 0, 9]], np.int32), axis
     assert r["summed"] == ["GpuArray", [1, 4], [[21.0, 18.0, 15.0, 12.0]]]
     assert r["arg"] == ["int32", [1, 0]] and abs(r["var"] - 13.0) < 1e-5
     assert r["backends"] == ["numpy"] * 5
+
+
+TILED_AND_INT_MATMUL = """
+from pycore.engine.executor import _plans
+rng = np.random.default_rng(11)
+bad = []
+def check(name, got, want):
+    if got.dtype != want.dtype or got.shape != want.shape or not np.array_equal(got, want):
+        bad.append((name, str(got.dtype), str(want.dtype), list(got.shape), list(want.shape)))
+# transposed inputs of at least a tile (32 x 32) each way run the tiled kernel
+for shape in [(64, 48), (33, 70), (3, 40, 36)]:
+    a = rng.standard_normal(shape).astype(np.float32)
+    b = rng.integers(-50, 50, shape[:-2] + shape[:-3:-1]).astype(np.int32)
+    A, B = await pycore.to_gpu_async(a), await pycore.to_gpu_async(b)
+    Bt = B.mT if B.ndim == 3 else B.T
+    bt = np.swapaxes(b, -1, -2)
+    summed = await pycore.add_async(A, Bt, backend="gpu")  # (int32 with float32: float32)
+    check(f"add {shape}", await summed.to_numpy_async(), (a + bt).astype(np.float32))
+    less = await pycore.less_async(Bt, 0.5, backend="gpu")
+    check(f"less {shape}", await less.to_numpy_async(), bt < 0.5)
+    check(f"copy {shape}", await (await Bt.copy_async()).to_numpy_async(), np.ascontiguousarray(bt))
+    most = await pycore.maximum_async(Bt, Bt[..., ::-1, :], backend="gpu")
+    check(f"max {shape}", await most.to_numpy_async(), np.maximum(bt, bt[..., ::-1, :]))
+tiled = sorted({s.kernel.name.split("(")[0] for p in _plans.values() for s in p.steps
+                if s.kernel.entry == "tiled"})
+# integer matmul: exact, wrapping, through strides, batch axes broadcast, 1-D operands
+for sa, sb, dt in [((6, 5, 4), (4, 3), "int32"), ((4,), (2, 4, 5), "int32"),
+                   ((2, 1, 3, 4), (5, 4, 2), "uint32"), ((7, 9), (9,), "int32")]:
+    a = rng.integers(-1000, 1000, sa).astype(dt)
+    b = rng.integers(-1000, 1000, sb).astype(dt)
+    A, B = await pycore.to_gpu_async(a), await pycore.to_gpu_async(b)
+    check(f"matmul {sa} {sb}", await (await pycore.matmul_async(A, B, backend="gpu")).to_numpy_async(), a @ b)
+    check(f"matmul host {sa} {sb}", await pycore.matmul_async(a, b, backend="gpu"), a @ b)
+big = np.full((2, 3), 2**20, np.int32)
+check("matmul wraps", await pycore.matmul_async(big, big.T, backend="gpu"), big @ big.T)
+m = rng.integers(-9, 9, (6, 4)).astype(np.int32)
+M = await pycore.to_gpu_async(m)
+mtm = await pycore.matmul_async(M.T, M, backend="gpu")
+check("matmul of a transposed view", await mtm.to_numpy_async(), m.T @ m)
+{"bad": bad, "tiled": tiled, "backend": pycore.trace()[-1]["backend"]}
+"""
+
+
+def test_transposed_inputs_run_tiled_and_integer_matmul_is_exact(gpu):
+    r = gpu.py(TILED_AND_INT_MATMUL)
+    assert r["bad"] == [], r
+    assert {"tiled:add_f32", "tiled:less_f32", "tiled:copy_i32", "tiled:maximum_i32"} <= set(r["tiled"]), r
+    assert r["backend"] == "webgpu"
