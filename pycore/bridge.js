@@ -96,6 +96,33 @@
     return scopeErrors(device);
   }
   return {
+    // GPU time of `reps` dispatches of one pipeline in one compute pass, from the pass's timestamps
+    // (the device must have "timestamp-query"): nanoseconds per dispatch. `bindings`: [buffer, size,
+    // offset] each, in binding order.
+    async timeDispatch(device, pipeline, bindings, x, y, z, reps) {
+      const querySet = device.createQuerySet({ type: "timestamp", count: 2 });
+      const resolved = device.createBuffer({ size: 16, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
+      const read = device.createBuffer({ size: 16, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
+      const entries = bindings.map(([buffer, size, offset], binding) => ({ binding, resource: { buffer, size, offset } }));
+      const group = device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries });
+      const encoder = device.createCommandEncoder();
+      const pass = encoder.beginComputePass({
+        timestampWrites: { querySet, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 } });
+      pass.setPipeline(pipeline);
+      pass.setBindGroup(0, group);
+      for (let i = 0; i < reps; i++) pass.dispatchWorkgroups(x, y, z);
+      pass.end();
+      encoder.resolveQuerySet(querySet, 0, 2, resolved, 0);
+      encoder.copyBufferToBuffer(resolved, 0, read, 0, 16);
+      device.queue.submit([encoder.finish()]);
+      await read.mapAsync(GPUMapMode.READ);
+      const stamps = new BigInt64Array(read.getMappedRange());
+      const ns = Number(stamps[1] - stamps[0]) / reps;
+      read.unmap();
+      for (const b of [resolved, read]) b.destroy();
+      querySet.destroy();
+      return ns;
+    },
     lostWithin(device, ms) {
       return Promise.race([device.lost.then(() => true), new Promise((r) => setTimeout(() => r(false), ms))]);
     },

@@ -156,6 +156,14 @@ class BrowserTransport(Transport):
     async def work_done_async(self) -> None:
         await self.queue.onSubmittedWorkDone()
 
+    async def time_dispatch_async(self, pipeline: Any, bindings: list[tuple], groups: tuple[int, int, int],
+                                  reps: int) -> float | None:
+        if "timestamp-query" not in self.features:
+            return None
+        flat = [[b[0], b[1], b[2] if len(b) > 2 else 0] for b in bindings]
+        ns = await bridge.functions().timeDispatch(self.device, pipeline, to_js(flat), *groups, reps)
+        return float(ns) / 1e6
+
     def js_device(self) -> Any:
         return self.device
 
@@ -201,7 +209,10 @@ async def request_device_async(timeout_s: float) -> BrowserTransport:
               if _present(getattr(adapter.limits, name, None))}
     features = sorted(str(f) for f in getattr(js.Array, "from")(adapter.features))
     try:
-        device = await asyncio.wait_for(adapter.requestDevice(_js({"requiredLimits": limits})), timeout_s)
+        wanted: dict[str, Any] = {"requiredLimits": limits}
+        if "timestamp-query" in features:  # (kernel times for the benchmarks: time_dispatch_async)
+            wanted["requiredFeatures"] = ["timestamp-query"]
+        device = await asyncio.wait_for(adapter.requestDevice(_js(wanted)), timeout_s)
     except TimeoutError:
         raise GpuUnavailableError(f"requestDevice() did not answer within {timeout_s:g} s") from None
     except Exception as exc:

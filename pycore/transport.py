@@ -125,6 +125,13 @@ class Transport(ABC):
     async def work_done_async(self) -> None:
         """Wait until the GPU has finished everything submitted so far."""
 
+    async def time_dispatch_async(self, pipeline: Any, bindings: list[tuple], groups: tuple[int, int, int],
+                                  reps: int) -> float | None:
+        """Milliseconds of GPU time per dispatch of `pipeline` on `bindings` over `groups`, from
+        timestamp queries around `reps` dispatches in one pass; None where the device cannot tell
+        (no "timestamp-query", or a transport that does not measure it)."""
+        return None
+
     # -- the device
     @abstractmethod
     def on_lost(self, callback: Callable[[str], None]) -> None:

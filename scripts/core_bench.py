@@ -152,6 +152,35 @@ for name, make in {"sum axis=0": lambda: pycore.sum_async(A, axis=0, backend="gp
     ms = await gpu_bound_ms(make)
     gb[name + " GB/s"] = big_bytes / ms / 1e6
 out["gpu_bound"] = gb
+
+# kernel times from timestamp queries (None where the adapter has none): the same plans the calls run
+from pycore.engine.executor import facts, time_plan_async
+from pycore.kernels.elementwise import Operand, plan_elementwise
+from pycore.kernels.reduction import Combine, plan_reduction
+dev = pycore.runtime.RUNTIME.device
+f = facts(dev)
+f32 = np.dtype(np.float32)
+def ew(fn, arrays, shape):
+    return plan_elementwise("bench", fn, [Operand(f32, x.layout) for x in arrays], f32, f32, shape, f)
+async def kernel_ms(plan, arrays):
+    return await time_plan_async(dev, plan, [x.binding() for x in arrays])
+half = side // 2
+kt = {}
+kt["copy"] = (await kernel_ms(ew("copy_f32", [A], A.shape), [A]), 2 * big_bytes)
+kt["add contiguous"] = (await kernel_ms(ew("add_f32", [A, B], A.shape), [A, B]), 3 * big_bytes)
+kt["add transposed"] = (await kernel_ms(ew("add_f32", [A.T, B], A.shape), [A.T, B]), 3 * big_bytes)
+kt["add broadcast row"] = (await kernel_ms(ew("add_f32", [A, R], A.shape), [A, R]), 2 * big_bytes)
+kt["add strided (every other column)"] = (await kernel_ms(ew("add_f32", [A[:, ::2], B[:, ::2]], (side, half)),
+                                                           [A[:, ::2], B[:, ::2]]), 3 * big_bytes // 2)
+kt["add contiguous half"] = (await kernel_ms(ew("add_f32", [A[:half], B[:half]], (half, side)),
+                                              [A[:half], B[:half]]), 3 * big_bytes // 2)
+total = Combine("sum", f32, 0.0)
+for name, c, axes in [("sum axis=0", total, (0,)), ("sum axis=1", total, (1,)), ("sum all", total, (0, 1)),
+                      ("max axis=0", Combine("max", f32, -np.inf), (0,)),
+                      ("mean axis=1", Combine("sum", f32, 0.0, finish="scale"), (1,)),
+                      ("argmax axis=1", Combine("argmax", f32, -np.inf, arg=True), (1,))]:
+    kt[name] = (await kernel_ms(plan_reduction(c, A.layout, axes, f32, f), [A]), big_bytes)
+out["kernel_times"] = {k: {"ms": ms, "GB/s": (n / ms / 1e6 if ms else None)} for k, (ms, n) in kt.items()}
 for x in (A, B):
     x.release()
 
@@ -225,6 +254,20 @@ def main(argv: list[str]) -> int:
     for k, v in gb.items():
         if k.endswith("GB/s") and k != "copy GB/s":
             print(f"  {k[:-5]} / copy bandwidth: {v / gb['copy GB/s']:.2f}")
+    kt = result.get("kernel_times", {})
+    if kt and kt["copy"]["ms"] is not None:
+        print(f"kernel times from timestamp queries ({side} x {side} float32; GB/s: bytes read and written)")
+        for k, v in kt.items():
+            print(f"  {k:40s} {v['ms']:8.4f} ms {v['GB/s']:8.1f} GB/s")
+        base = kt["add contiguous"]["ms"]
+        print(f"  ratio transposed / contiguous {kt['add transposed']['ms'] / base:.2f}, broadcast row "
+              f"{kt['add broadcast row']['ms'] / base:.2f}, strided / contiguous of the same bytes "
+              f"{kt['add strided (every other column)']['ms'] / kt['add contiguous half']['ms']:.2f}")
+        copy = kt["copy"]["GB/s"]
+        for k in ("sum axis=0", "sum axis=1", "sum all", "max axis=0", "mean axis=1", "argmax axis=1"):
+            print(f"  {k} / copy bandwidth: {kt[k]['GB/s'] / copy:.2f}")
+    else:
+        print("kernel times: this adapter has no timestamp queries")
     print("batched matmul against the same products as separate 2-D calls (chained)")
     for shape, r in result["batched_matmul"].items():
         print(f"  {shape:34s} batched {r['batched TFLOP/s']:6.2f} TFLOP/s, 2-D {r['2-D TFLOP/s']:6.2f}, "

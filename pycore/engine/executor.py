@@ -16,7 +16,7 @@ import numpy as np
 
 from ..device import CHECKED_ALLOCATION, Check, Device, pending_of
 from ..gpu import DATA_USAGE, GpuSession
-from ..kernels.plan import Facts, Plan, Slot, storage_bytes
+from ..kernels.plan import Facts, Plan, Slot, Step, storage_bytes
 from ..transport import Dispatch
 
 PLANS = 512  # plans kept (a call that repeats one replays it)
@@ -135,19 +135,44 @@ def _bound(slot: Slot, buffers: list[tuple[Any, int]]) -> tuple[Any, ...]:
     return (buf, slot.size if slot.size is not None else size - slot.offset, slot.offset)
 
 
-async def execute_async(gpu: GpuSession, plan: Plan, inputs: list[tuple[Any, int]]) -> list[tuple[Any, int]]:
-    """Queue `plan` with `inputs` (a binding (buffer, bytes) per input) and return the output
-    bindings (new buffers the session holds: keep them, or read them)."""
+async def _bound_steps_async(gpu: GpuSession, plan: Plan, inputs: list[tuple[Any, int]]
+                             ) -> tuple[list[tuple[Any, int]], list[tuple[Any, list[tuple], Step]]]:
+    """Buffers for the plan's outputs and scratch, and each step's pipeline and bindings."""
     outputs = [gpu.output(max(4, storage_bytes(o.shape, o.dtype))) for o in plan.outputs]
     scratch = [gpu.output(n) for n in plan.scratch]
     pools = {"in": inputs, "out": outputs, "tmp": scratch}
+    steps = []
     for step in plan.steps:
         k = step.kernel
         pipeline = await gpu.pipeline_async("generated", k.entry, k.bindings, k.source, k.name)
-        words = np.zeros(-(-max(len(step.words), 1) // 4) * 4, np.uint32)
-        words[: len(step.words)] = step.words
-        bound = [
-            gpu.uniform_words(words) if s.kind == "meta" else _bound(s, pools[s.kind]) for s in step.slots
-        ]
+        bound = [gpu.uniform_words(step.block) if s.kind == "meta" else _bound(s, pools[s.kind])
+                 for s in step.slots]
+        steps.append((pipeline, bound, step))
+    return outputs, steps
+
+
+async def execute_async(gpu: GpuSession, plan: Plan, inputs: list[tuple[Any, int]]) -> list[tuple[Any, int]]:
+    """Queue `plan` with `inputs` (a binding (buffer, bytes) per input) and return the output
+    bindings (new buffers the session holds: keep them, or read them)."""
+    outputs, steps = await _bound_steps_async(gpu, plan, inputs)
+    for pipeline, bound, step in steps:
         gpu.dispatch(pipeline, bound, step.grid)
     return outputs
+
+
+async def time_plan_async(device: Device, plan: Plan, inputs: list[tuple[Any, int]], reps: int = 20
+                          ) -> float | None:
+    """GPU milliseconds of one run of `plan` on `inputs` ((buffer, bytes) each), from timestamp
+    queries: each step dispatched `reps` times in a pass of its own, its mean time, summed over
+    the steps. None where the device has no timestamp queries. For benchmarks: what the kernels
+    cost, without the host's work per call or a submit's wait."""
+    device.flush()  # (the inputs' queued work first)
+    async with GpuSession(device, "time") as gpu:
+        _, steps = await _bound_steps_async(gpu, plan, inputs)
+        total = 0.0
+        for pipeline, bound, step in steps:
+            ms = await device.transport.time_dispatch_async(pipeline, bound, step.grid, reps)
+            if ms is None:
+                return None
+            total += ms
+    return total
