@@ -162,6 +162,15 @@ class GpuArray:
     async def __aexit__(self, *exc: object) -> None:
         self.release()
 
+    def __copy__(self) -> GpuArray:
+        """copy.copy(x): a view of the same buffer (no GPU work), which ends with x (using it after
+        x's release raises); `await x.copy_async()` makes a copy with a buffer of its own."""
+        return self._view(self.layout, self._host)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GpuArray:
+        raise TypeError("copy.deepcopy() of a GpuArray would copy GPU memory synchronously; use "
+                        "`await x.copy_async()` (a copy on the device) or `await x.to_numpy_async()`")
+
     # -- views: no copy, no dispatch
     def _view(self, layout: Layout | None, host: Any) -> GpuArray:
         self.check_usable()
