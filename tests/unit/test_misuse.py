@@ -28,3 +28,79 @@ def test_copy_deepcopy_says_to_copy_on_the_device():
         copy.deepcopy(x)
     with pytest.raises(TypeError, match=r"copy_async"):
         copy.deepcopy({"x": x})
+
+
+def test_an_upload_handle_of_a_released_gpu_array_refuses_to_be_read():
+    async def go():
+        x = await pycore.to_gpu_async([1.0, 2.0])
+        async with pycore.CommandBatch() as b:
+            h, y = b.upload(x), b.relu(x)
+            await b.execute_async()
+            first = (await b.read_async(h)).tolist()
+            x.release()  # on a GPU the batch read x's buffer where it lies: it now holds another array
+            with pytest.raises(RuntimeError, match=r"GpuArray the batch read where it lies .*was released"):
+                await b.read_async(h)
+            return first, (await b.read_async(y)).tolist()  # (a result has a buffer of its own)
+
+    assert run(go()) == ([1.0, 2.0], [1.0, 2.0])
+
+
+def test_a_handle_of_a_collected_batch_is_refused_by_a_new_one(monkeypatch):
+    import gc
+
+    from pycore import batch as batch_module
+
+    # CPython gives a collected object's id() to a new one: make every batch's id() the same
+    monkeypatch.setattr(batch_module, "id", lambda obj: 4242, raising=False)
+    old = pycore.CommandBatch()
+    stale = old.relu([-1.0, 5.0])
+    del old
+    gc.collect()
+
+    async def go():
+        async with pycore.CommandBatch() as new:
+            own = new.upload([7.0, 8.0])
+            with pytest.raises(ValueError, match=r"batch\.relu: Handle\(#1 relu.*belongs to another Comm"):
+                new.relu(stale)
+            await new.execute_async()
+            with pytest.raises(ValueError, match="belongs to another CommandBatch"):
+                await new.read_async(stale)
+            return (await new.read_async(own)).tolist()
+
+    assert run(go()) == [7.0, 8.0]
+
+
+@pytest.mark.parametrize("bad", [[1.0, 2.0], 0, None])
+def test_read_async_of_something_not_a_handle_says_so(bad):
+    async def go():
+        async with pycore.CommandBatch() as b:
+            b.upload([1.0])
+            await b.execute_async()
+            await b.read_async(bad)
+
+    with pytest.raises(TypeError, match=r"batch\.read_async: expected a Handle of this CommandBatch"):
+        run(go())
+
+
+def test_a_second_execute_async_while_the_first_runs_is_refused(monkeypatch):
+    import asyncio
+
+    from pycore.runtime import RUNTIME
+
+    real_init = RUNTIME.init_async
+
+    async def slow_init(transport=None):  # a GPU batch gives way here and there while it executes
+        await asyncio.sleep(0.01)
+        await real_init(transport)
+
+    monkeypatch.setattr(RUNTIME, "init_async", slow_init)
+
+    async def go():
+        async with pycore.CommandBatch() as b:
+            hs = [b.relu([float(i)] * 3) for i in range(4)]
+            done = await asyncio.gather(b.execute_async(), b.execute_async(), return_exceptions=True)
+            return done, [(await b.read_async(h)).tolist() for h in hs]
+
+    done, values = run(go())
+    assert done[0] is None and isinstance(done[1], RuntimeError) and "executing already" in str(done[1])
+    assert values == [[float(i)] * 3 for i in range(4)]
