@@ -104,3 +104,17 @@ def test_a_second_execute_async_while_the_first_runs_is_refused(monkeypatch):
     done, values = run(go())
     assert done[0] is None and isinstance(done[1], RuntimeError) and "executing already" in str(done[1])
     assert values == [[float(i)] * 3 for i in range(4)]
+
+
+def test_masked_arrays_are_refused_by_the_fixed_kernel_ops_too():
+    import numpy as np
+
+    masked = np.ma.masked_array([1.0, -2.0, 3.0], mask=[False, True, False])
+    calls = [lambda: run(pycore.relu_async(masked)), lambda: run(pycore.matmul_async([[1.0]], masked[:1])),
+             lambda: run(pycore.convolve2d_async(np.ones((3, 3)), np.ma.masked_array(np.ones((1, 1))))),
+             lambda: pycore.CommandBatch().upload(masked), lambda: pycore.CommandBatch().softmax(masked),
+             lambda: run(pycore.add_async(masked, 1.0))]  # (an n-d op: as_array refused it already)
+    for call in calls:
+        with pytest.raises(TypeError, match=r"^(x|x1|b|kernel): masked arrays are not supported \(the mask "
+                                            r"would be lost\); pass x\.filled\(value\) or x\.compressed\(\)"):
+            call()
