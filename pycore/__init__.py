@@ -100,7 +100,11 @@ async def init_async(transport: str | None = None) -> dict[str, Any]:
     NumPy fallback and record why. Idempotent; ops call it themselves. Returns `info()`.
 
     transport: "auto" (the default, or $PYCORE_TRANSPORT): the browser's WebGPU in Pyodide, wgpu-py
-    under CPython; or "browser", "native" or "numpy".
+    under CPython; or "browser", "native" or "numpy". Once one is chosen, naming another switches
+    to it (`init_async("numpy")` to compute on NumPy from now on, `init_async("auto")` to go back):
+    the device in use is given back, and GpuArrays made on it raise RuntimeError from then on (a
+    CommandBatch that ran on it is computed again on NumPy, as after a device loss). No transport,
+    or the one chosen, changes nothing.
 
     >>> import asyncio, pycore
     >>> asyncio.run(pycore.init_async())["backend"] in ("webgpu", "numpy")

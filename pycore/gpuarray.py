@@ -137,8 +137,9 @@ class GpuArray:
         device = self._device
         gone = device is None or device.lost is not None or device is not RUNTIME.device
         if self._buffer is not None and gone:
+            why = device.lost if device is not None and device.lost else RUNTIME.device_lost
             raise RuntimeError(f"this GpuArray {self.shape} lived on a GPU device that was lost "
-                               f"({RUNTIME.device_lost}); its data is gone")
+                               f"({why}); its data is gone")
 
     def release(self) -> None:
         """Give the GPU buffer back to pycore's pool now (idempotent). A view's release only ends
