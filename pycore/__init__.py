@@ -27,6 +27,7 @@ array([[11, 12],
 
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 from ._version import __version__
@@ -67,20 +68,32 @@ def explain(op: str, *shapes: tuple[int, ...], on_gpu: tuple[bool, ...] | None =
     """Which backend backend="auto" would pick for `op` on inputs of these shapes, and why: the
     predicted milliseconds of each (gpu_ms, numpy_ms, predicted_choice) and, where auto settles
     such calls by measuring, the recent wall times it measured (measured_ms). on_gpu: which inputs
-    are already GpuArrays.
+    are already GpuArrays. Each shape is a tuple (or list) of sizes >= 0, one per input of the op,
+    and they must fit the op as a call's would (TypeError or ValueError naming the input if not).
 
     >>> import pycore
     >>> pycore.explain("matmul", (1024, 1024), (1024, 1024))["choice"] in ("webgpu", "numpy")
     True
     """
+    from .programs import PROGRAMS
+
     if op not in OPS:
         raise ValueError(f"explain: unknown op {op!r}; the ops are {', '.join(OPS)}")
     spec = OPS[op]
     if len(shapes) != len(spec.inputs):
         raise ValueError(f"explain: {op} takes {len(spec.inputs)} input shape(s), got {len(shapes)}")
+    shapes = tuple(_explained_shape(s, f"{op}'s {name}") for s, name in zip(shapes, spec.inputs, strict=True))
+    try:
+        PROGRAMS[spec.kind].check(spec, shapes, spec.typical_params())
+    except (ValueError, TypeError) as exc:
+        raise type(exc)(f"explain: {exc}") from None
+    if on_gpu is not None and (not isinstance(on_gpu, (tuple, list))
+                               or not all(isinstance(f, bool) for f in on_gpu)):
+        raise TypeError(f"explain: on_gpu must be a tuple of bools (one per input shape), got {on_gpu!r}")
+    if on_gpu is not None and len(on_gpu) != len(shapes):
+        raise ValueError(f"explain: on_gpu has {len(on_gpu)} flag(s) for {len(shapes)} input shape(s)")
     flags = list(on_gpu) if on_gpu is not None else [False] * len(shapes)
     keep = all(flags) and spec.kind != "reduce"
-    shapes = tuple(tuple(s) for s in shapes)
     prediction = SELECTOR.predict(spec, list(shapes), flags, result_on_gpu=keep).as_dict()
     choice = SELECTOR.choose(spec, list(shapes), flags, result_on_gpu=keep)
     prediction["predicted_choice"] = prediction["choice"]
@@ -93,6 +106,16 @@ def explain(op: str, *shapes: tuple[int, ...], on_gpu: tuple[bool, ...] | None =
     prediction["calibration"] = SELECTOR.calibration.source
     prediction["margin"] = SELECTOR.margin
     return prediction
+
+
+def _explained_shape(shape: Any, what: str) -> tuple[int, ...]:
+    """`shape` as a tuple of ints, if it is a tuple or list of sizes >= 0 (TypeError, ValueError)."""
+    if not isinstance(shape, (tuple, list)) or not all(
+            isinstance(n, numbers.Integral) and not isinstance(n, bool) for n in shape):
+        raise TypeError(f"explain: {what} shape must be a tuple of ints, got {shape!r}")
+    if any(n < 0 for n in shape):
+        raise ValueError(f"explain: {what} shape {tuple(shape)} has a negative size")
+    return tuple(int(n) for n in shape)
 
 
 async def init_async(transport: str | None = None) -> dict[str, Any]:

@@ -118,3 +118,61 @@ def test_masked_arrays_are_refused_by_the_fixed_kernel_ops_too():
         with pytest.raises(TypeError, match=r"^(x|x1|b|kernel): masked arrays are not supported \(the mask "
                                             r"would be lost\); pass x\.filled\(value\) or x\.compressed\(\)"):
             call()
+
+
+@pytest.mark.parametrize("repeats, error", [(0, ValueError), (-2, ValueError), (1.5, TypeError),
+                                            (True, TypeError), ("3", TypeError), (None, TypeError)])
+def test_calibrate_async_names_a_bad_repeats(repeats, error):
+    from pycore.calibrate import CalibrationRun
+
+    with pytest.raises(error, match=r"^calibrate_async: repeats must be (an int )?>= 1 \(the runs timed"):
+        run(pycore.calibrate_async(repeats=repeats, save=False))
+    with pytest.raises(error, match=r"^CalibrationRun: repeats must be"):
+        CalibrationRun(repeats=repeats)
+
+
+@pytest.mark.parametrize("args, kwargs, error, match", [
+    (("relu", 5), {}, TypeError, r"explain: relu's x shape must be a tuple of ints, got 5"),
+    (("relu", None), {}, TypeError, r"relu's x shape must be a tuple of ints, got None"),
+    (("relu", (2.5,)), {}, TypeError, r"relu's x shape must be a tuple of ints, got \(2\.5,\)"),
+    (("relu", ("a",)), {}, TypeError, r"relu's x shape must be a tuple of ints"),
+    (("relu", (-3,)), {}, ValueError, r"explain: relu's x shape \(-3,\) has a negative size"),
+    (("matmul", (2, 3), (-4, 5)), {}, ValueError, r"matmul's b shape \(-4, 5\) has a negative size"),
+    (("relu", (3,), (3,)), {}, ValueError, r"explain: relu takes 1 input shape\(s\), got 2"),
+    (("matmul", (2, 3), (4, 5)), {}, ValueError, r"explain: matmul: a is \(2, 3\) and b is \(4, 5\)"),
+    (("convolve2d", (3,), (2, 2)), {}, ValueError, r"explain: convolve2d: image must be 2-D"),
+    (("relu", (3,)), {"on_gpu": (True, True)}, ValueError, r"on_gpu has 2 flag\(s\) for 1 input shape"),
+    (("relu", (3,)), {"on_gpu": True}, TypeError, r"on_gpu must be a tuple of bools"),
+])
+def test_explain_names_a_bad_shape(args, kwargs, error, match):
+    with pytest.raises(error, match=match):
+        pycore.explain(*args, **kwargs)
+
+
+def test_explain_takes_lists_and_numpy_ints():
+    import numpy as np
+
+    assert pycore.explain("relu", [np.int64(3), 4])["choice"] == "numpy"  # (this process has no GPU)
+    assert pycore.explain("matmul", (2, 3), [3, 4], on_gpu=[True, False])["op"] == "matmul"
+
+
+def test_a_selector_needs_a_whole_calibration():
+    from pycore.ops import OPS
+    from pycore.selector import KINDS, BackendSelector, Calibration, InvalidCalibrationError
+
+    assert BackendSelector(calibration=None).predict(OPS["matmul"], [(8, 8), (8, 8)]).gpu_ms > 0  # defaults
+    with pytest.raises(TypeError, match=r"SELECTOR\.calibration must be a Calibration, got NoneType"):
+        pycore.SELECTOR.calibration = None
+    with pytest.raises(TypeError, match="must be a Calibration, got str"):
+        BackendSelector("fast")
+    assert isinstance(pycore.SELECTOR.calibration, Calibration)  # (unchanged)
+    for fields, match in [({"gpu_gflops": {"relu": 1.0}}, "gpu_gflops lacks the kinds unary, binary"),
+                          ({"dispatch_ms": None}, "dispatch_ms is null, not a number"),
+                          ({"readback_gbps": 0}, r"readback_gbps is 0 \(wanted a number from 1e-09"),
+                          ({"numpy_gflops": {**dict.fromkeys(KINDS, 1.0), "relu": float("nan")}},
+                           r"numpy_gflops\['relu'\] is nan"),
+                          ({"numpy_gflops": {**dict.fromkeys(KINDS, 1.0), "fft": 1.0}}, "unknown ops"),
+                          ({"source": 3}, "source is 3, not a string")]:
+        with pytest.raises(InvalidCalibrationError, match=match):
+            Calibration(**fields)
+    assert Calibration(dispatch_ms=2).dispatch_ms == 2.0
