@@ -98,9 +98,15 @@ def explain(op: str, *shapes: tuple[int, ...], on_gpu: tuple[bool, ...] | None =
     choice = SELECTOR.choose(spec, list(shapes), flags, result_on_gpu=keep)
     prediction["predicted_choice"] = prediction["choice"]
     prediction["choice"], prediction["why"] = choice.backend, choice.why
+    problem = None if RUNTIME.device is None else PROGRAMS[spec.kind].unfit(
+        RUNTIME.device, spec, list(shapes), spec.typical_params(), any(flags) or keep)
     if RUNTIME.device is None:  # what a call would do now: there is no GPU to choose
         prediction["choice"] = "numpy"
         prediction["why"] = f"no WebGPU: {RUNTIME.reason}"
+    elif problem is not None:  # nor where the GPU cannot take these shapes
+        from .dispatch import unfit_why
+
+        prediction["choice"], prediction["why"] = "numpy", unfit_why(problem)
     prediction["measured_ms"] = SELECTOR.measured(spec, list(shapes), flags, result_on_gpu=keep)
     prediction["backend_available"] = RUNTIME.backend
     prediction["calibration"] = SELECTOR.calibration.source

@@ -176,3 +176,59 @@ def test_a_selector_needs_a_whole_calibration():
         with pytest.raises(InvalidCalibrationError, match=match):
             Calibration(**fields)
     assert Calibration(dispatch_ms=2).dispatch_ms == 2.0
+
+
+def test_programs_say_which_shapes_a_device_cannot_take():
+    from types import SimpleNamespace
+
+    from pycore.ops import OPS
+    from pycore.programs import PROGRAMS
+
+    limits = {"max_binding": 1 << 27, "max_groups": 65535, "limits": {}}  # (what Device and GpuSession say)
+    gpu = SimpleNamespace(**limits, loop_cap=None, cpu_adapter=False)
+    capped = SimpleNamespace(**limits, loop_cap=65535, cpu_adapter=True)  # (llvmpipe's loop cap)
+    conv, mm, rows = PROGRAMS["conv2d"], PROGRAMS["matmul"], PROGRAMS["rowwise"]
+    conv2d, matmul, softmax = OPS["convolve2d"], OPS["matmul"], OPS["softmax"]
+    valid, same = {"mode": "valid"}, {"mode": "same"}
+
+    def says(problem, text):
+        return isinstance(problem, ValueError) and text in str(problem)
+
+    assert says(conv.unfit(gpu, conv2d, [(1, 1_100_000), (1, 1)], valid, False),
+                "an output of 1 x 1100000 needs more than the device's 65535 workgroups per dimension")
+    assert says(conv.unfit(gpu, conv2d, [(6000, 6000), (3, 3)], same, False), "image needs 144,000,000 bytes")
+    assert says(conv.unfit(capped, conv2d, [(300, 300), (300, 300)], same, False), "300 x 300 kernel")
+    assert conv.unfit(gpu, conv2d, [(1000, 1000), (3, 3)], same, True) is None
+    assert says(mm.unfit(gpu, matmul, [(1, 1), (1, 10_000_000)], {}, False), "n = 10000000 columns")
+    assert says(mm.unfit(gpu, matmul, [(2, 1, 1), (1, 10_000_000)], {}, False), "workgroups per dimension")
+    assert says(mm.unfit(gpu, matmul, [(2, 6000), (6000, 6000)], {}, False), "b (6000, 6000) needs")
+    assert mm.unfit(gpu, matmul, [(512, 512), (512, 512)], {}, True) is None
+    assert mm.unfit(capped, matmul, [(2, 300_000), (300_000, 2)], {}, False) is None  # split on the host
+    assert says(mm.unfit(capped, matmul, [(2, 300_000), (300_000, 2)], {}, True), "cannot be split")
+    assert says(rows.unfit(gpu, softmax, [(2, 40_000_000)], {"axis": -1}, False), "one row needs 160,000,000")
+    assert PROGRAMS["unary"].unfit(gpu, OPS["relu"], [(1 << 30,)], {}, False) is None  # (run in chunks)
+
+
+def test_auto_runs_on_numpy_what_a_device_cannot_take(monkeypatch):
+    # (a made-up device: no call below reaches it, each is one it cannot take)
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from pycore.runtime import RUNTIME
+
+    run(pycore.init_async())
+    small = SimpleNamespace(max_binding=4096, max_groups=16, loop_cap=None, cpu_adapter=False, limits={},
+                            plans={})
+    monkeypatch.setattr(RUNTIME, "device", small)
+    x = np.arange(1100, dtype=np.float32).reshape(1, -1)  # one row of 4,400 bytes: no part of it fits
+    cases = [(lambda **k: pycore.add_async(x, 1.0, **k), x + 1, "add: one row of the result (1, 1100)"),
+             (lambda **k: pycore.softmax_async(x, **k), None, "softmax: one row needs 4,400 bytes"),
+             (lambda **k: pycore.convolve2d_async(x[:, :600], [[2.0]], **k), x[:, :600] * 2,
+              "an output of 1 x 600 needs more than the device's 16 workgroups per dimension")]
+    for call, ref, needs in cases:
+        got = run(call())
+        assert ref is None or np.array_equal(got, ref)
+        entry = pycore.trace()[-1]
+        assert entry["backend"] == "numpy" and entry["why"].startswith("the GPU cannot take these shapes (")
+        assert needs in entry["why"] and entry["why"].endswith("): ran on NumPy")
