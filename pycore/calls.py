@@ -150,6 +150,16 @@ async def _run_gpu(name: str, plans: list[tuple[Plan, list[Any]]], keep: bool, o
     return (value != 0 if out_dtype == BOOL else value.view(out_dtype)), stages
 
 
+def _planned(key: tuple, make: Callable[[], Plan]) -> Plan:
+    """engine.executor.planned, with a planner's refusal (the device cannot take these shapes: a
+    binding, a loop cap) marked as such: auto answers such a call on NumPy (see _call)."""
+    try:
+        return planned(key, make)
+    except ValueError as exc:
+        exc.pycore_unfit = True  # type: ignore[attr-defined]
+        raise
+
+
 async def _call(
     name: str,
     start: float,
@@ -170,7 +180,9 @@ async def _call(
             _record(name, shapes, "webgpu", stages, why, choice, start)
             return result
         except Exception as exc:
-            if await RUNTIME.lost_during_async(device, exc):
+            if getattr(exc, "pycore_unfit", False) and choice is not None:  # (backend="gpu" raises it)
+                why, choice = unfit_why(exc), None  # (refused while planning: nothing ran on the GPU)
+            elif await RUNTIME.lost_during_async(device, exc):
                 why = f"device lost during the call: {device.lost}"
             elif isinstance(exc, GpuOutOfMemoryError) and choice is not None:
                 why = f"the GPU ran out of memory: {exc}"
@@ -344,7 +356,7 @@ async def ufunc_async(u: Ufunc, args: tuple[Any, ...], backend: str = "auto") ->
             shape,
             facts(device),
         )
-        plan = planned(
+        plan = _planned(
             key,
             lambda: plan_elementwise(
                 u.name, fn, operands, compute, out_dtype, shape, facts(device), u.gives == "bool"
@@ -478,20 +490,20 @@ async def reduce_async(
             dev = Combine("sum", FLOAT32, 0.0, finish=r.finish, centered=True, correction=float(correction))
             plans = [
                 (
-                    planned(
+                    _planned(
                         (*key, "mean"), lambda: plan_reduction(mean, layout, axes, x.dtype, f, name=r.name)
                     ),
                     [src],
                 ),
                 (
-                    planned(key, lambda: plan_reduction(dev, layout, axes, x.dtype, f, name=r.name)),
+                    _planned(key, lambda: plan_reduction(dev, layout, axes, x.dtype, f, name=r.name)),
                     [src, ("plan", 0)],
                 ),
             ]
         else:
             c = Combine(r.function, acc, r.identity(acc), arg=r.arg, finish=r.finish)
             plans = [
-                (planned(key, lambda: plan_reduction(c, layout, axes, x.dtype, f, out_dtype, r.name)), [src])
+                (_planned(key, lambda: plan_reduction(c, layout, axes, x.dtype, f, out_dtype, r.name)), [src])
             ]
         value, stages = await _run_gpu(r.name, plans, keep, shaped if keep else kept, out_dtype)
         return (value if keep else finish(value)), stages

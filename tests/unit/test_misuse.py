@@ -232,3 +232,29 @@ def test_auto_runs_on_numpy_what_a_device_cannot_take(monkeypatch):
         entry = pycore.trace()[-1]
         assert entry["backend"] == "numpy" and entry["why"].startswith("the GPU cannot take these shapes (")
         assert needs in entry["why"] and entry["why"].endswith("): ran on NumPy")
+
+
+def test_auto_runs_on_numpy_what_an_n_d_planner_refuses(monkeypatch):
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from pycore.runtime import RUNTIME
+
+    run(pycore.init_async())
+    async def never_lost(seconds):
+        return False
+
+    capped = SimpleNamespace(max_binding=1 << 20, max_groups=65535, loop_cap=100, cpu_adapter=True, limits={},
+                             plans={}, lost=None, transport=SimpleNamespace(lost_within_async=never_lost))
+    # (the planner refuses before anything reaches this made-up device)
+    monkeypatch.setattr(RUNTIME, "device", capped)
+    monkeypatch.setattr(pycore.SELECTOR, "margin", 0.0)  # auto picks the GPU
+    x = np.arange(6401, dtype=np.float32)
+    assert run(pycore.argmax_async(x)) == 6400
+    entry = pycore.trace()[-1]
+    assert entry["backend"] == "numpy"
+    assert entry["why"].startswith("the GPU cannot take these shapes (argmax: ")
+    assert "more loop iterations per GPU thread than this adapter runs (100)" in entry["why"]
+    with pytest.raises(ValueError, match=r"argmax: reducing 6,401 elements per output needs more loop"):
+        run(pycore.argmax_async(x, backend="gpu"))
