@@ -83,8 +83,12 @@ def explain(op: str, *shapes: tuple[int, ...], on_gpu: tuple[bool, ...] | None =
     if len(shapes) != len(spec.inputs):
         raise ValueError(f"explain: {op} takes {len(spec.inputs)} input shape(s), got {len(shapes)}")
     shapes = tuple(_explained_shape(s, f"{op}'s {name}") for s, name in zip(shapes, spec.inputs, strict=True))
+    params = spec.typical_params()
+    if spec.kind == "conv2d":
+        params["mode"] = "same"  # (explain takes no mode: any kernel fits "same")
     try:
-        PROGRAMS[spec.kind].check(spec, shapes, spec.typical_params())
+        if op != "dot":  # (numpy.dot's shapes: beyond two vectors, a call of it is a matmul)
+            PROGRAMS[spec.kind].check(spec, shapes, params)
     except (ValueError, TypeError) as exc:
         raise type(exc)(f"explain: {exc}") from None
     if on_gpu is not None and (not isinstance(on_gpu, (tuple, list))
@@ -98,8 +102,8 @@ def explain(op: str, *shapes: tuple[int, ...], on_gpu: tuple[bool, ...] | None =
     choice = SELECTOR.choose(spec, list(shapes), flags, result_on_gpu=keep)
     prediction["predicted_choice"] = prediction["choice"]
     prediction["choice"], prediction["why"] = choice.backend, choice.why
-    problem = None if RUNTIME.device is None else PROGRAMS[spec.kind].unfit(
-        RUNTIME.device, spec, list(shapes), spec.typical_params(), any(flags) or keep)
+    problem = None if RUNTIME.device is None or op == "dot" else PROGRAMS[spec.kind].unfit(
+        RUNTIME.device, spec, list(shapes), params, any(flags) or keep)
     if RUNTIME.device is None:  # what a call would do now: there is no GPU to choose
         prediction["choice"] = "numpy"
         prediction["why"] = f"no WebGPU: {RUNTIME.reason}"

@@ -149,11 +149,13 @@ def test_explain_names_a_bad_shape(args, kwargs, error, match):
         pycore.explain(*args, **kwargs)
 
 
-def test_explain_takes_lists_and_numpy_ints():
+def test_explain_takes_lists_numpy_ints_and_what_a_call_takes():
     import numpy as np
 
     assert pycore.explain("relu", [np.int64(3), 4])["choice"] == "numpy"  # (this process has no GPU)
     assert pycore.explain("matmul", (2, 3), [3, 4], on_gpu=[True, False])["op"] == "matmul"
+    assert pycore.explain("dot", (2, 3), (3, 4))["op"] == "dot"  # (numpy.dot's shapes: a matmul)
+    assert pycore.explain("convolve2d", (3, 3), (5, 5))["op"] == "convolve2d"  # (fits mode="same")
 
 
 def test_a_selector_needs_a_whole_calibration():
