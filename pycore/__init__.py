@@ -27,6 +27,7 @@ array([[11, 12],
 
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 from ._version import __version__
@@ -67,27 +68,49 @@ def explain(op: str, *shapes: tuple[int, ...], on_gpu: tuple[bool, ...] | None =
     """Which backend backend="auto" would pick for `op` on inputs of these shapes, and why: the
     predicted milliseconds of each (gpu_ms, numpy_ms, predicted_choice) and, where auto settles
     such calls by measuring, the recent wall times it measured (measured_ms). on_gpu: which inputs
-    are already GpuArrays.
+    are already GpuArrays. Each shape is a tuple (or list) of sizes >= 0, one per input of the op,
+    and they must fit the op as a call's would (TypeError or ValueError naming the input if not).
 
     >>> import pycore
     >>> pycore.explain("matmul", (1024, 1024), (1024, 1024))["choice"] in ("webgpu", "numpy")
     True
     """
+    from .programs import PROGRAMS
+
     if op not in OPS:
         raise ValueError(f"explain: unknown op {op!r}; the ops are {', '.join(OPS)}")
     spec = OPS[op]
     if len(shapes) != len(spec.inputs):
         raise ValueError(f"explain: {op} takes {len(spec.inputs)} input shape(s), got {len(shapes)}")
+    shapes = tuple(_explained_shape(s, f"{op}'s {name}") for s, name in zip(shapes, spec.inputs, strict=True))
+    params = spec.typical_params()
+    if spec.kind == "conv2d":
+        params["mode"] = "same"  # (explain takes no mode: any kernel fits "same")
+    try:
+        if op != "dot":  # (numpy.dot's shapes: beyond two vectors, a call of it is a matmul)
+            PROGRAMS[spec.kind].check(spec, shapes, params)
+    except (ValueError, TypeError) as exc:
+        raise type(exc)(f"explain: {exc}") from None
+    if on_gpu is not None and (not isinstance(on_gpu, (tuple, list))
+                               or not all(isinstance(f, bool) for f in on_gpu)):
+        raise TypeError(f"explain: on_gpu must be a tuple of bools (one per input shape), got {on_gpu!r}")
+    if on_gpu is not None and len(on_gpu) != len(shapes):
+        raise ValueError(f"explain: on_gpu has {len(on_gpu)} flag(s) for {len(shapes)} input shape(s)")
     flags = list(on_gpu) if on_gpu is not None else [False] * len(shapes)
     keep = all(flags) and spec.kind != "reduce"
-    shapes = tuple(tuple(s) for s in shapes)
     prediction = SELECTOR.predict(spec, list(shapes), flags, result_on_gpu=keep).as_dict()
     choice = SELECTOR.choose(spec, list(shapes), flags, result_on_gpu=keep)
     prediction["predicted_choice"] = prediction["choice"]
     prediction["choice"], prediction["why"] = choice.backend, choice.why
+    problem = None if RUNTIME.device is None or op == "dot" else PROGRAMS[spec.kind].unfit(
+        RUNTIME.device, spec, list(shapes), params, any(flags) or keep)
     if RUNTIME.device is None:  # what a call would do now: there is no GPU to choose
         prediction["choice"] = "numpy"
         prediction["why"] = f"no WebGPU: {RUNTIME.reason}"
+    elif problem is not None:  # nor where the GPU cannot take these shapes
+        from .dispatch import unfit_why
+
+        prediction["choice"], prediction["why"] = "numpy", unfit_why(problem)
     prediction["measured_ms"] = SELECTOR.measured(spec, list(shapes), flags, result_on_gpu=keep)
     prediction["backend_available"] = RUNTIME.backend
     prediction["calibration"] = SELECTOR.calibration.source
@@ -95,12 +118,26 @@ def explain(op: str, *shapes: tuple[int, ...], on_gpu: tuple[bool, ...] | None =
     return prediction
 
 
+def _explained_shape(shape: Any, what: str) -> tuple[int, ...]:
+    """`shape` as a tuple of ints, if it is a tuple or list of sizes >= 0 (TypeError, ValueError)."""
+    if not isinstance(shape, (tuple, list)) or not all(
+            isinstance(n, numbers.Integral) and not isinstance(n, bool) for n in shape):
+        raise TypeError(f"explain: {what} shape must be a tuple of ints, got {shape!r}")
+    if any(n < 0 for n in shape):
+        raise ValueError(f"explain: {what} shape {tuple(shape)} has a negative size")
+    return tuple(int(n) for n in shape)
+
+
 async def init_async(transport: str | None = None) -> dict[str, Any]:
     """Acquire a WebGPU adapter and device (with the adapter's full limits), or settle on the
     NumPy fallback and record why. Idempotent; ops call it themselves. Returns `info()`.
 
     transport: "auto" (the default, or $PYCORE_TRANSPORT): the browser's WebGPU in Pyodide, wgpu-py
-    under CPython; or "browser", "native" or "numpy".
+    under CPython; or "browser", "native" or "numpy". Once one is chosen, naming another switches
+    to it (`init_async("numpy")` to compute on NumPy from now on, `init_async("auto")` to go back):
+    the device in use is given back, and GpuArrays made on it raise RuntimeError from then on (a
+    CommandBatch that ran on it is computed again on NumPy, as after a device loss). No transport,
+    or the one chosen, changes nothing.
 
     >>> import asyncio, pycore
     >>> asyncio.run(pycore.init_async())["backend"] in ("webgpu", "numpy")

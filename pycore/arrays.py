@@ -15,11 +15,15 @@ def as_float32(x: Any, name: str = "x") -> np.ndarray:
 
     Any array-like is accepted; bool, integer and float64 inputs are converted to float32 (integers
     above 2**24 and float64 values round to the nearest float32). Complex, object, string and
-    datetime inputs raise TypeError naming the argument and its dtype.
+    datetime inputs raise TypeError naming the argument and its dtype, and so do masked arrays
+    (their mask would be lost), as array.dtypes.as_array says.
 
     >>> as_float32([[1, 2], [3, 4]]).dtype
     dtype('float32')
     """
+    if isinstance(x, np.ma.MaskedArray):
+        raise TypeError(f"{name}: masked arrays are not supported (the mask would be lost); pass "
+                        f"x.filled(value) or x.compressed()")
     try:
         arr = np.asarray(x)
     except Exception as exc:  # ragged lists and the like

@@ -11,6 +11,10 @@
 Batch methods are named like the ops without `_async` and take the same parameters; array inputs
 may be handles of this batch, GpuArrays, or array-likes (uploaded as part of the batch). Shapes and
 arguments are checked when an op is queued. Without WebGPU the batch runs on NumPy, step by step.
+A GpuArray is read where it lies (a view or a non-float32 one is first copied to a float32,
+contiguous buffer on the GPU), so keep it until the batch's results are read: its upload handle
+raises RuntimeError once it is released. A handle belongs to its batch (a serial number, never
+reused): another batch refuses it with ValueError.
 
 Element-wise steps whose handles the caller no longer holds are fused into the step that consumes
 them (pycore/fusion.py): above, relu and scale run inside vec_add's kernel, in one pass over the
@@ -19,6 +23,7 @@ data. A handle still held is computed and kept, so every handle you can name can
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 import weakref
@@ -40,13 +45,15 @@ from .programs import PROGRAMS
 from .runtime import RUNTIME
 
 FUSED = object()  # the value of a step computed inside a fused kernel (never stored)
+_SERIALS = itertools.count(1)  # each batch's serial number: unlike id(), never reused in the process
 
 
 @dataclass(frozen=True)
 class Handle:
-    """A value a batch will compute: its shape is known when it is queued."""
+    """A value a batch will compute: its shape is known when it is queued. It belongs to one batch
+    (`batch_serial`: that batch's serial number, never given to another batch)."""
 
-    batch_id: int
+    batch_serial: int
     index: int
     shape: tuple[int, ...]
     op: str
@@ -57,6 +64,7 @@ class Handle:
 
 class CommandBatch:
     def __init__(self) -> None:
+        self._serial = next(_SERIALS)  # its handles carry it (an id() is reused once collected)
         self._steps: list[tuple[Op | None, list[Any], dict[str, Any]]] = []
         self._shapes: list[tuple[int, ...]] = []
         self._handles: list[weakref.ref[Handle]] = []  # whether the caller can still read a step
@@ -65,7 +73,9 @@ class CommandBatch:
         self._device: Device | None = None  # the device it ran on
         self._buffers: list[Any] = []  # GPU buffers the batch owns until release()
         self._checks: tuple[Check, ...] = ()  # what its GPU results depend on
+        self._copies: dict[int, GpuArray] = {}  # upload step -> a float32, contiguous copy it reads (GPU)
         self._on_gpu = False
+        self._executing = False
         self.executed = False
         self.released = False
         # A batch dropped without release() gives its buffers back when it is collected.
@@ -85,8 +95,8 @@ class CommandBatch:
         self._check_queueing(op.name)
         inputs, params, _ = bind(op, signature, f"batch.{op.name}", args, kwargs)
         for x in inputs:
-            if isinstance(x, Handle) and x.batch_id != id(self):
-                raise ValueError(f"batch.{op.name}: {x!r} belongs to another CommandBatch")
+            if isinstance(x, Handle):
+                self._check_handle(x, f"batch.{op.name}")
         values = [x if isinstance(x, (Handle, GpuArray)) else as_float32(x, name)
                   for x, name in zip(inputs, op.inputs, strict=True)]
         program = PROGRAMS[op.kind]
@@ -102,8 +112,18 @@ class CommandBatch:
              shape: tuple[int, ...]) -> Handle:
         self._steps.append((op, inputs, params))
         self._shapes.append(shape)
-        handle = Handle(id(self), len(self._steps) - 1, shape, op.name if op else "upload")
+        handle = Handle(self._serial, len(self._steps) - 1, shape, op.name if op else "upload")
         self._handles.append(weakref.ref(handle))
+        return handle
+
+    def _check_handle(self, handle: Any, what: str) -> Handle:
+        """`handle` if it is a Handle of this batch; else TypeError (not a Handle) or ValueError
+        (another batch's, a collected one's too)."""
+        if not isinstance(handle, Handle):
+            raise TypeError(f"{what}: expected a Handle of this CommandBatch (what batch.upload() or a "
+                            f"batch op returned), got {type(handle).__name__}")
+        if handle.batch_serial != self._serial:
+            raise ValueError(f"{what}: {handle!r} belongs to another CommandBatch")
         return handle
 
     def __len__(self) -> int:
@@ -112,10 +132,21 @@ class CommandBatch:
     # -- running
     async def execute_async(self) -> None:
         """Run every queued step: on WebGPU as one command buffer and one submit. If the device is
-        lost meanwhile, the whole batch runs on NumPy instead."""
+        lost meanwhile, the whole batch runs on NumPy instead. A batch runs once: a second call
+        raises RuntimeError, also while the first is still under way."""
         self._check_open()
+        if self._executing:
+            raise RuntimeError("this CommandBatch is executing already (another execute_async() is under "
+                               "way): await that one, then read the results")
         if self.executed:
             raise RuntimeError("this CommandBatch was executed already; make a new one")
+        self._executing = True
+        try:
+            await self._execute_async()
+        finally:
+            self._executing = False
+
+    async def _execute_async(self) -> None:
         start = time.perf_counter()
         await RUNTIME.init_async()
         device = RUNTIME.device
@@ -139,6 +170,7 @@ class CommandBatch:
                         "ms": {"total": ms}, "total_ms": ms})
 
     async def _execute_gpu_async(self, device: Device) -> None:
+        await self._copy_strided_inputs_async()
         gpu = GpuSession(device, "batch", deferred=True)
         self._device, self._on_gpu = device, True
         self._finalizer.detach()
@@ -154,6 +186,16 @@ class CommandBatch:
         self._checks = gpu.result_checks()
         gpu.close()
 
+    async def _copy_strided_inputs_async(self) -> None:
+        """The batch's programs bind float32, C-contiguous buffers from their start: a GpuArray input
+        that is not one (a view, another dtype) is copied so on the GPU first (queued ahead of the
+        batch's submit), and the copy is kept until the batch is released."""
+        for s, (op, inputs, _) in enumerate(self._steps):
+            value = inputs[0] if op is None else None
+            if (isinstance(value, GpuArray) and value.device == "webgpu" and not value._plain
+                    and s not in self._copies):
+                self._copies[s] = await value.astype_async(np.float32)
+
     async def _encode_async(self, gpu: GpuSession) -> None:
         elements = [math.prod(s) for s in self._shapes]
         kernels, inside = fused_kernels(
@@ -162,7 +204,7 @@ class CommandBatch:
         for s, (op, inputs, params) in enumerate(self._steps):
             interrupts.check()  # (a safe point: between steps)
             if op is None:
-                value = inputs[0]
+                value = self._copies.get(s, inputs[0])
                 view = value.view() if isinstance(value, GpuArray) else value
                 self._values.append(gpu.upload(view) if view.size else None)
                 continue
@@ -209,20 +251,40 @@ class CommandBatch:
                 self._values.append(PROGRAMS[op.kind].numpy(op, args, params))
 
     def _drop_gpu_values(self) -> None:
-        """Forget a GPU run that did not finish (its buffers went back with its session)."""
+        """Forget a GPU run that did not finish (its buffers went back with its session), or one
+        whose results are gone."""
         self._values.clear()
         self.fused.clear()
         self._on_gpu, self._device = False, None
+        self._release_copies()
+
+    def _release_copies(self) -> None:
+        for copy in self._copies.values():
+            copy.release()
+        self._copies.clear()
 
     async def read_async(self, handle: Handle) -> np.ndarray | float:
         """The value of a handle after execute_async: a float32 array, or a float for reductions.
         Raises if the GPU rejected the batch's work. If the device was lost after the batch ran,
-        the batch is computed again on NumPy (from its host inputs) and read from there."""
+        the batch is computed again on NumPy (from its host inputs) and read from there. The handle
+        of an uploaded GpuArray reads that array where it lies, so reading it after the array was
+        released raises RuntimeError (as using the array would); other handles have their own
+        buffers. A handle of another batch raises ValueError, anything else TypeError."""
         self._check_open()
+        self._check_handle(handle, "batch.read_async")
         if not self.executed:
+            if self._executing:
+                raise RuntimeError("batch.read_async: the batch is still executing; await its "
+                                   "execute_async() first")
             raise RuntimeError("read_async before execute_async: the batch has not run yet")
-        if handle.batch_id != id(self):
-            raise ValueError(f"{handle!r} belongs to another CommandBatch")
+        op, inputs, _ = self._steps[handle.index]
+        if op is None and isinstance(inputs[0], GpuArray):  # read where that array lies: it must live
+            try:
+                inputs[0].check_usable()
+            except RuntimeError as exc:
+                raise RuntimeError(f"batch.read_async: {handle!r} is a GpuArray the batch read where it "
+                                   f"lies ({exc}); keep the GpuArrays a batch uploads until you have "
+                                   "read it") from None
         if self._on_gpu and self._device is not RUNTIME.device:
             self._rerun_on_numpy()
         value = self._values[handle.index]
@@ -284,6 +346,7 @@ class CommandBatch:
         self._finalizer.detach()
         self._give_back_buffers()
         self._values.clear()
+        self._release_copies()
 
     async def __aenter__(self) -> CommandBatch:
         return self

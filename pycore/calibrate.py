@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import numbers
 import time
 import warnings
 from collections.abc import Awaitable, Callable
@@ -81,6 +82,15 @@ SAMPLE_SIZE = {"unary": 1 << 20, "binary": 1 << 20, "rowwise": 1 << 18, "reduce"
 CLOCK_FLOOR_MS = 1e-3  # a fixed cost measured below this (a coarse clock can give 0) counts as this
 
 
+def _checked_repeats(repeats: Any, where: str) -> int:
+    """`repeats` (runs timed per figure, after a warm-up run) if it is an int >= 1."""
+    if isinstance(repeats, bool) or not isinstance(repeats, numbers.Integral):
+        raise TypeError(f"{where}: repeats must be an int >= 1 (the runs timed per figure), got {repeats!r}")
+    if repeats < 1:
+        raise ValueError(f"{where}: repeats must be >= 1 (the runs timed per figure), got {repeats}")
+    return int(repeats)
+
+
 class CalibrationRun:
     """One calibration as steps that can run apart, each a few calls: the background calibration
     runs them while the page is idle and saves after each, so a later visit resumes where this one
@@ -93,8 +103,9 @@ class CalibrationRun:
     """
 
     def __init__(self, repeats: int = 3, state: dict[str, Any] | None = None) -> None:
-        """`state`: what state() returned, checked (InvalidCalibrationError says what is wrong)."""
-        self.repeats = repeats
+        """`repeats`: runs timed per figure (an int >= 1). `state`: what state() returned, checked
+        (InvalidCalibrationError says what is wrong)."""
+        self.repeats = _checked_repeats(repeats, "CalibrationRun")
         self.cal, self.done = self._checked(state) if state is not None else (Calibration(), [])
         self.give_way = False
 
@@ -211,13 +222,15 @@ async def calibrate_async(repeats: int = 3, save: bool = True) -> dict[str, Any]
     GPU's from a full round trip, less the modelled fixed and transfer costs, so that the model adds
     back up to what was measured). Rates are per op: ops of one kind differ more than their FLOP
     counts say (on SwiftShader a gelu costs what a relu costs; in NumPy it costs 10 times more).
-    Saved per adapter, for the next visit. (A page calibrates by itself in the background: see
-    calibrate_in_background.)
+    Saved per adapter, for the next visit (save=False: not saved). (A page calibrates by itself in
+    the background: see calibrate_in_background.) repeats: the runs timed per figure, an int >= 1
+    (each figure is their median).
 
     >>> import asyncio, pycore
     >>> asyncio.run(pycore.calibrate_async(repeats=1, save=False))["numpy_gflops"]["matmul"] > 0
     True
     """
+    repeats = _checked_repeats(repeats, "calibrate_async")
     await RUNTIME.init_async()
     run = CalibrationRun(repeats)
     steps = run.steps(RUNTIME.backend == "webgpu")

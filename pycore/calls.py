@@ -25,7 +25,7 @@ from .api import PUBLIC
 from .array.dtypes import BOOL, FLOAT32, as_array, result_type, scalar_kind, scalar_value
 from .array.layout import Layout, broadcast_shapes, normalize_axes, normalize_axis
 from .device import GpuOutOfMemoryError
-from .dispatch import BACKENDS, is_argument_error, mark_argument_error
+from .dispatch import BACKENDS, is_argument_error, mark_argument_error, unfit_why
 from .engine.executor import facts, planned, replay, run_plans_async
 from .gpuarray import GpuArray, storage_of, to_gpu_async
 from .kernels.elementwise import Operand, plan_elementwise
@@ -82,8 +82,10 @@ def _placement(
     keep: bool,
     cost: _Cost,
     empty: bool,
+    unfit: Exception | None = None,
 ) -> tuple[bool, str, Any]:
-    """(compute on the GPU?, why, the selector's choice to report timings to)."""
+    """(compute on the GPU?, why, the selector's choice to report timings to). unfit: why the GPU
+    cannot take the call (auto runs it on NumPy)."""
     device = RUNTIME.device
     if backend == "gpu" and device is None:
         raise RuntimeError(
@@ -95,6 +97,8 @@ def _placement(
         return False, "nothing to compute" if empty and backend != "numpy" else "backend='numpy'", None
     if backend == "gpu":
         return True, "backend='gpu'", None
+    if unfit is not None:
+        return False, unfit_why(unfit), None
     choice = SELECTOR.choose(cost, shapes, on_gpu, result_on_gpu=keep)  # type: ignore[arg-type]
     return choice.backend == "webgpu", choice.why, choice
 
@@ -149,6 +153,16 @@ async def _run_gpu(name: str, plans: list[tuple[Plan, list[Any]]], keep: bool, o
     return (value != 0 if out_dtype == BOOL else value.view(out_dtype)), stages
 
 
+def _planned(key: tuple, make: Callable[[], Plan]) -> Plan:
+    """engine.executor.planned, with a planner's refusal (the device cannot take these shapes: a
+    binding, a loop cap) marked as such: auto answers such a call on NumPy (see _call)."""
+    try:
+        return planned(key, make)
+    except ValueError as exc:
+        exc.pycore_unfit = True  # type: ignore[attr-defined]
+        raise
+
+
 async def _call(
     name: str,
     start: float,
@@ -169,7 +183,9 @@ async def _call(
             _record(name, shapes, "webgpu", stages, why, choice, start)
             return result
         except Exception as exc:
-            if await RUNTIME.lost_during_async(device, exc):
+            if getattr(exc, "pycore_unfit", False) and choice is not None:  # (backend="gpu" raises it)
+                why, choice = unfit_why(exc), None  # (refused while planning: nothing ran on the GPU)
+            elif await RUNTIME.lost_during_async(device, exc):
                 why = f"device lost during the call: {device.lost}"
             elif isinstance(exc, GpuOutOfMemoryError) and choice is not None:
                 why = f"the GPU ran out of memory: {exc}"
@@ -245,15 +261,23 @@ async def _replay_async(u: Ufunc, prep: _Prepared, args: tuple[Any, ...], backen
     return GpuArray(prep.shape, buffer=buf, checks=checks, device=device, dtype=prep.dtype)
 
 
+def _row_too_big(u: Ufunc, shape: tuple[int, ...], limit: int) -> ValueError | None:
+    """The error of a result whose rows (along axis 0) do not fit one GPU binding, or None."""
+    row = 4 * max(1, math.prod(shape[1:]))
+    if row <= limit:
+        return None
+    return ValueError(f"{u.name}: one row of the result {shape} needs {row:,} bytes, over this device's "
+                      f"binding limit of {limit:,} bytes (maxStorageBufferBindingSize); use backend='numpy'")
+
+
 async def _ufunc_in_parts_async(u: Ufunc, xs: list[Any], shape: tuple[int, ...], backend: str,
                                 limit: int) -> np.ndarray:
     """Host inputs larger than one GPU binding: the op in parts along the output's axis 0 (each
     input's matching rows; broadcast ones whole), the parts' results joined."""
+    problem = _row_too_big(u, shape, limit)
+    if problem is not None:
+        raise mark_argument_error(problem)
     row = 4 * max(1, math.prod(shape[1:]))
-    if row > limit:
-        raise mark_argument_error(ValueError(
-            f"{u.name}: one row of the result {shape} needs {row:,} bytes, over this device's binding "
-            f"limit of {limit:,} bytes (maxStorageBufferBindingSize); use backend='numpy'"))
     rows = max(1, limit // row)
 
     def part(x: Any, lo: int) -> Any:
@@ -303,12 +327,16 @@ async def ufunc_async(u: Ufunc, args: tuple[Any, ...], backend: str = "auto") ->
     keep = any(isinstance(x, GpuArray) for x in xs)
     await RUNTIME.init_async()
     device = RUNTIME.device
+    unfit = None
     if (device is not None and backend != "numpy" and not keep and shape
             and any(4 * x.size > device.max_binding for x in arrays)):
-        return await _ufunc_in_parts_async(u, xs, shape, backend, device.max_binding)
+        unfit = _row_too_big(u, shape, device.max_binding) if backend == "auto" else None
+        if unfit is None:  # (split in parts that fit; backend="gpu" raises if its rows do not)
+            return await _ufunc_in_parts_async(u, xs, shape, backend, device.max_binding)
     on_gpu = [isinstance(x, GpuArray) and x.device == "webgpu" for x in arrays]
     cost = _Cost(u.name, u.kind, u.flops, shape)
-    use_gpu, why, choice = _placement(u.name, backend, shapes, on_gpu, keep, cost, math.prod(shape) == 0)
+    use_gpu, why, choice = _placement(u.name, backend, shapes, on_gpu, keep, cost, math.prod(shape) == 0,
+                                      unfit)
     if use_gpu and any(isinstance(x, GpuArray) and x.device != "webgpu" for x in arrays):
         arrays = [_on_host(x) for x in arrays]
         xs = [_on_host(x) for x in xs]
@@ -331,7 +359,7 @@ async def ufunc_async(u: Ufunc, args: tuple[Any, ...], backend: str = "auto") ->
             shape,
             facts(device),
         )
-        plan = planned(
+        plan = _planned(
             key,
             lambda: plan_elementwise(
                 u.name, fn, operands, compute, out_dtype, shape, facts(device), u.gives == "bool"
@@ -465,20 +493,20 @@ async def reduce_async(
             dev = Combine("sum", FLOAT32, 0.0, finish=r.finish, centered=True, correction=float(correction))
             plans = [
                 (
-                    planned(
+                    _planned(
                         (*key, "mean"), lambda: plan_reduction(mean, layout, axes, x.dtype, f, name=r.name)
                     ),
                     [src],
                 ),
                 (
-                    planned(key, lambda: plan_reduction(dev, layout, axes, x.dtype, f, name=r.name)),
+                    _planned(key, lambda: plan_reduction(dev, layout, axes, x.dtype, f, name=r.name)),
                     [src, ("plan", 0)],
                 ),
             ]
         else:
             c = Combine(r.function, acc, r.identity(acc), arg=r.arg, finish=r.finish)
             plans = [
-                (planned(key, lambda: plan_reduction(c, layout, axes, x.dtype, f, out_dtype, r.name)), [src])
+                (_planned(key, lambda: plan_reduction(c, layout, axes, x.dtype, f, out_dtype, r.name)), [src])
             ]
         value, stages = await _run_gpu(r.name, plans, keep, shaped if keep else kept, out_dtype)
         return (value if keep else finish(value)), stages

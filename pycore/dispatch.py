@@ -2,7 +2,8 @@
 
 Every public `*_async` function lands in `run_async`. backend="gpu" or "numpy" forces one;
 "auto" asks the selector (selector.py), which knows which inputs already live on the GPU, and
-tells it the wall time of calls it settles by measuring. When
+tells it the wall time of calls it settles by measuring, unless the device cannot take the call's
+shapes at all (Program.unfit: a binding, the workgroup grid, a loop cap), when NumPy runs it. When
 any array input is a GpuArray, the result is a GpuArray too, on the GPU whichever backend computed it
 (reductions return floats). If the
 device is lost during a call, the NumPy path answers it. Each call is recorded in the trace with
@@ -76,6 +77,11 @@ def _checked(op: Op, program: Any, inputs: list[Any], params: dict[str, Any],
     if problem:
         raise ValueError(f"{op.name}: {problem}")
     return arrays, shapes
+
+
+def unfit_why(problem: Exception) -> str:
+    """The trace's `why` of an auto call that runs on NumPy because the GPU cannot take its shapes."""
+    return f"the GPU cannot take these shapes ({problem}): ran on NumPy"
 
 
 def mark_argument_error(exc: BaseException) -> BaseException:
@@ -236,8 +242,12 @@ async def run_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: 
         choice = None
         use_gpu = device is not None and program.needs_gpu(shapes) and backend != "numpy"
         if use_gpu and backend == "auto":
-            choice = SELECTOR.choose(op, shapes, on_gpu, result_on_gpu=keep)
-            use_gpu, why = choice.backend == "webgpu", choice.why
+            problem = program.unfit(device, op, shapes, params, any(on_gpu) or keep)
+            if problem is not None:  # (backend="gpu" raises it, from the program)
+                use_gpu, why = False, unfit_why(problem)
+            else:
+                choice = SELECTOR.choose(op, shapes, on_gpu, result_on_gpu=keep)
+                use_gpu, why = choice.backend == "webgpu", choice.why
         elif device is None:
             why = f"no WebGPU: {RUNTIME.reason}"
         if use_gpu:

@@ -137,8 +137,9 @@ class GpuArray:
         device = self._device
         gone = device is None or device.lost is not None or device is not RUNTIME.device
         if self._buffer is not None and gone:
+            why = device.lost if device is not None and device.lost else RUNTIME.device_lost
             raise RuntimeError(f"this GpuArray {self.shape} lived on a GPU device that was lost "
-                               f"({RUNTIME.device_lost}); its data is gone")
+                               f"({why}); its data is gone")
 
     def release(self) -> None:
         """Give the GPU buffer back to pycore's pool now (idempotent). A view's release only ends
@@ -161,6 +162,15 @@ class GpuArray:
 
     async def __aexit__(self, *exc: object) -> None:
         self.release()
+
+    def __copy__(self) -> GpuArray:
+        """copy.copy(x): a view of the same buffer (no GPU work), which ends with x (using it after
+        x's release raises); `await x.copy_async()` makes a copy with a buffer of its own."""
+        return self._view(self.layout, self._host)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GpuArray:
+        raise TypeError("copy.deepcopy() of a GpuArray would copy GPU memory synchronously; use "
+                        "`await x.copy_async()` (a copy on the device) or `await x.to_numpy_async()`")
 
     # -- views: no copy, no dispatch
     def _view(self, layout: Layout | None, host: Any) -> GpuArray:

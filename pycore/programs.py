@@ -11,7 +11,9 @@ binds its buffers and dispatches its WGSL, and how its NumPy path is called.
 
 Inputs larger than one storage binding are processed in chunks that fit (element-wise, rowwise,
 reduce, matmul rows); what cannot be split (a matmul's B, a convolution's image) is refused with
-an error naming the limit and the size.
+an error naming the limit and the size. `Program.unfit` says, before a call, whether the device can
+take its shapes at all (bindings, workgroups per dimension, a driver's loop cap): backend="auto"
+runs a call it cannot take on NumPy, backend="gpu" raises the error it gives.
 """
 
 from __future__ import annotations
@@ -65,6 +67,14 @@ class Program:
 
     def check(self, op: Op, shapes: Sequence[tuple[int, ...]], params: dict[str, Any]) -> None:
         """Raise ValueError/TypeError naming the argument when inputs of these shapes do not fit the op."""
+
+    def unfit(self, gpu: Any, op: Op, shapes: Sequence[tuple[int, ...]], params: dict[str, Any],
+              resident: bool) -> ValueError | None:
+        """The error a call of these (checked) shapes would raise because `gpu` (a Device or a
+        GpuSession: its max_binding, max_groups, loop_cap, cpu_adapter) cannot take them, or None
+        if it can. resident: an input lies on the GPU or the result stays there (such a call cannot
+        be split on the host)."""
+        return None
 
     def needs_gpu(self, shapes: Sequence[tuple[int, ...]]) -> bool:
         """False when there is nothing to compute (empty input): the NumPy path answers."""
@@ -167,16 +177,23 @@ class Rowwise(Program):
         cap = gpu.loop_cap
         return tree or bool(cap and 3 * cols + cols // 64 + 8 > cap)  # a thread's loops over the row
 
-    async def gpu_async(self, gpu, op, arrays, params):
-        x = arrays[0]
-        matrix = x.reshape(-1, x.shape[-1])
-        rows, cols = matrix.shape
+    def unfit(self, gpu, op, shapes, params, resident):
+        cols = shapes[0][-1]
         if cols * 4 > gpu.max_binding:
-            raise _too_big(op, "one row", cols * 4, gpu.max_binding)
+            return _too_big(op, "one row", cols * 4, gpu.max_binding)
         cap = gpu.loop_cap
         if cap and 3 * -(-cols // WORKGROUP) > cap:
-            raise ValueError(f"{op.name}: rows of {cols:,} values need more loop iterations per GPU "
-                             f"thread than this adapter runs ({cap:,}); use backend='numpy'")
+            return ValueError(f"{op.name}: rows of {cols:,} values need more loop iterations per GPU "
+                              f"thread than this adapter runs ({cap:,}); use backend='numpy'")
+        return None
+
+    async def gpu_async(self, gpu, op, arrays, params):
+        x = arrays[0]
+        problem = self.unfit(gpu, op, [x.shape], params, True)
+        if problem is not None:
+            raise problem
+        matrix = x.reshape(-1, x.shape[-1])
+        rows, cols = matrix.shape
         tree = self.uses_tree(gpu, rows, cols)
         pipeline = await gpu.pipeline_async(op.family, op.entry if tree else op.entry + "_thread",
                                             self.bindings)
@@ -346,6 +363,48 @@ class Matmul(Program):
     def check(self, op, shapes, params):
         matmul_shape(*shapes)
 
+    def unfit(self, gpu, op, shapes, params, resident):
+        a, b = (tuple(s) for s in shapes)
+        if len(a) != 2 or len(b) != 2:
+            return self._batched_unfit(gpu, op, a, b)
+        (m, k), n = a, b[1]
+        if 4 * k * n > gpu.max_binding:
+            return _too_big(op, f"b {b}", 4 * k * n, gpu.max_binding)
+        entry, _ = self.kernel_for(gpu.cpu_adapter, m, n, k)
+        k_step = self._k_step(gpu.loop_cap, entry not in ("matmul", "matmul_vec4"))
+        ks = {k}
+        if k > k_step:  # a capped driver would cut the k loop short: gpu_async sums slices of K
+            if resident:
+                return ValueError(f"matmul: k = {k:,} needs more loop iterations per GPU thread than this "
+                                  f"adapter runs ({gpu.loop_cap:,}), and inputs already on the GPU cannot "
+                                  "be split: pass NumPy arrays (split on the host) or use backend='numpy'")
+            ks = {k_step, k % k_step or k_step}
+        for part_k in sorted(ks):
+            _, (_, tile_cols) = self.kernel_for(gpu.cpu_adapter, m, n, part_k)
+            if -(-n // tile_cols) > gpu.max_groups:
+                return ValueError(f"matmul: n = {n} columns needs more than the device's "
+                                  f"{gpu.max_groups} workgroups per dimension")
+            if 4 * max(part_k, n) > gpu.max_binding:
+                return _too_big(op, "one row of a or c", 4 * max(part_k, n), gpu.max_binding)
+        return None
+
+    def _batched_unfit(self, gpu: Any, op: Op, a: tuple[int, ...], b: tuple[int, ...]) -> ValueError | None:
+        a2 = (1, *a) if len(a) == 1 else a
+        b2 = (*b, 1) if len(b) == 1 else b
+        m, k, n = a2[-2], a2[-1], b2[-1]
+        count = math.prod(broadcast_shapes(a2[:-2], b2[:-2]))
+        entry, (tile_rows, tile_cols) = self.kernel_for(gpu.cpu_adapter, m, n, k)
+        if k > self._k_step(gpu.loop_cap, entry not in ("matmul", "matmul_vec4")):
+            return ValueError(f"matmul: k = {k:,} needs more loop iterations per GPU thread than this "
+                              f"adapter runs ({gpu.loop_cap:,}) in a batched product; use backend='numpy'")
+        for what, nbytes in (("c", 4 * m * n * count), ("a", 4 * math.prod(a)), ("b", 4 * math.prod(b))):
+            if nbytes > gpu.max_binding:
+                return _too_big(op, what, nbytes, gpu.max_binding)
+        if -(-n // tile_cols) > gpu.max_groups or -(-m // tile_rows) > gpu.max_groups:
+            return ValueError(f"matmul: a {m} x {n} product needs more than the device's {gpu.max_groups} "
+                              f"workgroups per dimension")
+        return None
+
     def needs_gpu(self, shapes):
         return math.prod(self.out_shape(shapes)) * shapes[0][-1] > 0
 
@@ -357,31 +416,24 @@ class Matmul(Program):
 
     async def gpu_async(self, gpu, op, arrays, params):
         a, b = arrays
+        resident = isinstance(a, GpuView) or isinstance(b, GpuView) or gpu.keep_result
+        problem = self.unfit(gpu, op, [a.shape, b.shape], params, resident)
+        if problem is not None:
+            raise problem
         if a.ndim != 2 or b.ndim != 2:
             return await self._batched_async(gpu, op, a, b)
         m, k = a.shape
         n = b.shape[1]
-        if b.nbytes > gpu.max_binding:
-            raise _too_big(op, f"b {b.shape}", b.nbytes, gpu.max_binding)
         entry, (tile_rows, tile_cols) = self.kernel_for(gpu.cpu_adapter, m, n, k)
         k_step = self._k_step(gpu.loop_cap, entry not in ("matmul", "matmul_vec4"))
         if k > k_step:  # a capped driver would cut the k loop short: sum products of slices of K
-            if isinstance(a, GpuView) or isinstance(b, GpuView) or gpu.keep_result:
-                raise ValueError(f"matmul: k = {k:,} needs more loop iterations per GPU thread than this "
-                                 f"adapter runs ({gpu.loop_cap:,}), and inputs already on the GPU cannot "
-                                 "be split: pass NumPy arrays (split on the host) or use backend='numpy'")
             out = np.zeros((m, n), np.float32)
             for k0 in range(0, k, k_step):
                 parts = [np.ascontiguousarray(a[:, k0:k0 + k_step]), b[k0:k0 + k_step]]
                 out += await self.gpu_async(gpu, op, parts, params)
             return out
-        if -(-n // tile_cols) > gpu.max_groups:
-            raise ValueError(f"matmul: n = {n} columns needs more than the device's "
-                             f"{gpu.max_groups} workgroups per dimension")
         pipeline = await gpu.pipeline_async(op.family, entry, self.bindings)
         rows = min(gpu.max_binding // (4 * k), gpu.max_binding // (4 * n), gpu.max_groups * tile_rows)
-        if rows == 0:
-            raise _too_big(op, "one row of a or c", 4 * max(k, n), gpu.max_binding)
         out = gpu.result_array((m, n))
         b_buf = gpu.upload(b)
         for lo in range(0, m, rows):
@@ -404,17 +456,8 @@ class Matmul(Program):
         b = b.reshape(-1, 1) if b.ndim == 1 else b
         batch = broadcast_shapes(a.shape[:-2], b.shape[:-2])
         m, k, n = a.shape[-2], a.shape[-1], b.shape[-1]
-        count = math.prod(batch)
+        count = math.prod(batch)  # (unfit checked the bindings, the grid and the loop cap)
         entry, (tile_rows, tile_cols) = self.kernel_for(gpu.cpu_adapter, m, n, k)
-        if k > self._k_step(gpu.loop_cap, entry not in ("matmul", "matmul_vec4")):
-            raise ValueError(f"matmul: k = {k:,} needs more loop iterations per GPU thread than this adapter "
-                             f"runs ({gpu.loop_cap:,}) in a batched product; use backend='numpy'")
-        for what, nbytes in (("c", 4 * m * n * count), ("a", a.nbytes), ("b", b.nbytes)):
-            if nbytes > gpu.max_binding:
-                raise _too_big(op, what, nbytes, gpu.max_binding)
-        if -(-n // tile_cols) > gpu.max_groups or -(-m // tile_rows) > gpu.max_groups:
-            raise ValueError(f"matmul: a {m} x {n} product needs more than the device's {gpu.max_groups} "
-                             f"workgroups per dimension")
         pipeline = await gpu.pipeline_async(op.family, entry, self.bindings)
         align = int(gpu.limits.get("minStorageBufferOffsetAlignment", 256))
         mats_a, mats_b = self._matrices(gpu, a, m * k, align), self._matrices(gpu, b, k * n, align)
@@ -520,21 +563,29 @@ class Conv2d(Program):
             return np.zeros(self.out_shape((arrays[0].shape, arrays[1].shape), params), np.float32)
         return op.numpy(*arrays, **params)
 
-    async def gpu_async(self, gpu, op, arrays, params):
-        image, kernel = arrays
-        (h, w), (kh, kw) = image.shape, kernel.shape
-        oh, ow = self.out_shape((image.shape, kernel.shape), params)
-        for what, nbytes in (("image", image.nbytes), ("output", oh * ow * 4), ("kernel", kernel.nbytes)):
+    def unfit(self, gpu, op, shapes, params, resident):
+        (h, w), (kh, kw) = shapes
+        oh, ow = self.out_shape((shapes[0], shapes[1]), params)
+        for what, nbytes in (("image", 4 * h * w), ("output", oh * ow * 4), ("kernel", 4 * kh * kw)):
             if nbytes > gpu.max_binding:
-                raise _too_big(op, what, nbytes, gpu.max_binding)
-        groups = (-(-ow // self.TILE), -(-oh // self.TILE), 1)
-        if max(groups) > gpu.max_groups:
-            raise ValueError(f"convolve2d: an output of {oh} x {ow} needs more than the device's "
-                             f"{gpu.max_groups} workgroups per dimension")
+                return _too_big(op, what, nbytes, gpu.max_binding)
+        if max(-(-ow // self.TILE), -(-oh // self.TILE)) > gpu.max_groups:
+            return ValueError(f"convolve2d: an output of {oh} x {ow} needs more than the device's "
+                              f"{gpu.max_groups} workgroups per dimension")
         cap = gpu.loop_cap
         if cap and kh * kw + kh + 8 > cap:
-            raise ValueError(f"convolve2d: a {kh} x {kw} kernel needs more loop iterations per GPU "
-                             f"thread than this adapter runs ({cap:,}); use backend='numpy'")
+            return ValueError(f"convolve2d: a {kh} x {kw} kernel needs more loop iterations per GPU "
+                              f"thread than this adapter runs ({cap:,}); use backend='numpy'")
+        return None
+
+    async def gpu_async(self, gpu, op, arrays, params):
+        image, kernel = arrays
+        problem = self.unfit(gpu, op, [image.shape, kernel.shape], params, True)
+        if problem is not None:
+            raise problem
+        (h, w), (kh, kw) = image.shape, kernel.shape
+        oh, ow = self.out_shape((image.shape, kernel.shape), params)
+        groups = (-(-ow // self.TILE), -(-oh // self.TILE), 1)
         pad = (kh // 2, kw // 2) if params["mode"] == "same" else (0, 0)
         pipeline = await gpu.pipeline_async(op.family, op.entry, self.bindings)
         out = gpu.result_array((oh, ow))

@@ -4,7 +4,8 @@ device after a loss, and reporting.
 There is one Runtime per Python process (`RUNTIME`). `init_async()` picks the backend once:
 "webgpu" when a transport (transport.py) has a usable adapter and device, through the browser in
 Pyodide or through wgpu-py under CPython, else "numpy" with the reason. $PYCORE_TRANSPORT (or
-init_async's `transport`) asks for one: "auto", "browser", "native" or "numpy".
+init_async's `transport`) asks for one: "auto", "browser", "native" or "numpy". Asking init_async
+for another transport than the one chosen later switches to it (see init_async).
 
 A lost device (a driver reset, a GPU removed, a device destroyed) switches the runtime to "numpy"
 at once, so calls in flight and later calls are answered on NumPy. Every op calls init_async(),
@@ -64,10 +65,16 @@ class Runtime:
 
     async def init_async(self, transport: str | None = None) -> None:
         """Acquire a device through `transport` (default: $PYCORE_TRANSPORT, else "auto"); after a
-        loss, try for a new one when the backoff allows."""
+        loss, try for a new one when the backoff allows. Once a transport is chosen, a call without
+        `transport` (every op makes one) or with the one chosen changes nothing; naming another
+        switches to it: the device in use is given back (GpuArrays on it raise RuntimeError from
+        then on; a batch that ran on it is read as after a device loss) and the new transport is set up."""
         if transport is not None and transport not in TRANSPORTS:
             raise ValueError(f"init_async: transport must be one of {', '.join(TRANSPORTS)}, "
                              f"got {transport!r}")
+        if self.initialised and transport is not None and self._switches_to(transport):
+            was = self.transport if self.transport != "none" else self.wanted
+            self.shutdown(f"given back when init_async switched from transport {was!r} to {transport!r}")
         if self.initialised:  # every op calls this: nothing more to do once a backend is chosen
             if self._retry_at is not None and time.monotonic() >= self._retry_at:
                 await self._reacquire_async()
@@ -82,6 +89,13 @@ class Runtime:
         except BaseException:  # interrupted: the next call starts again
             self.initialised = False
             raise
+
+    def _switches_to(self, transport: str) -> bool:
+        """Whether asking for `transport` now means another choice than the one made: not the
+        transport asked for before nor the one in use ("auto" keeps a device it found)."""
+        if transport in (self.wanted, self.transport):
+            return False
+        return not (transport == "auto" and self.device is not None)
 
     async def _acquire_async(self) -> str | None:
         """Get a device through self.wanted; on failure, fall back and return the reason."""
@@ -150,14 +164,16 @@ class Runtime:
             await asyncio.sleep(0)  # (the runtime's own callback ran first; let it finish)
         return device.lost is not None
 
-    def shutdown(self) -> None:
-        """Give the device back and forget everything on it: GpuArrays made so far stop working,
-        and the next init_async() chooses a transport again."""
+    def shutdown(self, why: str = "pycore was shut down") -> None:
+        """Give the device back and forget everything on it: GpuArrays made so far stop working
+        (saying `why`), and the next init_async() chooses a transport again."""
         device = self.device
         self._fallback("shut down: await pycore.init_async() to start again")
         self.initialised = False
         self._retry_at, self._backoff = None, 0.0
         if device is not None:
+            if device.lost is None:
+                device.lost = why  # (what its GpuArrays say; nothing more runs on it)
             device.destroy()  # its loss report finds it is no longer the device in use
         self.device_lost = None
 

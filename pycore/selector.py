@@ -98,7 +98,8 @@ NUMPY_DEFAULTS: dict[str, float] = {
 
 
 class InvalidCalibrationError(ValueError):
-    """Saved calibration state that is refused; the message says what is wrong with it."""
+    """Calibration state that is refused (saved, or given to Calibration()); the message says what
+    is wrong with it."""
 
 
 def _nesting(text: str, limit: int) -> int:
@@ -197,7 +198,15 @@ class Calibration:
     """Measured (or default) speeds of this browser and device. Times in ms, rates in GFLOP/s
     (keyed by op name once measured, by kind for the defaults), bandwidths in GB/s. The defaults
     are deliberately modest: without calibration, the GPU is used only where it wins by a wide
-    margin on ordinary hardware."""
+    margin on ordinary hardware. Every figure is checked when one is made, as from_dict says
+    (InvalidCalibrationError names the field): a rate table needs every kind (KINDS), so that
+    every op has a rate.
+
+    >>> Calibration(upload_gbps=-2.0)
+    Traceback (most recent call last):
+    ...
+    pycore.selector.InvalidCalibrationError: upload_gbps is -2.0 (wanted a number from 1e-09 to 1e+09)
+    """
 
     dispatch_ms: float = 1.0
     upload_gbps: float = 2.0
@@ -209,6 +218,29 @@ class Calibration:
     numpy_gflops: dict[str, float] = field(default_factory=lambda: {
         "unary": 0.5, "binary": 0.5, "rowwise": 0.3, "reduce": 1.0, "matmul": 0.3, "conv2d": 0.3})
     source: str = "defaults (run pycore.calibrate_async() to measure this browser)"
+
+    def __post_init__(self) -> None:
+        """Check every field (see from_dict); figures become floats, rate tables copies."""
+        from .ops import OPS
+
+        for name in ("dispatch_ms", "upload_gbps", "readback_gbps", "numpy_call_ms"):
+            setattr(self, name, _figure(getattr(self, name), name))
+        self.upload_large_gbps = _figure(self.upload_large_gbps, "upload_large_gbps", zero_ok=True)
+        known = set(KINDS) | set(OPS)
+        for table in ("gpu_gflops", "numpy_gflops"):
+            rates = getattr(self, table)
+            if not isinstance(rates, dict):
+                raise InvalidCalibrationError(f"{table} is {_shown(rates)}, not an object of rates")
+            unknown = sorted(str(k) for k in rates if k not in known)
+            if unknown:
+                raise InvalidCalibrationError(f"{table} names unknown ops {_shown(unknown)}")
+            lacking = [kind for kind in KINDS if kind not in rates]
+            if lacking:
+                raise InvalidCalibrationError(f"{table} lacks the kinds {', '.join(lacking)}")
+            setattr(self, table, {name: _figure(rate, f"{table}[{name!r}]") for name, rate in rates.items()})
+        if not isinstance(self.source, str) or len(self.source) > SOURCE_MAX_CHARS:
+            raise InvalidCalibrationError(f"source is {_shown(self.source)}, not a string of at most "
+                                          f"{SOURCE_MAX_CHARS} characters")
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
@@ -258,8 +290,6 @@ class Calibration:
         ...
         pycore.selector.InvalidCalibrationError: dispatch_ms is 0 (wanted a number from 1e-09 to 1e+09)
         """
-        from .ops import OPS
-
         if not isinstance(data, dict):
             raise InvalidCalibrationError(f"it is {type(data).__name__}, not an object of fields")
         names = [f.name for f in fields(cls)]
@@ -269,30 +299,7 @@ class Calibration:
         missing = [name for name in names if name not in data and name != "upload_large_gbps"]
         if missing:
             raise InvalidCalibrationError(f"it lacks {', '.join(missing)}")
-        values: dict[str, Any] = {}
-        for name in ("dispatch_ms", "upload_gbps", "readback_gbps", "numpy_call_ms"):
-            values[name] = _figure(data[name], name)
-        if "upload_large_gbps" in data:
-            values["upload_large_gbps"] = _figure(data["upload_large_gbps"], "upload_large_gbps",
-                                                  zero_ok=True)
-        known = set(KINDS) | set(OPS)
-        for table in ("gpu_gflops", "numpy_gflops"):
-            rates = data[table]
-            if not isinstance(rates, dict):
-                raise InvalidCalibrationError(f"{table} is {_shown(rates)}, not an object of rates")
-            unknown = sorted(str(k) for k in rates if k not in known)
-            if unknown:
-                raise InvalidCalibrationError(f"{table} names unknown ops {_shown(unknown)}")
-            lacking = [kind for kind in KINDS if kind not in rates]
-            if lacking:
-                raise InvalidCalibrationError(f"{table} lacks the kinds {', '.join(lacking)}")
-            values[table] = {name: _figure(rate, f"{table}[{name!r}]") for name, rate in rates.items()}
-        source = data["source"]
-        if not isinstance(source, str) or len(source) > SOURCE_MAX_CHARS:
-            raise InvalidCalibrationError(f"source is {_shown(source)}, not a string of at most "
-                                          f"{SOURCE_MAX_CHARS} characters")
-        values["source"] = source
-        return cls(**values)
+        return cls(**data)  # (each field checked by __post_init__)
 
     def checked(self) -> Calibration:
         """This calibration as it would load once saved (a copy); raises InvalidCalibrationError
@@ -326,10 +333,10 @@ class Choice:
 
 class _Setting:
     """A selector attribute whose change forgets the cached predictions and decisions; `low` is
-    its smallest allowed value (None: any value, e.g. a Calibration)."""
+    its smallest allowed value (None: no bound), `kind` the type it must have."""
 
-    def __init__(self, low: float | None = None, integer: bool = False) -> None:
-        self.low, self.integer = low, integer
+    def __init__(self, low: float | None = None, integer: bool = False, kind: type | None = None) -> None:
+        self.low, self.integer, self.kind = low, integer, kind
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.public, self.name = name, "_" + name
@@ -338,6 +345,9 @@ class _Setting:
         return self if obj is None else getattr(obj, self.name)
 
     def __set__(self, obj: Any, value: Any) -> None:
+        if self.kind is not None and not isinstance(value, self.kind):
+            raise TypeError(f"SELECTOR.{self.public} must be a {self.kind.__name__}, got "
+                            f"{type(value).__name__}")
         if self.low is not None:
             kind, what = (numbers.Integral, "an integer") if self.integer else (numbers.Real, "a number")
             if isinstance(value, bool) or not isinstance(value, kind) or not cast(float, value) >= self.low:
@@ -348,7 +358,8 @@ class _Setting:
 
 
 class BackendSelector:
-    """Predicts both backends' times for a call and picks one (see the module doc).
+    """Predicts both backends' times for a call and picks one (see the module doc). Without a
+    calibration, Calibration()'s modest defaults apply.
 
     >>> from pycore.ops import OPS
     >>> sel = BackendSelector(Calibration(dispatch_ms=2.0))
@@ -373,7 +384,7 @@ class BackendSelector:
 
     # Setting any of these forgets the cached predictions and decisions (auto asks on every call:
     # a cached answer is one lookup).
-    calibration: Calibration = _Setting()  # type: ignore[assignment]
+    calibration: Calibration = _Setting(kind=Calibration)  # type: ignore[assignment]
     margin: float = _Setting(0.0)  # type: ignore[assignment]
     explore_ratio: float = _Setting(1.0)  # type: ignore[assignment]
     explore_ms: float = _Setting(0.0)  # type: ignore[assignment]

@@ -95,6 +95,39 @@ t.release()
     assert "before execute_async" in r["errors"][3]
 
 
+def test_batch_reads_gpu_array_views_runs_once_and_guards_uploaded_arrays(gpu):
+    # A view or an int32 GpuArray was bound as a plain float32 buffer (wrong values); two concurrent
+    # execute_async both ran (misaligned values); an upload handle read after its array's release
+    # read whatever the pool had put in that buffer since.
+    r = gpu.py("""
+import asyncio
+x = np.arange(6, dtype=np.float32).reshape(2, 3)
+t, ti, p = [await pycore.to_gpu_async(v) for v in (x, x.astype(np.int32), x[0])]
+b = pycore.CommandBatch()
+ht, hr, hi, hp = b.upload(t.T), b.relu(b.scale(t[:, ::-1], 2.0)), b.upload(ti), b.upload(p)
+hs = [b.relu(np.full(1000, i, np.float32)) for i in range(4)]
+done = await asyncio.gather(b.execute_async(), b.execute_async(), return_exceptions=True)
+out = {"done": [repr(d) for d in done], "T": await b.read_async(ht), "r": await b.read_async(hr),
+       "i": await b.read_async(hi), "p": await b.read_async(hp),
+       "hs": [float((await b.read_async(h))[0]) for h in hs]}
+p.release()
+other = await pycore.to_gpu_async(np.full(3, 9.0, np.float32))  # (may take p's buffer)
+try:
+    out["after"] = await b.read_async(hp)
+except RuntimeError as exc:
+    out["after"] = str(exc)
+b.release()
+for v in (t, ti, other):
+    v.release()
+out
+""")
+    assert r["T"] == [[0, 3], [1, 4], [2, 5]] and r["r"] == [[4, 2, 0], [10, 8, 6]]
+    assert r["i"] == [[0, 1, 2], [3, 4, 5]] and r["p"] == [0, 1, 2]
+    assert r["done"][0] == "None" and r["done"][1].startswith("RuntimeError(")
+    assert r["hs"] == [0.0, 1.0, 2.0, 3.0]
+    assert "GpuArray the batch read where it lies" in r["after"] and "was released" in r["after"]
+
+
 def test_batch_on_the_fallback(fallback_page):
     r = fallback_page.py("""
 b = pycore.CommandBatch()

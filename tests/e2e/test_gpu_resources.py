@@ -59,15 +59,18 @@ try:
     out["matmul"] = float(np.abs(await pycore.matmul_async(a, b) - a.astype(np.float64) @ b).max())
     out["backends"] = sorted({t["backend"] for t in pycore.trace()[-7:]})
     try:
-        await pycore.matmul_async(rng.normal(size=(4, 40)), rng.normal(size=(40, 40)))
+        await pycore.matmul_async(rng.normal(size=(4, 40)), rng.normal(size=(40, 40)), backend="gpu")
         out["too_big"] = None
     except ValueError as exc:
         out["too_big"] = str(exc)
     try:
-        await pycore.convolve2d_async(np.ones((64, 64)), np.ones((3, 3)))
+        await pycore.convolve2d_async(np.ones((64, 64)), np.ones((3, 3)), backend="gpu")
         out["conv_too_big"] = None
     except ValueError as exc:
         out["conv_too_big"] = str(exc)
+    await pycore.matmul_async(rng.normal(size=(4, 40)), rng.normal(size=(40, 40)))  # auto: on NumPy
+    await pycore.convolve2d_async(np.ones((64, 64)), np.ones((3, 3)))
+    out["auto_too_big"] = [(t["backend"], t["why"]) for t in pycore.trace()[-2:]]
 finally:
     device.max_binding = saved
 out
@@ -75,6 +78,7 @@ out
 
 
 def test_inputs_past_the_binding_limit_are_chunked_or_refused_by_name(gpu):
+    # (refused with backend="gpu"; auto runs what the device cannot take on NumPy)
     r = gpu.py(CHUNKED)
     assert r["backends"] == ["webgpu"]
     assert r["relu"] and r["add"] and r["max"]
@@ -82,6 +86,8 @@ def test_inputs_past_the_binding_limit_are_chunked_or_refused_by_name(gpu):
     assert "matmul: b (40, 40) needs 6,400 bytes" in r["too_big"]
     assert "maxStorageBufferBindingSize of 4,096 bytes" in r["too_big"]
     assert "convolve2d: image needs 16,384 bytes" in r["conv_too_big"]
+    assert [b for b, _ in r["auto_too_big"]] == ["numpy", "numpy"]  # what backend="gpu" refuses
+    assert all(why.startswith("the GPU cannot take these shapes") for _, why in r["auto_too_big"])
 
 
 def test_first_call_compiles_once_and_reports_it(gpu):

@@ -84,6 +84,34 @@ out
     assert all(len(t) == n and min(t) > 0 for t in r["seen"].values()), r["seen"]
 
 
+def test_auto_runs_on_numpy_what_the_gpu_cannot_take(gpu):
+    # A 1 x 1.1M image and a product with 10M columns need more workgroups per dimension than a
+    # device has: auto (margin 0 here: it would pick the GPU) raised what backend="gpu" raises.
+    r = gpu.py("""
+image, kernel = np.linspace(-1, 1, 1_100_000, dtype=np.float32).reshape(1, -1), np.float32([[2.0]])
+a, b = np.float32([[3.0]]), np.arange(10_000_000, dtype=np.float32).reshape(1, -1)
+out = {}
+for name, call, ref in (("conv", lambda **k: pycore.convolve2d_async(image, kernel, **k), image * 2),
+                        ("matmul", lambda **k: pycore.matmul_async(a, b, **k), b * 3)):
+    got = await call()
+    out[name] = [bool(np.array_equal(got, ref)), pycore.trace()[-1]["backend"], pycore.trace()[-1]["why"]]
+    try:
+        await call(backend="gpu")
+    except ValueError as exc:
+        out[name].append(str(exc))
+plan = pycore.explain("convolve2d", (1, 1_100_000), (1, 1))
+out["explain"] = [plan["choice"], plan["why"]]
+out
+""")
+    for name, needs in (("conv", "an output of 1 x 1100000 needs more than the device's"),
+                        ("matmul", "n = 10000000 columns needs more than the device's")):
+        equal, backend, why, error = r[name]
+        assert equal and backend == "numpy", r[name]
+        assert why.startswith("the GPU cannot take these shapes") and needs in why and why.endswith("NumPy")
+        assert needs in error and "workgroups per dimension" in error
+    assert r["explain"][0] == "numpy" and "cannot take these shapes" in r["explain"][1]
+
+
 CALIBRATION_TEXT = "(document.getElementById('calibration')?.textContent ?? '')"
 
 

@@ -86,6 +86,40 @@ await pycore.init_async(transport="numpy")
     assert r["error"] and r["value"] == [0.0, 2.0]
 
 
+def test_init_async_with_another_transport_switches_to_it():
+    worker = Native()
+    try:
+        r = worker.py("""
+first = (await pycore.init_async())["transport"]
+t = await pycore.to_gpu_async(np.ones(4))
+b = pycore.CommandBatch()
+h = b.relu([-1.0, 3.0])
+await b.execute_async()
+same = [(await pycore.init_async(name))["transport"] for name in ("native", "auto", None)]
+kept = (await t.to_numpy_async()).tolist()
+switched = await pycore.init_async("numpy")
+try:
+    await t.to_numpy_async()
+    error = None
+except RuntimeError as exc:
+    error = str(exc)
+relu = [(await pycore.relu_async([-1.0, 2.0])).tolist(), pycore.trace()[-1]["backend"]]
+batch = (await b.read_async(h)).tolist()  # computed again on NumPy, as after a device loss
+back = await pycore.init_async("auto")
+{"first": first, "same": same, "kept": kept, "switched": [switched["backend"], switched["reason"]],
+ "error": error, "relu": relu, "batch": batch, "back": [back["backend"], back["transport"]],
+ "on_gpu": (await pycore.to_gpu_async([1.0])).device}
+""")
+    finally:
+        worker.close()
+    assert r["first"] == "native" and r["same"] == ["native"] * 3 and r["kept"] == [1.0] * 4
+    assert r["switched"][0] == "numpy" and "asked for (transport='numpy')" in r["switched"][1]
+    assert "lived on a GPU device that was lost (given back when init_async switched from transport " \
+           "'native' to 'numpy')" in r["error"]
+    assert r["relu"] == [[0.0, 2.0], "numpy"] and r["batch"] == [0.0, 3.0]
+    assert r["back"] == ["webgpu", "native"] and r["on_gpu"] == "webgpu"
+
+
 def test_both_transports_implement_the_whole_interface():
     import ast
 
