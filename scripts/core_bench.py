@@ -12,6 +12,8 @@ whatever adapter Dawn finds; `--native` for wgpu-py): ratios that do not depend 
   plan) against the fixed-kernel `relu`, over 200 calls;
 - the same element-wise cases and reductions on 8192 x 8192 arrays, where the kernels (0.3 ms and
   more on an H100) outweigh the host's work per op; strided against contiguous of the same bytes;
+- kernel times from GPU timestamp queries (engine.executor.time_plan_async) of the same 8192²
+  element-wise cases and reductions, and of the copy, where the adapter has "timestamp-query";
 - batched matmul against the same products as separate 2-D calls (then batched again: the
   first timed case of a process runs slower on some machines);
 - every timed case once against NumPy (float64).

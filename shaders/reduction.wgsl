@@ -3,8 +3,9 @@
 // the workgroup), after common.wgsl and shaders/reductions.wgsl.
 //
 // A workgroup of OX x RY threads computes OX consecutive outputs (C order over the kept axes);
-// the RY threads of an output walk its reduced elements (r = lane, lane + RY, ...), each
-// combining in registers (a float sum with Kahan's compensation), then the RY partials are
+// the RY threads of an output walk its reduced elements (r = lane, lane + RY, ...), four loads
+// in flight at a time, each combining in order in registers (a float sum with Kahan's
+// compensation), then the RY partials are
 // combined in a tree in workgroup memory. Rows that are contiguous get RY = 256 and OX = 1 (a
 // workgroup per row); columns get OX > 1, so neighbouring threads read neighbouring elements.
 // When there are few outputs and long reductions, the reduced elements are split into S segments
@@ -33,6 +34,11 @@ fn iword(k: u32) -> i32 {
     return bitcast<i32>(words[k / 4u][k % 4u]);
 }
 
+// element r of output oc's reduced elements, as the accumulator's type
+fn value(r: u32, base: i32, oc: u32) -> {{acc_type}} {
+{{reduced}}
+}
+
 // (value, index) of a thread's partial combined with another's
 fn merge(v: {{acc_type}}, vi: u32, w: {{acc_type}}, wi: u32) -> vec2<u32> {
 {{merge}}
@@ -57,11 +63,7 @@ fn reduce_axes(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_
     var v = bitcast<{{acc_type}}>(word(5u));
     var vi = 0xffffffffu;
     var comp = {{acc_type}}(0);
-    for (var r = r_lo + lid.y; r < r_hi; r = r + RY) {
-{{reduced}}
-        let x = {{load}};
-{{step}}
-    }
+{{loop}}
     let slot = lid.y * OX + lid.x;
     scratch[slot] = v;
     scratch_i[slot] = vi;

@@ -4,14 +4,16 @@
 // elementwise.wgsl, binary.wgsl and ufuncs.wgsl. Contiguous float32 inputs of one shape use the
 // vec4 kernels of fused.wgsl instead.
 //
-// Each thread computes four consecutive elements of the (C-ordered) output: for each it splits the
-// flat index into coordinates over the collapsed shape, then loads each input at its offset +
-// coordinates . strides; the four values make the vec4 the op's function takes. Shapes, offsets
-// and strides are words of `words` (strides as i32 bits; negative strides walk backwards), so one
-// pipeline serves every shape of a rank: word 0 is the element count of this chunk, word 1 the
-// index of the chunk's first element in the output (a large output is written in chunks that
-// each fit one binding), then what the generator lays out (see elementwise.py). A scalar operand
-// is a word of words, not a buffer.
+// Each thread computes four elements of the (C-ordered) output, a workgroup's width apart, so
+// that every load and store instruction of a workgroup touches neighbouring addresses: element
+// j of thread t of workgroup g is g * 4 * WORKGROUP + j * WORKGROUP + t. For each it splits the
+// flat index into coordinates over the collapsed shape and loads each input at its offset +
+// coordinates . strides; the four values make the vec4 the op's function takes (the generator
+// writes the four lanes out, so they stay in registers). Shapes, offsets and strides are words of
+// `words` (strides as i32 bits; negative strides walk backwards), so one pipeline serves every
+// shape of a rank: word 0 is the element count of this chunk, word 1 the index of the chunk's
+// first element in the output (a large output is written in chunks that each fit one binding),
+// then what the generator lays out (see elementwise.py). A scalar operand is a word, not a buffer.
 
 {{inputs}}
 @group(0) @binding({{out}}) var<storage, read_write> out: array<{{out_type}}>;
@@ -27,18 +29,11 @@ fn iword(k: u32) -> i32 {
 
 @compute @workgroup_size(WORKGROUP)
 fn strided(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let first = flat_index(gid, groups) * 4u;
+    let t = flat_index(gid, groups);
+    let first = (t / WORKGROUP) * (4u * WORKGROUP) + t % WORKGROUP;
     let n = word(0u);
     if (first >= n) { return; }
-{{declare}}
-    for (var lane = 0u; lane < 4u; lane = lane + 1u) {
-        let i = word(1u) + min(first + lane, n - 1u);
 {{load}}
-    }
 {{body}}
-    for (var lane = 0u; lane < 4u; lane = lane + 1u) {
-        if (first + lane < n) {
-            out[first + lane] = y[lane];
-        }
-    }
+{{store}}
 }

@@ -94,16 +94,17 @@ def _kernel(
     scalar_at = stride_at + n_arr * rank
     n_words = scalar_at + sum(1 for _, s in operands if s)
     compute_dt, out_dt = np.dtype(compute), np.dtype(out)
-    inputs, declare, load, args = [], [], [], []
-    if rank > 1:
-        load.append("        var rem = i;")
-    for d in reversed(range(1, rank)):
-        load.append(f"        let c{d} = rem % word({shape_at + d}u);")
-        load.append(f"        rem = rem / word({shape_at + d}u);")
-    if rank > 1:
-        load.append("        let c0 = rem;")
-    else:
-        load.append("        let c0 = i;")
+    inputs: list[str] = []
+    load: list[str] = []
+    args: list[str] = []
+    for lane in range(PER_THREAD):  # written out: the lanes' values stay in registers
+        load.append(f"    let i{lane} = word(1u) + min(first + {lane}u * WORKGROUP, n - 1u);")
+        if rank > 1:
+            load.append(f"    var rem{lane} = i{lane};")
+        for d in reversed(range(1, rank)):
+            load.append(f"    let c{d}_{lane} = rem{lane} % word({shape_at + d}u);")
+            load.append(f"    rem{lane} = rem{lane} / word({shape_at + d}u);")
+        load.append(f"    let c0_{lane} = {'rem' if rank > 1 else 'i'}{lane};")
     scalar_k = 0
     for k, (name, scalar) in enumerate(operands):
         dt = np.dtype(name)
@@ -114,9 +115,12 @@ def _kernel(
         else:
             j = arrays.index(k)
             inputs.append(f"@group(0) @binding({j}) var<storage, read> in{j}: array<{t}>;")
-            declare.append(f"    var a{k}: vec4<{t}>;")
-            terms = " + ".join(f"i32(c{d}) * iword({stride_at + j * rank + d}u)" for d in range(rank))
-            load.append(f"        a{k}[lane] = in{j}[u32(iword({2 + j}u) + {terms})];")
+            lanes = []
+            for lane in range(PER_THREAD):
+                terms = " + ".join(f"i32(c{d}_{lane}) * iword({stride_at + j * rank + d}u)"
+                                   for d in range(rank))
+                lanes.append(f"in{j}[u32(iword({2 + j}u) + {terms})]")
+            load.append(f"    let a{k} = vec4<{t}>({', '.join(lanes)});")
             value = f"a{k}"
         args.append(convert(value, dt, compute_dt))
     result = f"{function}({', '.join(args)})"
@@ -125,6 +129,8 @@ def _kernel(
     else:
         result = convert(result, compute_dt, out_dt)
     body = f"    let y = {result};"
+    store = [f"    if (first + {lane}u * WORKGROUP < n) {{ out[first + {lane}u * WORKGROUP] = y[{lane}]; }}"
+             for lane in range(PER_THREAD)]
     signature = ",".join(wgsl_type(np.dtype(n)) + ("" if s else f"[{rank}]") for n, s in operands)
     name = f"strided:{function}({signature})->{wgsl_type(out_dt)}"
 
@@ -136,9 +142,9 @@ def _kernel(
             .replace("{{out_type}}", wgsl_type(out_dt))
             .replace("{{meta}}", str(n_arr + 1))
             .replace("{{meta_vec4s}}", str(-(-n_words // 4)))
-            .replace("{{declare}}", "\n".join(declare))
             .replace("{{load}}", "\n".join(load))
             .replace("{{body}}", body)
+            .replace("{{store}}", "\n".join(store))
         )
         return "\n".join(
             [

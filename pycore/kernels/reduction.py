@@ -84,16 +84,17 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
         kept.append(f"    base = base + i32({coord}) * iword({kept_at + kept_rank + d}u);")
         if d:
             kept.append(f"    ko = ko / word({kept_at + d}u);")
-    reduced = ["        var rr = r;", "        var off = base;"]
+    reduced = ["    var rr = r;", "    var off = base;"]
     for d in reversed(range(red_rank)):
         coord = f"(rr % word({red_at + d}u))" if d else "rr"
-        reduced.append(f"        off = off + i32({coord}) * iword({red_at + red_rank + d}u);")
+        reduced.append(f"    off = off + i32({coord}) * iword({red_at + red_rank + d}u);")
         if d:
-            reduced.append(f"        rr = rr / word({red_at + d}u);")
+            reduced.append(f"    rr = rr / word({red_at + d}u);")
     value = convert_scalar("src[u32(off)]", np.dtype(src), c.acc)
     if c.centered:
-        reduced.append(f"        let dev = {value} - center[oc];")
+        reduced.append(f"    let dev = {value} - center[oc];")
         value = "dev * dev"
+    reduced.append(f"    return {value};")
     if c.arg:
         step = f"        if ({fn}(v, vi, x, r)) {{ v = x; vi = r; }}"
         merge = (
@@ -115,6 +116,19 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
             "sqrt": "sqrt(total * bitcast<f32>(word(6u)))",
         }[c.finish]
         finish = convert_scalar(finish, c.acc, np.dtype(out)) if not c.finish else finish
+    # four loads in flight per thread, then the four steps in order (the last ones guarded)
+    loop = ["    for (var r0 = r_lo + lid.y; r0 < r_hi; r0 = r0 + 4u * RY) {"]
+    for j in range(1, 4):
+        loop.append(f"        let r{j} = r0 + {j}u * RY;")
+    loop.append("        let x0 = value(r0, base, oc);")
+    for j in range(1, 4):
+        loop.append(f"        let x{j} = value(min(r{j}, r_hi - 1u), base, oc);")
+    for j in range(4):
+        body = step.replace("        ", "            ").replace("(v, vi, x, r)", f"(v, vi, x{j}, r{j})")
+        body = body.replace("vi = r;", f"vi = r{j};").replace("v = x;", f"v = x{j};")
+        body = body.replace("(v, x)", f"(v, x{j})").replace("x - comp", f"x{j} - comp")
+        loop += [f"        if (r{j} < r_hi) {{" if j else "        {", body, "        }"]
+    loop.append("    }")
     center = "@group(0) @binding(3) var<storage, read> center: array<f32>;" if c.centered else ""
     name = (
         f"reduce:{c.function}{'~' if c.centered else ''}{c.finish and ':' + c.finish}:"
@@ -138,8 +152,7 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
             .replace("{{merge}}", merge)
             .replace("{{kept}}", "\n".join(kept))
             .replace("{{reduced}}", "\n".join(reduced))
-            .replace("{{load}}", value)
-            .replace("{{step}}", step)
+            .replace("{{loop}}", "\n".join(loop))
             .replace("{{finish}}", finish)
         )
         return "\n".join([wgsl_template("common"), wgsl_typed("reductions"), filled])
