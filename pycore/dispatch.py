@@ -21,7 +21,6 @@ from typing import Any
 import numpy as np
 
 from . import interrupts, plans
-from .array.layout import normalize_axis
 from .arrays import as_float32
 from .device import Device, GpuOutOfMemoryError
 from .gpu import GpuSession, GpuView
@@ -181,31 +180,6 @@ async def _dot_async(inputs: list[Any], backend: str) -> Any:
     return out.reshape(*a.shape[:-1], *b.shape[:-2], b.shape[-1])
 
 
-async def _along_axis_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: str) -> Any:
-    """A row-wise op along an axis other than the last: the kernels' rows run along the last axis,
-    so the axis is moved there (a view of a GpuArray, copied when the kernel binds it), the op runs,
-    and the axis is moved back (a contiguous result). None when the axis is already the last."""
-    x = inputs[0]
-    host = None if isinstance(x, GpuArray) else as_float32(x, op.inputs[0])
-    ndim = x.ndim if host is None else host.ndim
-    try:
-        axis = normalize_axis(params["axis"], ndim)
-    except (ValueError, TypeError) as exc:
-        raise mark_argument_error(ValueError(f"{op.name}: {exc}")) from None
-    if axis == ndim - 1:
-        return None
-    order = [d for d in range(ndim) if d != axis] + [axis]
-    back = list(np.argsort(order))
-    rest = {**params, "axis": -1}
-    if host is not None:
-        result = await run_async(op, [np.ascontiguousarray(host.transpose(order))], rest, backend)
-        if isinstance(result, GpuArray):
-            return await result.transpose(back).copy_async()
-        return np.ascontiguousarray(result.transpose(back))
-    result = await run_async(op, [x.transpose(order)], rest, backend)
-    return await result.transpose(back).copy_async()
-
-
 async def run_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: str = "auto") -> Any:
     """Run `op` on `inputs` (array-likes or GpuArrays, named as in op.inputs) with checked `params`."""
     users = RUNTIME.call_started()
@@ -220,10 +194,6 @@ async def run_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: 
             product = await _dot_async(inputs, backend)
             if product is not None:
                 return product
-        if op.kind == "rowwise" and params.get("axis", -1) != -1:
-            moved = await _along_axis_async(op, inputs, params, backend)
-            if moved is not None:
-                return moved
         inputs = [await _plain_async(x) for x in inputs]
         try:
             arrays, shapes = _checked(op, program, inputs, params, backend)

@@ -24,17 +24,19 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .array.layout import broadcast_shapes, normalize_axis
+from .array.layout import Layout, broadcast_shapes, normalize_axis
+from .engine.executor import execute_async
+from .engine.executor import facts as facts_of
 from .fusion import FusedKernel, Node
 from .gpu import THREAD_GROUP, WORKGROUP, GpuSession, GpuView
-from .kernels.plan import grid_for
+from .kernels.plan import Facts, Kernel, Plan, grid_for
+from .kernels.rowwise import ROW_OPS, plan_rowwise, row_limits
 from .ops import Op, Shapes
 from .shaders import wgsl_constant
 
 # A reduction's combining rule (the op table's `combine`): the kernels' code for it, and its identity.
 COMBINE = {"sum": (0, 0.0), "max": (1, -math.inf), "min": (2, math.inf)}
 REDUCE_SPAN = 4 * WORKGROUP  # elements one reduce workgroup consumes
-NEG_INF_BITS = np.float32(-np.inf).view(np.uint32)
 
 
 def _too_big(op: Op, what: str, nbytes: int, limit: int) -> ValueError:
@@ -44,6 +46,20 @@ def _too_big(op: Op, what: str, nbytes: int, limit: int) -> ValueError:
 
 def _shape_text(shape: tuple[int, ...]) -> str:
     return f"{len(shape)}-D shape {shape}"
+
+
+def _bound_whole(gpu: GpuSession, x: GpuView | np.ndarray) -> tuple[tuple[Any, int], Layout]:
+    """A float32 C-ordered input bound from its buffer's start (a host array uploaded), with its
+    layout (the offset where it starts, in elements): for the planners that read through layouts."""
+    if isinstance(x, GpuView):
+        gpu.depend_on(x.checks)
+        return (x.buffer, max(4, x.offset + x.nbytes)), Layout.contiguous(x.shape, x.offset // 4)
+    return gpu.upload(x)[:2], Layout.contiguous(x.shape)
+
+
+def _compiled(k: Kernel) -> tuple:
+    """What the background compile takes for a generated kernel (see Device.precompile_async)."""
+    return ("generated", k.entry, k.bindings, k.source, k.name)
 
 
 def _same_shapes(op: Op, shapes: Shapes) -> None:
@@ -140,19 +156,12 @@ class Elementwise(Program):
 
 
 class Rowwise(Program):
-    """One dispatch per chunk of rows. On a GPU, a 256-thread workgroup per row (`softmax`,
-    `log_softmax`: tree reductions in workgroup memory); on a CPU adapter, where barriers cost a
-    context switch per thread, a thread per row (`softmax_thread`, `log_softmax_thread`), unless
-    there are few long rows or the rows are very long. `tree` = True or False overrides the choice.
-
-    On SwiftShader, the workgroup kernels cost about 0.6 ms per row in barriers alone (100,000 x 10:
-    60 s against 59 ms a thread per row; 1,000 x 1,000: 800 against 48 ms), while one thread takes
-    about 0.3 s for a row of 1M (1 x 1M: 114 ms in a workgroup), hence the thresholds."""
+    """softmax and log_softmax along an axis (kernels/rowwise.py): a workgroup per row on GPUs, a
+    thread per row on CPU adapters (where barriers cost a context switch per thread), unless there
+    are few long rows or the rows are very long. `tree` = True or False overrides the choice."""
 
     kind, bindings = "rowwise", ("read", "write", "uniform")
-    tree: bool | None = None  # None: by the adapter and the shape
-    THREAD_ROWS, THREAD_COLS = 64, 4096  # CPU adapters: fewer rows, each longer, keep the workgroups
-    THREAD_COLS_MAX = 16_384  # and so do longer rows (3 loops of cols stay within GpuSession.loop_cap)
+    tree: bool | None = None  # None: by the adapter and the shape (kernels.rowwise.uses_tree)
 
     def numpy(self, op, arrays, params):
         if arrays[0].size == 0:
@@ -165,48 +174,38 @@ class Rowwise(Program):
                              f"got {_shape_text(shapes[0])}")
         normalize_axis(params.get("axis", -1), len(shapes[0]))
 
-    def kernels(self, device, op):
-        tree = self.uses_tree(device, 1000, 1000)
-        return [(op.family, op.entry if tree else op.entry + "_thread", self.bindings)]
+    def plan(self, op: Op, layout: Layout, params: dict[str, Any], facts: Facts) -> Plan:
+        axis = normalize_axis(params.get("axis", -1), len(layout.shape))
+        return plan_rowwise(ROW_OPS[op.name], layout, axis, facts, self.tree)
 
-    def uses_tree(self, gpu: GpuSession, rows: int, cols: int) -> bool:
-        """Whether (rows, cols) runs on the workgroup kernels (else a thread per row) on gpu's adapter."""
-        few_long = rows < self.THREAD_ROWS and cols > self.THREAD_COLS
-        tree = (not gpu.cpu_adapter or few_long or cols > self.THREAD_COLS_MAX
-                if self.tree is None else self.tree)
-        cap = gpu.loop_cap
-        return tree or bool(cap and 3 * cols + cols // 64 + 8 > cap)  # a thread's loops over the row
+    def kernels(self, device, op):
+        layout = Layout.contiguous((1000, 1000))
+        return [_compiled(k) for k in self.plan(op, layout, {}, facts_of(device)).kernels()]
 
     def unfit(self, gpu, op, shapes, params, resident):
-        cols = shapes[0][-1]
-        if cols * 4 > gpu.max_binding:
-            return _too_big(op, "one row", cols * 4, gpu.max_binding)
-        cap = gpu.loop_cap
-        if cap and 3 * -(-cols // WORKGROUP) > cap:
-            return ValueError(f"{op.name}: rows of {cols:,} values need more loop iterations per GPU "
-                              f"thread than this adapter runs ({cap:,}); use backend='numpy'")
-        return None
+        return row_limits(op.name, shapes[0][normalize_axis(params.get("axis", -1), len(shapes[0]))],
+                          facts_of(gpu.device if isinstance(gpu, GpuSession) else gpu))
 
     async def gpu_async(self, gpu, op, arrays, params):
         x = arrays[0]
-        problem = self.unfit(gpu, op, [x.shape], params, True)
-        if problem is not None:
-            raise problem
-        matrix = x.reshape(-1, x.shape[-1])
-        rows, cols = matrix.shape
-        tree = self.uses_tree(gpu, rows, cols)
-        pipeline = await gpu.pipeline_async(op.family, op.entry if tree else op.entry + "_thread",
-                                            self.bindings)
-        out = gpu.result_array(matrix.shape)
-        step = gpu.max_binding // (cols * 4)
-        for lo in range(0, rows, step):
-            part = matrix[lo:lo + step]
-            dst = gpu.output(part.nbytes)
-            n = part.shape[0]
-            gpu.dispatch(pipeline, [gpu.upload(part), dst, gpu.uniform(n, cols, NEG_INF_BITS)],
-                         grid_for(n if tree else -(-n // THREAD_GROUP), gpu.max_groups))
-            await gpu.finish_async(dst, out[lo:lo + step])
-        return out.reshape(x.shape)
+        f = facts_of(gpu.device)
+        if isinstance(x, np.ndarray) and x.nbytes > f.max_binding:  # rows in parts that fit
+            axis = normalize_axis(params.get("axis", -1), x.ndim)
+            problem = row_limits(op.name, x.shape[axis], f)
+            if problem is not None:
+                raise problem
+            moved = np.ascontiguousarray(np.moveaxis(x, axis, -1))
+            rows = moved.reshape(-1, moved.shape[-1])
+            step = f.max_binding // (4 * rows.shape[1])
+            out = np.concatenate([await self.gpu_async(gpu, op, [rows[lo:lo + step]], {})
+                                  for lo in range(0, rows.shape[0], step)])
+            return np.moveaxis(out.reshape(moved.shape), -1, axis)
+        binding, layout = _bound_whole(gpu, x)
+        plan = self.plan(op, layout, params, f)
+        outs = await execute_async(gpu, plan, [binding])
+        result = gpu.result_array(x.shape)
+        await gpu.finish_async(outs[0], result)
+        return result
 
 
 class Reduce(Program):

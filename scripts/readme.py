@@ -43,7 +43,7 @@ def op_reference() -> str:
     """One row per op: call, what it does, a one-line example and its value. The n-d ops
     (pycore.ufuncs) first, then the fixed-kernel ops of pycore.ops whose names they do not take."""
     sys.path.insert(0, str(ROOT))
-    from pycore.calls import NDPUBLIC
+    from pycore.calls import TABLED
     from pycore.ops import OPS
     from pycore.ufuncs import REDUCTIONS, UFUNCS
 
@@ -54,7 +54,7 @@ def op_reference() -> str:
     for r in REDUCTIONS.values():
         rows.append(_row(f"{r.name}_async", r.summary, r.example, r.shows))
     for op in OPS.values():
-        if op.public_name not in NDPUBLIC:
+        if op.public_name not in TABLED:
             rows.append(_row(op.public_name, op.summary, op.example, op.shows))
     return "\n".join(rows)
 
@@ -71,7 +71,7 @@ def api_reference() -> str:
     dtypes it takes and gives, where it runs, an example and its value)."""
     sys.path.insert(0, str(ROOT))
     import pycore
-    from pycore.calls import NDPUBLIC
+    from pycore.calls import TABLED
     from pycore.ops import OPS
     from pycore.ufuncs import REDUCTIONS, UFUNCS
 
@@ -107,7 +107,7 @@ def api_reference() -> str:
     lines += ["## Fixed-kernel ops", "", "These compute in float32: integer and bool inputs are converted, "
               "and so are GpuArrays of those dtypes (on the GPU).", ""]
     for op in OPS.values():
-        if op.public_name in NDPUBLIC:
+        if op.public_name in TABLED:
             continue
         lines += [head(op.public_name), "", op.summary, "", *example(op.example, op.shows)]
     return "\n".join(lines).rstrip() + "\n"

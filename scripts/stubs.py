@@ -47,7 +47,7 @@ def trace() -> list[dict[str, Any]]: ...
 
 def stub() -> str:
     from pycore.api import PUBLIC
-    from pycore.calls import NDPUBLIC
+    from pycore.calls import TABLED
     from pycore.ops import OPS
     from pycore.ufuncs import REDUCTIONS, UFUNCS
 
@@ -64,7 +64,7 @@ def stub() -> str:
                      f"axis: int | tuple[int, ...] | None = None, keepdims: bool = False, "
                      f'{extra}backend: str = "auto") -> Any:\n    """{r.summary}"""')
     for op in OPS.values():
-        if op.public_name in NDPUBLIC:
+        if op.public_name in TABLED:
             continue
         sig = inspect.signature(PUBLIC[op.public_name])
         params = []

@@ -69,13 +69,27 @@ def _raw_head(op: str, shape: list[int]) -> np.ndarray:
     return (e / e.sum())[:8]
 
 
-def _raw_code(kernel: str) -> str | None:
-    """The WGSL of a kernel pycore generates (element-wise ops), for the raw-JS yardstick to run."""
-    if kernel != "relu":
-        return None
-    from ..programs import PROGRAMS, Elementwise
+def _raw_code(kernel: str, shape: list[int]) -> str | None:
+    """The WGSL of a kernel pycore generates (element-wise and row-wise ops), for the raw-JS
+    yardstick to run."""
+    if kernel == "relu":
+        from ..programs import PROGRAMS, Elementwise
 
-    return cast(Elementwise, PROGRAMS["unary"]).kernel(OPS["relu"], {}).source()
+        return cast(Elementwise, PROGRAMS["unary"]).kernel(OPS["relu"], {}).source()
+    if kernel in ("softmax", "softmax_thread"):
+        return _softmax_plan(shape).steps[0].kernel.source()
+    return None
+
+
+def _softmax_plan(shape: list[int]) -> Any:
+    """The plan pycore runs for softmax over the last axis of `shape` on this adapter."""
+    from ..array.layout import Layout
+    from ..engine.executor import facts
+    from ..kernels.rowwise import ROW_OPS, plan_rowwise
+
+    rows, cols = (1, shape[0]) if len(shape) == 1 else shape
+    assert RUNTIME.device is not None
+    return plan_rowwise(ROW_OPS["softmax"], Layout.contiguous((rows, cols)), 1, facts(RUNTIME.device))
 
 
 def _matmul_kernel(n: int) -> tuple[str, tuple[int, int]]:
@@ -92,13 +106,7 @@ def _raw_kernel(op: str, shape: list[int]) -> str:
     if op == "matmul":
         return _matmul_kernel(shape[0])[0]
     if op == "softmax":
-        from ..gpu import GpuSession
-        from ..programs import PROGRAMS, Rowwise
-
-        rows, cols = (1, shape[0]) if len(shape) == 1 else shape
-        assert RUNTIME.device is not None
-        tree = cast(Rowwise, PROGRAMS["rowwise"]).uses_tree(GpuSession(RUNTIME.device, "bench"), rows, cols)
-        return op if tree else "softmax_thread"
+        return "softmax" if _softmax_plan(shape).steps[0].kernel.entry == "rows_tree" else "softmax_thread"
     return op
 
 
@@ -120,7 +128,8 @@ async def _peers(module: Any, sizes: tuple[int, ...], matrix_sizes: tuple[int, .
             reps = max(1, min(repeats, 3)) if op == "matmul" and n >= 512 else repeats
             kernel = _raw_kernel(op, shape)
             tile = to_js(list(_matmul_kernel(n)[1])) if op == "matmul" else None
-            raw = (await module.rawOp(device, kernel, to_js(shape), reps, tile, _raw_code(kernel))).to_py()
+            code = _raw_code(kernel, shape)
+            raw = (await module.rawOp(device, kernel, to_js(shape), reps, tile, code)).to_py()
             want = _raw_head(op, shape)
             if not np.allclose(raw["head"], want, rtol=1e-4, atol=1e-6):
                 raise AssertionError(f"bench: raw-JS {op} at {shape} computed {raw['head']}, "
@@ -160,7 +169,7 @@ async def _bridge(module: Any, repeats: int) -> dict[str, Any]:
         assert RUNTIME.device is not None
         device = RUNTIME.device.transport.js_device()
         raw.extend((await module.rawOp(device, "relu", to_js([BRIDGE_SIZE]), per_round, None,
-                                       _raw_code("relu"))).to_py()["runs"])
+                                       _raw_code("relu", [BRIDGE_SIZE]))).to_py()["runs"])
         floor.extend((await module.rawFloor(device, per_round)).to_py()["runs"])
 
     sides = [pycore_calls] + ([raw_calls] if module is not None else [])

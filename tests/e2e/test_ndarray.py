@@ -499,3 +499,35 @@ def test_transposed_inputs_run_tiled_and_integer_matmul_is_exact(gpu):
     assert r["bad"] == [], r
     assert {"tiled:add_f32", "tiled:less_f32", "tiled:copy_i32", "tiled:maximum_i32"} <= set(r["tiled"]), r
     assert r["backend"] == "webgpu"
+
+
+def test_softmax_reads_views_through_their_strides_along_any_axis(gpu):
+    # one generated kernel per call, whatever the axis and the view (no copy first), against float64
+    r = gpu.py('''
+rng = np.random.default_rng(7)
+x = (rng.standard_normal((6, 40, 33)) * 30).astype(np.float32)
+t = await pycore.to_gpu_async(x)
+ints = rng.integers(-50, 50, (9, 7)).astype(np.int32)
+bad = []
+
+def ref(name, v, axis):
+    v = v.astype(np.float64)
+    s = v - v.max(axis=axis, keepdims=True)
+    lse = np.log(np.exp(s).sum(axis=axis, keepdims=True))
+    return np.exp(s - lse) if name == "softmax" else s - lse
+
+views = [(t, x), (t[:, ::-3, 1:].mT, x[:, ::-3, 1:].swapaxes(-1, -2)), (t[2, 5:], x[2, 5:]),
+         (await pycore.to_gpu_async(ints), ints)]
+for view, host in views:
+    for axis in range(-view.ndim, view.ndim):
+        for name in ("softmax", "log_softmax"):
+            n = len(pycore.trace())
+            got = await getattr(pycore, name + "_async")(view, axis=axis, backend="gpu")
+            ops = [e["op"] for e in pycore.trace()[n:]]
+            value = await got.to_numpy_async()
+            err = float(np.abs(value - ref(name, host, axis)).max())
+            if ops != [name] or got.dtype != np.float32 or value.shape != host.shape or err > 2e-5 * 60:
+                bad.append((view.shape, view.strides, axis, name, ops, err))
+bad
+''')
+    assert r == []

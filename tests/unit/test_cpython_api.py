@@ -98,15 +98,20 @@ def test_trace_records_each_call():
 
 @pytest.mark.parametrize("op", OPS.values(), ids=list(OPS))
 def test_every_op_has_its_kernel_and_public_function(op):
-    if op.kind in ("unary", "binary"):  # one WGSL function; the kernel is generated from it
-        from pycore.programs import PROGRAMS
+    from types import SimpleNamespace
 
-        kernel = PROGRAMS[op.kind].kernel(op, op.typical_params()).source()
-        assert re.search(r"@compute\s+@workgroup_size\([^)]*\)\s*fn\s+fused\s*\(", kernel), op.entry
-        assert f"{op.entry_for(op.typical_params())}_f(" in kernel
-    else:
-        source = wgsl_source(op.family)
-        assert re.search(rf"@compute\s+@workgroup_size\([^)]*\)\s*fn\s+{op.entry}\s*\(", source), op.entry
+    from pycore.programs import PROGRAMS
+
+    for cpu_adapter in (False, True):  # (what the background compile prepares: each entry is in its source)
+        device = SimpleNamespace(max_binding=1 << 27, max_groups=65535, limits={}, loop_cap=None,
+                                 cpu_adapter=cpu_adapter)
+        kernels = PROGRAMS[op.kind].kernels(device, op)
+        assert kernels, op.name
+        for family, entry, _bindings, *generated in kernels:
+            source = generated[0]() if generated else wgsl_source(family)
+            assert re.search(rf"@compute\s+@workgroup_size\([^)]*\)\s*fn\s+{entry}\s*\(", source), entry
+            if op.kind in ("unary", "binary"):  # one WGSL function; the kernel is generated from it
+                assert f"{op.entry_for(op.typical_params())}_f(" in source
     fn = getattr(pycore, op.public_name)
     assert asyncio.iscoroutinefunction(fn) and fn.__doc__ and ">>>" in fn.__doc__
     if op.public_name in NDPUBLIC:  # an n-d op took over its name (vec_add is add's alias, sum takes axis)
