@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, ClassVar
 
 import numpy as np
@@ -28,15 +29,16 @@ from .array.layout import Layout, broadcast_shapes, normalize_axis
 from .engine.executor import execute_async
 from .engine.executor import facts as facts_of
 from .fusion import FusedKernel, Node
-from .gpu import THREAD_GROUP, WORKGROUP, GpuSession, GpuView
-from .kernels.plan import Facts, Kernel, Plan, grid_for
+from .gpu import GpuSession, GpuView
+from .kernels.elementwise import Operand, plan_elementwise
+from .kernels.plan import Facts, Kernel, Plan
+from .kernels.reduction import Combine, plan_reduction
 from .kernels.rowwise import ROW_OPS, plan_rowwise, row_limits
 from .ops import Op, Shapes
 from .shaders import wgsl_constant
+from .ufuncs import REDUCTIONS
 
-# A reduction's combining rule (the op table's `combine`): the kernels' code for it, and its identity.
-COMBINE = {"sum": (0, 0.0), "max": (1, -math.inf), "min": (2, math.inf)}
-REDUCE_SPAN = 4 * WORKGROUP  # elements one reduce workgroup consumes
+F32 = np.dtype(np.float32)
 
 
 def _too_big(op: Op, what: str, nbytes: int, limit: int) -> ValueError:
@@ -209,24 +211,17 @@ class Rowwise(Program):
 
 
 class Reduce(Program):
-    """Passes of partial reductions, all in one command buffer. On a GPU, the op's tree kernels
-    (`reduce`, `dot_products`: 1,024 values -> 1 per workgroup); on a CPU adapter, where barriers
-    cost a context switch per thread, the barrier-free `reduce_thread` / `dot_thread` (16 values -> 1
-    per thread). `tree` = True or False overrides the adapter's choice."""
+    """A whole array reduced to one value (sum, max, min; dot: the products, then their sum) by the
+    reduction planner (kernels/reduction.py), in one command buffer: an input past one binding in
+    parts, each part's value copied into a buffer of partials that a last pass reduces. `tree` =
+    True or False plans as for a GPU (workgroups that share a reduction) or as for a CPU adapter
+    (a thread per partial, no barriers), whatever the adapter."""
 
     kind, bindings = "reduce", ("read", "write", "uniform")
-    tree: bool | None = None  # None: by the adapter (see GpuSession.cpu_adapter)
-    THREAD_ENTRIES: ClassVar[dict[str, str]] = {"reduce": "reduce_thread", "dot_products": "dot_thread"}
-    THREAD_SPAN = 16  # values one thread of the CPU-adapter kernels reduces
+    tree: bool | None = None  # None: by the adapter (see Device.cpu_adapter)
 
     def out_shape(self, shapes, params=None):
         return ()
-
-    def kernels(self, device, op):
-        tree = not device.cpu_adapter if self.tree is None else self.tree
-        first, rest = (op.entry, "reduce") if tree else (self.THREAD_ENTRIES[op.entry], "reduce_thread")
-        return [(op.family, first, self.bindings + ("read",) * (len(op.inputs) - 1)),
-                (op.family, rest, self.bindings)]
 
     def check(self, op, shapes, params):
         _same_shapes(op, shapes)
@@ -238,45 +233,48 @@ class Reduce(Program):
             return 0.0  # sum and dot of nothing
         return op.numpy(*arrays, **params)
 
-    async def gpu_async(self, gpu, op, arrays, params):
-        tree = not gpu.cpu_adapter if self.tree is None else self.tree
-        entry, rest, span = ((op.entry, "reduce", REDUCE_SPAN) if tree else
-                             (self.THREAD_ENTRIES[op.entry], "reduce_thread", self.THREAD_SPAN))
-        first = await gpu.pipeline_async(op.family, entry, self.bindings + ("read",) * (len(arrays) - 1))
-        combine = await gpu.pipeline_async(op.family, rest, self.bindings)
-        code, identity = COMBINE[op.combine]
-        flat = [a.reshape(-1) for a in arrays]
-        step = gpu.max_binding // 4 // REDUCE_SPAN * REDUCE_SPAN
-        n_chunks = -(-flat[0].size // step)
-        results = gpu.output(4 * n_chunks)  # one value per chunk, combined at the end
-        for c in range(n_chunks):
-            parts = [f[c * step:(c + 1) * step] for f in flat]
-            src = [gpu.upload(p) for p in parts]
-            last = self._passes(gpu, first, combine, src, parts[0].size, code, identity, span)
-            gpu.copy(last, results[0], 4, dst_offset=4 * c)
-            if n_chunks > 1:
-                await gpu.run_async()
-        if n_chunks > 1:
-            last = self._passes(gpu, combine, combine, [results], n_chunks, code, identity, span)
-            gpu.copy(last, results[0], 4)
-        return await gpu.finish_scalar_async(results)
+    def _facts(self, facts: Facts) -> Facts:
+        return facts if self.tree is None else replace(facts, cpu_adapter=not self.tree)
 
-    @staticmethod
-    def _passes(gpu, first, combine, inputs, n, code, identity, span):
-        """Queue passes reducing n values to 1, each turning n into ceil(n / span) partials (a
-        workgroup consumes REDUCE_SPAN values: 4 per thread of the tree kernels, `span` per thread
-        of the CPU-adapter kernels); returns the buffer whose element 0 is the result."""
-        per_group = REDUCE_SPAN if span == REDUCE_SPAN else span * THREAD_GROUP
-        pipeline, src = first, inputs
-        while True:
-            partials = -(-n // span)
-            dst = gpu.output(4 * partials)
-            uniform = gpu.uniform(n, code, np.float32(identity).view(np.uint32))
-            binds = [src[0], dst, uniform, *src[1:]]
-            gpu.dispatch(pipeline, binds, grid_for(-(-n // per_group), gpu.max_groups))
-            if partials == 1:
-                return dst[0]
-            pipeline, src, n = combine, [dst], partials
+    def plans(self, op: Op, layouts: list[Layout], facts: Facts) -> list[Plan]:
+        """The plans of a whole-array reduction of inputs of these layouts (one binding each): for
+        dot, the products, then their sum (the first plan's output is the second's input)."""
+        f = self._facts(facts)
+        r = REDUCTIONS[op.combine]
+        c = Combine(r.function, F32, r.identity(F32), finish=r.finish)
+        first: list[Plan] = []
+        layout = layouts[0]
+        if len(layouts) == 2:
+            shape = layout.shape
+            first = [plan_elementwise("multiply", "multiply_f32", [Operand(F32, lo) for lo in layouts],
+                                      F32, F32, shape, f)]
+            layout = Layout.contiguous(shape)
+        return [*first, plan_reduction(c, layout, tuple(range(len(layout.shape))), F32, f, F32, op.name)]
+
+    def kernels(self, device, op):
+        layouts = [Layout.contiguous((1 << 20,))] * len(op.inputs)
+        return [_compiled(k) for plan in self.plans(op, layouts, facts_of(device)) for k in plan.kernels()]
+
+    async def gpu_async(self, gpu, op, arrays, params):
+        f = facts_of(gpu.device)
+        flat = [a.reshape(-1) for a in arrays]
+        step = f.max_binding // 4 // 1024 * 1024
+        n_parts = -(-flat[0].size // step)
+        partials = gpu.output(4 * n_parts) if n_parts > 1 else None
+        for i in range(n_parts):
+            bound = [_bound_whole(gpu, x[i * step:(i + 1) * step]) for x in flat]
+            plans = self.plans(op, [layout for _, layout in bound], f)
+            inputs = [binding for binding, _ in bound]
+            for plan in plans:
+                inputs = await execute_async(gpu, plan, inputs)
+            if partials is None:
+                return await gpu.finish_scalar_async(inputs[0])
+            gpu.copy(inputs[0][0], partials[0], 4, dst_offset=4 * i)
+            await gpu.run_async()  # (the parts' uploads are not held all at once)
+        assert partials is not None
+        combine = replace(op, name=op.name, inputs=("x",))
+        last = self.plans(combine, [Layout.contiguous((n_parts,))], f)[-1]
+        return await gpu.finish_scalar_async((await execute_async(gpu, last, [partials]))[0])
 
 
 class Matmul(Program):

@@ -19,10 +19,14 @@ def test_generated_matmul_kernel_is_current():
 
 def test_every_entry_point_is_defined():
     from pycore.kernels.rowwise import ROW_OPS
+    from pycore.ufuncs import REDUCTIONS
 
     for op in OPS.values():
         if op.kind == "rowwise":  # generated from its declaration (kernels/rowwise.py)
             assert op.name in ROW_OPS
+            continue
+        if op.kind == "reduce":  # generated from the reduction table's declaration (kernels/reduction.py)
+            assert op.combine in REDUCTIONS
             continue
         source = wgsl_source(op.family)
         # element-wise ops are one function each (`<entry>_f`); their kernels are generated
