@@ -28,7 +28,6 @@ import numpy as np
 from .array.layout import Layout, broadcast_shapes, normalize_axis
 from .engine.executor import execute_async
 from .engine.executor import facts as facts_of
-from .fusion import FusedKernel, Node
 from .gpu import GpuSession, GpuView
 from .kernels.elementwise import Operand, plan_elementwise
 from .kernels.plan import Facts, Kernel, Plan
@@ -115,45 +114,36 @@ class Program:
 
 
 class Elementwise(Program):
-    """unary and binary: any shape, flattened; chunked by the binding limit. The kernel is generated
-    from the op's `<entry>_f` function in shaders/elementwise.wgsl or binary.wgsl, by the generator
-    of the fused chains (pycore/fusion.py), so an element-wise op is one WGSL function."""
+    """unary and binary: the element-wise planner (kernels/elementwise.py) on the op's `<entry>_f`
+    function of shaders/elementwise.wgsl or binary.wgsl, its float parameters as f32 words; an
+    output past one binding in chunks. (CommandBatch fuses chains of these functions: fusion.py.)"""
 
     def __init__(self, kind: str, bindings: tuple[str, ...]) -> None:
         self.kind, self.bindings = kind, bindings
-        self._kernels: dict[tuple[str, str], FusedKernel] = {}  # (op, entry) -> kernel: made once
 
     def check(self, op, shapes, params):
         _same_shapes(op, shapes)
 
-    def kernel(self, op: Op, params: dict[str, Any]) -> FusedKernel:
-        """The op's kernel, generated from its `<entry>_f` WGSL function (as a fused chain of one),
-        made once per entry point; the parameters' values are the call's (`numbers`)."""
-        key = (op.name, op.entry_for(params))
-        kernel = self._kernels.get(key)
-        if kernel is None:
-            node = Node(len(op.inputs), op, params, list(range(len(op.inputs))))
-            kernel = self._kernels[key] = FusedKernel(node)
-        return kernel.with_numbers([v for v in params.values() if isinstance(v, float)])
+    def plan(self, op: Op, layouts: list[Layout], params: dict[str, Any], facts: Facts) -> Plan:
+        numbers = tuple(float(v) for v in params.values() if isinstance(v, float))
+        return plan_elementwise(op.name, f"{op.entry_for(params)}_f", [Operand(F32, lo) for lo in layouts],
+                                F32, F32, layouts[0].shape, facts, params=numbers)
 
     def kernels(self, device, op):
-        kernel = self.kernel(op, op.typical_params())
-        return [("fused", "fused", kernel.bindings, kernel.source, kernel.name)]
+        layouts = [Layout.contiguous((1 << 20,))] * len(op.inputs)
+        plan = self.plan(op, layouts, op.typical_params(), facts_of(device))
+        return [_compiled(k) for k in plan.kernels()]
 
     async def gpu_async(self, gpu, op, arrays, params):
-        kernel = self.kernel(op, params)
+        f = facts_of(gpu.device)
         out = gpu.result_array(arrays[0].shape)
-        step = gpu.max_binding // 4
-        size = out.size
-        if size <= step:  # one binding, as most calls: no views of parts
-            dst = await kernel.dispatch_async(gpu, [gpu.upload(a) for a in arrays], size)
-            await gpu.finish_async(dst, out)
-            return out
+        step = f.max_binding // 4 // 1024 * 1024
         flat_in, flat_out = [a.reshape(-1) for a in arrays], out.reshape(-1)
-        for lo in range(0, flat_out.size, step):
-            parts = [a[lo:lo + step] for a in flat_in]
-            dst = await kernel.dispatch_async(gpu, [gpu.upload(p) for p in parts], parts[0].size)
-            await gpu.finish_async(dst, flat_out[lo:lo + step])
+        for lo in range(0, max(out.size, 1), step):  # (most calls: one part)
+            bound = [_bound_whole(gpu, a[lo:lo + step] if out.size > step else a) for a in flat_in]
+            plan = self.plan(op, [layout for _, layout in bound], params, f)
+            outs = await execute_async(gpu, plan, [binding for binding, _ in bound])
+            await gpu.finish_async(outs[0], flat_out[lo:lo + step] if out.size > step else out)
         return out
 
 

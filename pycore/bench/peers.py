@@ -73,9 +73,14 @@ def _raw_code(kernel: str, shape: list[int]) -> str | None:
     """The WGSL of a kernel pycore generates (element-wise and row-wise ops), for the raw-JS
     yardstick to run."""
     if kernel == "relu":
+        from ..array.layout import Layout
+        from ..engine.executor import facts
         from ..programs import PROGRAMS, Elementwise
 
-        return cast(Elementwise, PROGRAMS["unary"]).kernel(OPS["relu"], {}).source()
+        assert RUNTIME.device is not None
+        relu = cast(Elementwise, PROGRAMS["unary"])
+        return relu.plan(OPS["relu"], [Layout.contiguous(tuple(shape))], {}, facts(RUNTIME.device)
+                         ).steps[0].kernel.source()
     if kernel in ("softmax", "softmax_thread"):
         return _softmax_plan(shape).steps[0].kernel.source()
     return None

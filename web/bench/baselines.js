@@ -19,10 +19,11 @@ const TYPES = { read: "read-only-storage", write: "storage", uniform: "uniform" 
 // op -> how pycore binds and dispatches it (see pycore/programs.py). rawOp returns the head of its
 // result, which pycore/bench/peers.py checks against NumPy on the same inputs (randomData).
 const KERNELS = {
-  relu: {  // the kernel pycore generates from relu_f (its source comes from pycore: `code`)
-    family: null, entry: "fused", bindings: ["read", "write", "uniform"],
-    inputs: ([n]) => [n], out: ([n]) => n, words: () => [],
-    groups: ([n], s) => grid(Math.ceil(n / 4 / s.WORKGROUP)), pad: 16,
+  relu: {  // the kernel pycore generates from relu_f (its source comes from pycore: `code`): the
+    // words are the count, the first index, the offset, the shape and the stride
+    family: null, entry: "strided", bindings: ["read", "write", "uniform"],
+    inputs: ([n]) => [n], out: ([n]) => n, words: ([n]) => [n, 0, 0, n, 1],
+    groups: ([n], s) => grid(Math.ceil(n / 4 / s.WORKGROUP)), pad: 4,
   },
   softmax: {  // a workgroup per row; the kernel pycore generates (kernels/rowwise.py: `code`)
     family: null, entry: "rows_tree", bindings: ["read", "write", "uniform"],
