@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
@@ -29,12 +29,13 @@ from .array.layout import Layout, broadcast_shapes, normalize_axis
 from .engine.executor import execute_async
 from .engine.executor import facts as facts_of
 from .gpu import GpuSession, GpuView
+from .kernels.conv2d import TILE, conv_kernel, conv_shape, plan_conv2d
 from .kernels.elementwise import Operand, plan_elementwise
+from .kernels.matmul import GPU_TILES, float_kernel, k_step, plan_matmul, tile_kernel
 from .kernels.plan import Facts, Kernel, Plan
 from .kernels.reduction import Combine, plan_reduction
 from .kernels.rowwise import ROW_OPS, plan_rowwise, row_limits
 from .ops import Op, Shapes
-from .shaders import wgsl_constant
 from .ufuncs import REDUCTIONS
 
 F32 = np.dtype(np.float32)
@@ -60,7 +61,7 @@ def _bound_whole(gpu: GpuSession, x: GpuView | np.ndarray) -> tuple[tuple[Any, i
 
 def _compiled(k: Kernel) -> tuple:
     """What the background compile takes for a generated kernel (see Device.precompile_async)."""
-    return ("generated", k.entry, k.bindings, k.source, k.name)
+    return k.pipeline_args()
 
 
 def _same_shapes(op: Op, shapes: Shapes) -> None:
@@ -268,59 +269,24 @@ class Reduce(Program):
 
 
 class Matmul(Program):
-    """On a GPU, when N and K are multiples of 4: one of GPU_TILES (C in tiles of 128 x 128, 64 x 64
-    or 32 x 32 staged through workgroup memory in slices of K, vec4 loads, a block of C per thread
-    in registers; written out by scripts/matmul_wgsl.py from the table), the largest whose grid
-    still has FILL workgroups, so that a small product keeps the GPU's cores busy; else
-    `matmul_tiled` (64 x 64 tiles, scalar loads, any shape). On a CPU adapter (SwiftShader,
-    lavapipe), where barriers cost more than the reloads they save: `matmul_vec4` when N and K are
-    multiples of 4 (a 32 x 32 block of C per thread), else `matmul` (4 x 4 per thread, any shape).
-    `tiled` = True or False overrides the adapter's choice; `tile` = 128, 64 or 32 forces that GPU
-    kernel (where N and K allow it) on any adapter."""
+    """float32 a @ b on the tile kernels (kernels/matmul.py: plan_matmul; float_kernel says which
+    runs for a shape). `tiled` = True or False forces the GPU or the CPU-adapter choice; `tile` =
+    128, 64 or 32 forces that GPU kernel (where N and K allow it) on any adapter. A product whose K
+    passes a driver's loop cap (llvmpipe) is summed over slices of K on the host."""
 
     kind, bindings = "matmul", ("read", "read", "write", "uniform")
-    tiled: bool | None = None  # None: by the adapter (see GpuSession.cpu_adapter)
-    tile: int | None = None  # None: by the shape (see kernel_for)
-    TILE = wgsl_constant("TILE", "matmul")  # rows and columns of C per workgroup of `matmul`
-    TILED = wgsl_constant("TILED", "matmul")  # rows and columns of C per workgroup of `matmul_tiled`
-    VEC4_ROWS, VEC4_COLS4, VEC4_GROUP = 32, 8, (4, 8)  # per thread, and threads per workgroup
-    VEC4_TILE = (VEC4_ROWS * VEC4_GROUP[1], 4 * VEC4_COLS4 * VEC4_GROUP[0])  # C rows, columns per group
-    # GPU kernels, largest first: entry -> (C rows, C columns per workgroup, K per slice, C rows and
-    # columns per thread). Chosen on an H100 through Dawn against 17 other shapes (docs/benchmarks.md).
-    GPU_TILES: ClassVar[dict[str, tuple[int, int, int, int, int]]] = {
-        "matmul_t128": (128, 128, 8, 8, 16),
-        "matmul_t64": (64, 64, 16, 4, 4),
-        "matmul_t32": (32, 32, 16, 4, 4),
-    }
-    FILL = 256  # workgroups a tile's grid must have to be chosen over the next smaller one
+    tiled: bool | None = None  # None: by the adapter (see Device.cpu_adapter)
+    tile: int | None = None  # None: by the shape (see float_kernel)
+    GPU_TILES = GPU_TILES  # (scripts/matmul_wgsl.py writes the kernels out from this table)
 
     def kernel_for(self, cpu_adapter: bool, m: int, n: int, k: int) -> tuple[str, tuple[int, int]]:
-        """The kernel for an (m x k) @ (k x n) product and the (rows, columns) of C a workgroup of it
-        computes.
+        """The kernel for an (m x k) @ (k x n) product with this program's settings, and the
+        (rows, columns) of C a workgroup of it computes (kernels.matmul.float_kernel).
 
-        >>> mm = Matmul()
-        >>> [mm.kernel_for(False, s, s, s)[0] for s in (4096, 1024, 256)], mm.kernel_for(False, 9, 9, 9)
-        (['matmul_t128', 'matmul_t64', 'matmul_t32'], ('matmul_tiled', (64, 64)))
-        >>> mm.kernel_for(True, 64, 64, 64), mm.kernel_for(True, 3, 5, 7)
-        (('matmul_vec4', (256, 128)), ('matmul', (32, 32)))
-        >>> mm.tile = 16; mm.kernel_for(False, 64, 64, 64)
-        Traceback (most recent call last):
-        ValueError: matmul: tile must be None or one of 128, 64, 32, got 16
+        >>> mm = Matmul(); mm.tile = 64; mm.kernel_for(False, 4096, 4096, 4096)
+        ('matmul_t64', (64, 64))
         """
-        vec4 = n % 4 == 0 and k % 4 == 0
-        if self.tile is not None and f"matmul_t{self.tile}" not in self.GPU_TILES:
-            sizes = ", ".join(str(rows) for rows, *_ in self.GPU_TILES.values())
-            raise ValueError(f"matmul: tile must be None or one of {sizes}, got {self.tile!r}")
-        if self.tile is not None and vec4:
-            return f"matmul_t{self.tile}", (self.tile, self.tile)
-        if not (not cpu_adapter if self.tiled is None else self.tiled):
-            return ("matmul_vec4", self.VEC4_TILE) if vec4 else ("matmul", (self.TILE, self.TILE))
-        if not vec4:
-            return "matmul_tiled", (self.TILED, self.TILED)
-        for entry, (rows, cols, *_) in self.GPU_TILES.items():
-            if -(-m // rows) * -(-n // cols) >= self.FILL:
-                return entry, (rows, cols)
-        return entry, (rows, cols)  # the smallest tile
+        return float_kernel(cpu_adapter, m, n, k, self.tiled, self.tile)
 
     def out_shape(self, shapes, params=None):
         return matmul_shape(shapes[0], shapes[1])
@@ -329,23 +295,10 @@ class Matmul(Program):
         if self.tile is not None:
             entries = [self.kernel_for(device.cpu_adapter, 4, 4, 4)[0]]  # (checks the setting)
         elif not device.cpu_adapter if self.tiled is None else self.tiled:
-            entries = [*self.GPU_TILES, "matmul_tiled"]
+            entries = [*GPU_TILES, "matmul_tiled"]
         else:
             entries = ["matmul_vec4"]
-        return [(op.family, entry, self.bindings) for entry in entries]
-
-    @staticmethod
-    def _k_step(cap: int | None, tiled: bool) -> int:
-        """The longest K one dispatch may loop over within `cap` iterations per invocation: about K
-        for `matmul_tiled` (16 per staged slice, plus the slice loop; the GPU_TILES kernels loop
-        K / 8 or K / 16 times, fewer), K / 4 (+3) for the CPU-adapter kernels.
-
-        >>> Matmul._k_step(65_535, False), Matmul._k_step(65_535, True), Matmul._k_step(None, True) > 1e9
-        (262108, 61680, True)
-        """
-        if cap is None:
-            return 1 << 62
-        return (cap * 16 // 17) // 16 * 16 if tiled else 4 * (cap - 8)
+        return [tile_kernel(entry).pipeline_args() for entry in entries]
 
     def check(self, op, shapes, params):
         matmul_shape(*shapes)
@@ -358,14 +311,14 @@ class Matmul(Program):
         if 4 * k * n > gpu.max_binding:
             return _too_big(op, f"b {b}", 4 * k * n, gpu.max_binding)
         entry, _ = self.kernel_for(gpu.cpu_adapter, m, n, k)
-        k_step = self._k_step(gpu.loop_cap, entry not in ("matmul", "matmul_vec4"))
+        step = k_step(gpu.loop_cap, entry not in ("matmul", "matmul_vec4"))
         ks = {k}
-        if k > k_step:  # a capped driver would cut the k loop short: gpu_async sums slices of K
+        if k > step:  # a capped driver would cut the k loop short: gpu_async sums slices of K
             if resident:
                 return ValueError(f"matmul: k = {k:,} needs more loop iterations per GPU thread than this "
                                   f"adapter runs ({gpu.loop_cap:,}), and inputs already on the GPU cannot "
                                   "be split: pass NumPy arrays (split on the host) or use backend='numpy'")
-            ks = {k_step, k % k_step or k_step}
+            ks = {step, k % step or step}
         for part_k in sorted(ks):
             _, (_, tile_cols) = self.kernel_for(gpu.cpu_adapter, m, n, part_k)
             if -(-n // tile_cols) > gpu.max_groups:
@@ -381,7 +334,7 @@ class Matmul(Program):
         m, k, n = a2[-2], a2[-1], b2[-1]
         count = math.prod(broadcast_shapes(a2[:-2], b2[:-2]))
         entry, (tile_rows, tile_cols) = self.kernel_for(gpu.cpu_adapter, m, n, k)
-        if k > self._k_step(gpu.loop_cap, entry not in ("matmul", "matmul_vec4")):
+        if k > k_step(gpu.loop_cap, entry not in ("matmul", "matmul_vec4")):
             return ValueError(f"matmul: k = {k:,} needs more loop iterations per GPU thread than this "
                               f"adapter runs ({gpu.loop_cap:,}) in a batched product; use backend='numpy'")
         for what, nbytes in (("c", 4 * m * n * count), ("a", 4 * math.prod(a)), ("b", 4 * math.prod(b))):
@@ -401,101 +354,40 @@ class Matmul(Program):
             return np.zeros(self.out_shape((a.shape, b.shape)), np.float32)
         return np.matmul(a, b)
 
+    def plan(self, a: Layout, b: Layout, facts: Facts) -> Plan:
+        """The plan of a @ b (2-D or more, matrices C-ordered) with this program's settings."""
+        return plan_matmul(a, b, facts, self.tiled, self.tile)
+
     async def gpu_async(self, gpu, op, arrays, params):
         a, b = arrays
         resident = isinstance(a, GpuView) or isinstance(b, GpuView) or gpu.keep_result
         problem = self.unfit(gpu, op, [a.shape, b.shape], params, resident)
         if problem is not None:
             raise problem
-        if a.ndim != 2 or b.ndim != 2:
-            return await self._batched_async(gpu, op, a, b)
-        m, k = a.shape
-        n = b.shape[1]
-        entry, (tile_rows, tile_cols) = self.kernel_for(gpu.cpu_adapter, m, n, k)
-        k_step = self._k_step(gpu.loop_cap, entry not in ("matmul", "matmul_vec4"))
-        if k > k_step:  # a capped driver would cut the k loop short: sum products of slices of K
-            out = np.zeros((m, n), np.float32)
-            for k0 in range(0, k, k_step):
-                parts = [np.ascontiguousarray(a[:, k0:k0 + k_step]), b[k0:k0 + k_step]]
-                out += await self.gpu_async(gpu, op, parts, params)
-            return out
-        pipeline = await gpu.pipeline_async(op.family, entry, self.bindings)
-        rows = min(gpu.max_binding // (4 * k), gpu.max_binding // (4 * n), gpu.max_groups * tile_rows)
-        out = gpu.result_array((m, n))
-        b_buf = gpu.upload(b)
-        for lo in range(0, m, rows):
-            part = a[lo:lo + rows]
-            dst = gpu.output(part.shape[0] * n * 4)
-            gpu.dispatch(pipeline, [gpu.upload(part), b_buf, dst, gpu.uniform(part.shape[0], n, k)],
-                         (-(-n // tile_cols), -(-part.shape[0] // tile_rows), 1))
-            await gpu.finish_async(dst, out[lo:lo + rows])
-        return out
-
-
-    async def _batched_async(self, gpu: GpuSession, op: Op, a: Any, b: Any) -> Any:
-        """(..., m, k) @ (..., k, n) with the batch axes broadcast, and 1-D operands as NumPy's
-        matmul treats them: one dispatch of the 2-D kernel per matrix of the batch, each binding its
-        matrices where they lie in their operand's one buffer (a host operand is uploaded whole;
-        a matrix at an offset the device cannot bind is copied to a buffer of its own, in the same
-        submit) and writing its part of one output buffer (likewise)."""
+        f = facts_of(gpu.device)
         final = self.out_shape((a.shape, b.shape))
         a = a.reshape(1, -1) if a.ndim == 1 else a
         b = b.reshape(-1, 1) if b.ndim == 1 else b
-        batch = broadcast_shapes(a.shape[:-2], b.shape[:-2])
-        m, k, n = a.shape[-2], a.shape[-1], b.shape[-1]
-        count = math.prod(batch)  # (unfit checked the bindings, the grid and the loop cap)
-        entry, (tile_rows, tile_cols) = self.kernel_for(gpu.cpu_adapter, m, n, k)
-        pipeline = await gpu.pipeline_async(op.family, entry, self.bindings)
-        align = int(gpu.limits.get("minStorageBufferOffsetAlignment", 256))
-        mats_a, mats_b = self._matrices(gpu, a, m * k, align), self._matrices(gpu, b, k * n, align)
-        ia, ib = _batch_indices(batch, a.shape[:-2]), _batch_indices(batch, b.shape[:-2])
-        out = gpu.result_array((*batch, m, n))
-        c = gpu.output(4 * m * n * count)
-        uniform = gpu.uniform(m, n, k)
-        groups = (-(-n // tile_cols), -(-m // tile_rows), 1)
-        size = 4 * m * n
-        for i in range(count):
-            at = size * i
-            dst: tuple = (c[0], size, at) if at % align == 0 else gpu.output(size)
-            gpu.dispatch(pipeline, [mats_a(ia[i]), mats_b(ib[i]), dst, uniform], groups)
-            if at % align:
-                gpu.copy(dst[0], c[0], size, dst_offset=at)
-        await gpu.finish_async(c, out)
+        (m, k), n = a.shape[-2:], b.shape[-1]
+        if a.ndim == 2 and b.ndim == 2:
+            entry, _ = self.kernel_for(f.cpu_adapter, m, n, k)
+            step = k_step(f.loop_cap, entry not in ("matmul", "matmul_vec4"))
+            if k > step:  # a capped driver would cut the k loop short: sum products of slices of K
+                out = np.zeros((m, n), np.float32)
+                for k0 in range(0, k, step):
+                    parts = [np.ascontiguousarray(a[:, k0:k0 + step]), b[k0:k0 + step]]
+                    out += await self.gpu_async(gpu, op, parts, params)
+                return out.reshape(final)
+        bb, lb = _bound_whole(gpu, b)
+        rows = m
+        if isinstance(a, np.ndarray) and a.ndim == 2 and max(a.nbytes, 4 * m * n) > f.max_binding:
+            rows = max(1, f.max_binding // (4 * max(k, n)))  # (a host input and result, in parts)
+        out = gpu.result_array(self.out_shape((a.shape, b.shape)))
+        for lo in range(0, m, rows):
+            ba, la = _bound_whole(gpu, a[lo:lo + rows] if rows < m else a)
+            outs = await execute_async(gpu, self.plan(la, lb, f), [ba, bb])
+            await gpu.finish_async(outs[0], out[lo:lo + rows] if rows < m else out)
         return out.reshape(final)
-
-    @staticmethod
-    def _matrices(gpu: GpuSession, x: Any, elements: int, align: int) -> Any:
-        """j -> the binding of matrix j of x (a host array uploaded once, whole, or a GpuView):
-        a part of x's buffer where its offset can be bound, else a copy in a buffer of its own."""
-        whole = gpu.upload(x)
-        buf, base = whole[0], whole[2] if len(whole) > 2 else 0
-        size = 4 * elements
-        made: dict[int, tuple] = {}
-
-        def matrix(j: int) -> tuple:
-            found = made.get(j)
-            if found is None:
-                at = base + size * j
-                if at % align == 0:
-                    found = (buf, max(size, 4), at)
-                else:
-                    found = gpu.output(size)
-                    gpu.copy(buf, found[0], size, src_offset=at)
-                made[j] = found
-            return found
-
-        return matrix
-
-
-def _batch_indices(batch: tuple[int, ...], own: tuple[int, ...]) -> list[int]:
-    """For each matrix of the broadcast batch (C order), the index of the operand's own matrix.
-
-    >>> _batch_indices((2, 3), (3,)), _batch_indices((2, 3), (2, 1))
-    ([0, 1, 2, 0, 1, 2], [0, 0, 0, 1, 1, 1])
-    """
-    count = math.prod(own)
-    own = (1,) * (len(batch) - len(own)) + tuple(own)
-    return np.broadcast_to(np.arange(count).reshape(own), batch).reshape(-1).tolist()
 
 
 def matmul_shape(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
@@ -525,11 +417,10 @@ def matmul_shape(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
 
 class Conv2d(Program):
     kind, bindings = "conv2d", ("read", "read", "write", "uniform")
-    TILE = wgsl_constant("TILE", "conv2d")  # output pixels per workgroup side
+    TILE = TILE  # output pixels per workgroup side
 
     def out_shape(self, shapes, params=None):
-        (h, w), (kh, kw) = shapes
-        return (h, w) if (params or {}).get("mode") == "same" else (h - kh + 1, w - kw + 1)
+        return conv_shape(shapes[0], shapes[1], (params or {}).get("mode", "valid"))
 
     def check(self, op, shapes, params):
         image, kernel = shapes
@@ -565,21 +456,19 @@ class Conv2d(Program):
                               f"thread than this adapter runs ({cap:,}); use backend='numpy'")
         return None
 
+    def kernels(self, device, op):
+        return [conv_kernel().pipeline_args()]
+
     async def gpu_async(self, gpu, op, arrays, params):
         image, kernel = arrays
         problem = self.unfit(gpu, op, [image.shape, kernel.shape], params, True)
         if problem is not None:
             raise problem
-        (h, w), (kh, kw) = image.shape, kernel.shape
-        oh, ow = self.out_shape((image.shape, kernel.shape), params)
-        groups = (-(-ow // self.TILE), -(-oh // self.TILE), 1)
-        pad = (kh // 2, kw // 2) if params["mode"] == "same" else (0, 0)
-        pipeline = await gpu.pipeline_async(op.family, op.entry, self.bindings)
-        out = gpu.result_array((oh, ow))
-        dst = gpu.output(out.nbytes)
-        gpu.dispatch(pipeline, [gpu.upload(image), gpu.upload(kernel), dst,
-                                gpu.uniform(h, w, kh, kw, oh, ow, *pad, math.nan)], groups)
-        await gpu.finish_async(dst, out)
+        (bi, li), (bk, lk) = _bound_whole(gpu, image), _bound_whole(gpu, kernel)
+        plan = plan_conv2d(li, lk, params["mode"], facts_of(gpu.device))
+        outs = await execute_async(gpu, plan, [bi, bk])
+        out = gpu.result_array(plan.outputs[0].shape)
+        await gpu.finish_async(outs[0], out)
         return out
 
 

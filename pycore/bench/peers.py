@@ -80,9 +80,9 @@ def _raw_code(kernel: str, shape: list[int]) -> str | None:
         assert RUNTIME.device is not None
         relu = cast(Elementwise, PROGRAMS["unary"])
         return relu.plan(OPS["relu"], [Layout.contiguous(tuple(shape))], {}, facts(RUNTIME.device)
-                         ).steps[0].kernel.source()
+                         ).kernels()[0].source()
     if kernel in ("softmax", "softmax_thread"):
-        return _softmax_plan(shape).steps[0].kernel.source()
+        return _softmax_plan(shape).kernels()[0].source()
     return None
 
 
@@ -111,7 +111,7 @@ def _raw_kernel(op: str, shape: list[int]) -> str:
     if op == "matmul":
         return _matmul_kernel(shape[0])[0]
     if op == "softmax":
-        return "softmax" if _softmax_plan(shape).steps[0].kernel.entry == "rows_tree" else "softmax_thread"
+        return "softmax" if _softmax_plan(shape).kernels()[0].entry == "rows_tree" else "softmax_thread"
     return op
 
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..device import CHECKED_ALLOCATION, Check, Device, pending_of
 from ..gpu import DATA_USAGE, GpuSession
-from ..kernels.plan import Facts, Plan, Slot, Step, storage_bytes
+from ..kernels.plan import Copy, Facts, Plan, Slot, Step, storage_bytes
 from ..transport import Dispatch
 
 PLANS = 512  # plans kept (a call that repeats one replays it)
@@ -94,11 +94,10 @@ def replay(device: Device, name: str, plan: Plan, inputs: list[tuple[Any, int, t
     checks) each), with no session: an output buffer from the pool, the uniform block pinned, one
     command queued (what a repeated call costs). None where the plan needs more (scratch, several
     steps or outputs, a large output whose allocation is checked, a kernel not yet compiled)."""
-    if len(plan.steps) != 1 or plan.scratch or len(plan.outputs) != 1:
+    if len(plan.steps) != 1 or plan.scratch or len(plan.outputs) != 1 or not isinstance(plan.steps[0], Step):
         return None
     step = plan.steps[0]
-    k = step.kernel
-    pipeline = device.pipelines.get(device.pipeline_key("generated", k.entry, k.name))
+    pipeline = device.pipelines.get(step.kernel.pipeline_key())
     spec = plan.outputs[0]
     nbytes = max(4, storage_bytes(spec.shape, spec.dtype))
     if pipeline is None or nbytes >= CHECKED_ALLOCATION:
@@ -136,15 +135,19 @@ def _bound(slot: Slot, buffers: list[tuple[Any, int]]) -> tuple[Any, ...]:
 
 
 async def _bound_steps_async(gpu: GpuSession, plan: Plan, inputs: list[tuple[Any, int]]
-                             ) -> tuple[list[tuple[Any, int]], list[tuple[Any, list[tuple], Step]]]:
-    """Buffers for the plan's outputs and scratch, and each step's pipeline and bindings."""
+                             ) -> tuple[list[tuple[Any, int]], list[tuple[Any, list[tuple], Step | Copy]]]:
+    """Buffers for the plan's outputs and scratch, and each step's pipeline and bindings (a copy's:
+    None, and its source and destination bindings)."""
     outputs = [gpu.output(max(4, storage_bytes(o.shape, o.dtype))) for o in plan.outputs]
     scratch = [gpu.output(n) for n in plan.scratch]
     pools = {"in": inputs, "out": outputs, "tmp": scratch}
-    steps = []
+    steps: list[tuple[Any, list[tuple], Step | Copy]] = []
     for step in plan.steps:
-        k = step.kernel
-        pipeline = await gpu.pipeline_async("generated", k.entry, k.bindings, k.source, k.name)
+        if isinstance(step, Copy):
+            ends = [_bound(step.src, pools[step.src.kind]), _bound(step.dst, pools[step.dst.kind])]
+            steps.append((None, ends, step))
+            continue
+        pipeline = await gpu.pipeline_async(*step.kernel.pipeline_args())
         bound = [gpu.uniform_words(step.block) if s.kind == "meta" else _bound(s, pools[s.kind])
                  for s in step.slots]
         steps.append((pipeline, bound, step))
@@ -156,7 +159,11 @@ async def execute_async(gpu: GpuSession, plan: Plan, inputs: list[tuple[Any, int
     bindings (new buffers the session holds: keep them, or read them)."""
     outputs, steps = await _bound_steps_async(gpu, plan, inputs)
     for pipeline, bound, step in steps:
-        gpu.dispatch(pipeline, bound, step.grid)
+        if isinstance(step, Copy):
+            (src, _, *src_at), (dst, _, *dst_at) = bound
+            gpu.copy(src, dst, step.size, src_at[0] if src_at else 0, dst_at[0] if dst_at else 0)
+        else:
+            gpu.dispatch(pipeline, bound, step.grid)
     return outputs
 
 
@@ -171,6 +178,8 @@ async def time_plan_async(device: Device, plan: Plan, inputs: list[tuple[Any, in
         _, steps = await _bound_steps_async(gpu, plan, inputs)
         total = 0.0
         for pipeline, bound, step in steps:
+            if isinstance(step, Copy):
+                continue  # (timed are the kernels)
             ms = await device.transport.time_dispatch_async(pipeline, bound, step.grid, reps)
             if ms is None:
                 return None

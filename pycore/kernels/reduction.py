@@ -264,6 +264,7 @@ def plan_reduction(
             count or n_red,
         )
         for step in rest.steps:
+            assert isinstance(step, Step)  # (a reduction's plan has no copies)
             steps.append(
                 Step(step.kernel, tuple(_shift(s, len(scratch)) for s in step.slots), step.words, step.grid)
             )
