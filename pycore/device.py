@@ -106,8 +106,8 @@ class Device:
         self._flush_scheduled = False
         self.compiling: dict[tuple[str, str], asyncio.Future] = {}  # compiles in flight, shared
         self.precompiled = {"done": 0, "total": 0}  # the background compile's progress
-        # repeated calls on GpuArrays, replayed (see plans.py); looked up with plans.key()'s answer,
-        # whose None (parameters that cannot be a key) finds nothing
+        # the plans of fixed-kernel calls on GpuArrays, replayed (engine.executor.remember); looked up
+        # with dispatch.plan_key()'s answer, whose None (parameters that cannot be a key) finds nothing
         self.plans: dict[tuple | None, Any] = {}
         # adapter facts, once
         self.limits = transport.limits

@@ -8,8 +8,8 @@ any array input is a GpuArray, the result is a GpuArray too, on the GPU whicheve
 (reductions return floats). If the
 device is lost during a call, the NumPy path answers it. Each call is recorded in the trace with
 its backend, the selector's reasoning and the time per stage. A call on GpuArrays that repeats an
-earlier one (same op, parameters and shapes) replays that call's dispatch (plans.py) instead of
-running the program again.
+earlier one (same op, parameters and shapes) replays the plan that call's program made (through
+the executor) instead of running the program again.
 """
 
 from __future__ import annotations
@@ -20,9 +20,10 @@ from typing import Any
 
 import numpy as np
 
-from . import interrupts, plans
+from . import interrupts
 from .arrays import as_float32
 from .device import Device, GpuOutOfMemoryError
+from .engine.executor import remember, replay, run_plans_async
 from .gpu import GpuSession, GpuView
 from .gpuarray import GpuArray, to_gpu_async
 from .ops import OPS, Op
@@ -103,12 +104,27 @@ def is_argument_error(exc: BaseException) -> bool:
     return bool(getattr(exc, "pycore_argument_error", False))
 
 
-def _replayed(op: Op, program: Any, inputs: list[Any], params: dict[str, Any], backend: str,
-              start: float) -> GpuArray | None:
-    """The result of a call on GpuArrays that repeats a planned one (plans.py), or None to take the
-    general path. Its arguments need no checks: a call with the same shapes, parameters and program
-    settings passed them (the inputs' own state is still checked, by view()). Anything unusual (a
-    GpuArray on the NumPy fallback, auto choosing NumPy, a failing replay) goes the general way."""
+def plan_key(op: Op, shapes: list[tuple[int, ...]], params: dict[str, Any], device: Device,
+             program: Any) -> tuple | None:
+    """The key of a fixed-kernel call's plan on GpuArrays: the op, its parameters by their exact
+    bits (-0.0 == 0.0, yet x * -0.0 is not x * 0.0), the shapes, and what can change which kernel
+    runs (the program's settings, the device's binding limit); None when a parameter cannot be a key."""
+    try:
+        values = tuple(v.hex() if type(v) is float else v for v in params.values())
+        k = (op.name, values, tuple(shapes), program.revision, device.max_binding)
+        hash(k)
+    except TypeError:
+        return None
+    return k
+
+
+async def _replayed_async(op: Op, program: Any, inputs: list[Any], params: dict[str, Any], backend: str,
+                          start: float) -> GpuArray | None:
+    """The result of a call on GpuArrays that repeats a planned one (engine.executor.remember), or
+    None to take the general path. Its arguments need no checks: a call with the same shapes,
+    parameters and program settings passed them (the inputs' own state is still checked, by
+    binding()). Anything unusual (a GpuArray on the NumPy fallback, auto choosing NumPy, a failing
+    replay) goes the general way."""
     device = RUNTIME.device
     if device is None or not device.plans or (backend != "gpu" and backend != "auto"):
         return None
@@ -116,10 +132,11 @@ def _replayed(op: Op, program: Any, inputs: list[Any], params: dict[str, Any], b
         if type(x) is not GpuArray or not x._plain:
             return None
     shapes = [x.shape for x in inputs]
-    plan = device.plans.get(plans.key(op, shapes, params, device, program))
-    if plan is None:
+    known = device.plans.get(plan_key(op, shapes, params, device, program))
+    if known is None:
         return None
-    views = [x.view() for x in inputs]
+    plan, shape = known
+    bound = [(*x.binding(), x.checks) for x in inputs]
     why = "backend='gpu'"
     choice = None
     if backend == "auto":
@@ -128,14 +145,18 @@ def _replayed(op: Op, program: Any, inputs: list[Any], params: dict[str, Any], b
             return None
         why = choice.why
     try:
-        result = plan.run(device, views)
+        queued = replay(device, op.name, plan, bound)
+        if queued is None:
+            buf, checks, stages = await run_plans_async(device, op.name, [(plan, bound)], keep=True)
+        else:
+            (buf, checks), stages = queued, {"buffers": 0.0, "dispatch": 0.0}
     except Exception:  # (the general path runs it again, and handles a lost device or full memory)
         return None
     took = time.perf_counter() - start
-    _record(op, shapes, "webgpu", {"buffers": 0.0, "dispatch": 0.0, "python": took}, why)
+    _record(op, shapes, "webgpu", {**stages, "python": took - sum(stages.values())}, why)
     if choice is not None and choice.key is not None:  # a call auto settles by timing it
         SELECTOR.observe(choice, took * 1e3, "webgpu")
-    return GpuArray.of(result, device)
+    return GpuArray(shape, buffer=buf, checks=checks, device=device)
 
 
 async def _plain_async(x: Any) -> Any:
@@ -187,7 +208,7 @@ async def run_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: 
         start = time.perf_counter()
         interrupts.check()
         program = PROGRAMS[op.kind]
-        replayed = _replayed(op, program, inputs, params, backend, start)
+        replayed = await _replayed_async(op, program, inputs, params, backend, start)
         if replayed is not None:
             return replayed
         if op.name == "dot":
@@ -222,12 +243,12 @@ async def run_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: 
             why = f"no WebGPU: {RUNTIME.reason}"
         if use_gpu:
             assert device is not None  # (use_gpu needs a device)
-            plan_key = plans.key(op, shapes, params, device, program) if keep and all(on_gpu) else None
+            key = plan_key(op, shapes, params, device, program) if keep and all(on_gpu) else None
             try:
                 async with GpuSession(device, op.name, keep_result=keep) as gpu:
                     result = await program.gpu_async(gpu, op, arrays, params)
-                if plan_key is not None:
-                    plans.remember(device, plan_key, plans.record(gpu, op, arrays, result))
+                if key is not None:
+                    remember(device, key, gpu, arrays, result)
                 stages = gpu.stages
                 stages["python"] = time.perf_counter() - start - sum(stages.values())
                 _record(op, shapes, "webgpu", stages, why)

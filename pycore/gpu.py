@@ -129,7 +129,7 @@ class GpuSession:
         self._held: list[Any] = []
         self._fresh: list[Any] = []  # buffers made (not reused) for this session
         self._commands: list[Command] = []
-        self.enqueued: list[Command] = []  # what run_async queued on the device (plans.py reads it)
+        self.planned: list[tuple[Any, list, list]] = []  # (plan, inputs, outputs) the executor ran
         self._pins: list[bytes] = []  # uniform blocks queued commands use
         self._inherited: list[Check] = []  # checks of the inputs and of large allocations
         self._result: GpuView | None = None  # the output that stays on the GPU (keep_result)
@@ -305,7 +305,6 @@ class GpuSession:
         commands, self._commands = self._commands, []
         inherited, self._inherited = self._inherited, []
         if read is None:
-            self.enqueued += commands
             check = device.enqueue(self.op_name, commands, self._pins, submit)
             self.checks = pending_of([*self.checks, *inherited, check])
             self.stages["dispatch"] += time.perf_counter() - t

@@ -20,6 +20,7 @@ from ..kernels.plan import Copy, Facts, Plan, Slot, Step, storage_bytes
 from ..transport import Dispatch
 
 PLANS = 512  # plans kept (a call that repeats one replays it)
+DEVICE_PLANS = 256  # fixed-kernel calls remembered per device (all dropped when there are more)
 _plans: OrderedDict[tuple, Plan] = OrderedDict()
 _facts: dict[int, tuple[Any, Facts]] = {}
 
@@ -86,6 +87,24 @@ async def run_plans_async(device: Device, name: str, plans: list[tuple[Plan, lis
         raw = np.empty(spec.shape, STORAGE_NUMPY[spec.dtype.name])
         await gpu.run_async(read=(buf, raw))
         return raw, (), gpu.stages
+
+
+def remember(device: Device, key: tuple, gpu: GpuSession, inputs: list[Any], result: Any) -> None:
+    """Remember the plan of a finished fixed-kernel call on GpuArrays (`inputs`: the GpuViews it
+    bound, `result`: the GpuView it made) under `key` on its device, where the call ran exactly
+    that plan on exactly those inputs, bound whole, into that result (nothing uploaded, nothing
+    in parts): a later call with the same key replays it (see replay), its result in the shape
+    the call's was."""
+    if len(gpu.planned) != 1 or gpu.stages["upload"] or result.buffer is None or result.offset:
+        return
+    plan, bound, outputs = gpu.planned[0]
+    if len(bound) != len(inputs) or len(outputs) != 1 or outputs[0][0] is not result.buffer:
+        return
+    if any(b[0] is not v.buffer or v.offset for b, v in zip(bound, inputs, strict=True)):
+        return
+    if len(device.plans) >= DEVICE_PLANS:
+        device.plans.clear()
+    device.plans[key] = (plan, result.shape)
 
 
 def replay(device: Device, name: str, plan: Plan, inputs: list[tuple[Any, int, tuple[Check, ...]]]
@@ -158,6 +177,7 @@ async def execute_async(gpu: GpuSession, plan: Plan, inputs: list[tuple[Any, int
     """Queue `plan` with `inputs` (a binding (buffer, bytes) per input) and return the output
     bindings (new buffers the session holds: keep them, or read them)."""
     outputs, steps = await _bound_steps_async(gpu, plan, inputs)
+    gpu.planned.append((plan, inputs, outputs))
     for pipeline, bound, step in steps:
         if isinstance(step, Copy):
             (src, _, *src_at), (dst, _, *dst_at) = bound
