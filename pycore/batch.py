@@ -37,6 +37,7 @@ from . import interrupts
 from .api import bind, signature_of
 from .arrays import as_float32
 from .device import Check, Device
+from .engine.executor import execute_async
 from .fusion import fused_kernels
 from .gpu import GpuSession, GpuView, raise_for
 from .gpuarray import GpuArray
@@ -217,8 +218,8 @@ class CommandBatch:
                 continue
             kernel = kernels.get(s)
             if kernel is not None:
-                binds = [gpu.upload(self._input(i)) for i in kernel.inputs]
-                dst = await kernel.dispatch_async(gpu, binds, elements[s])
+                binds = [gpu.upload(self._input(i))[:2] for i in kernel.inputs]  # (each from its start)
+                dst = (await execute_async(gpu, kernel.plan(elements[s], gpu.max_groups), binds))[0]
                 self.fused.append(kernel.name)
             else:
                 views = [self._input(i) for i in inputs]

@@ -30,8 +30,9 @@ from typing import Any
 
 import numpy as np
 
-from .gpu import WORKGROUP, GpuSession, whole_vec4s
-from .kernels.plan import grid_for
+from .gpu import WORKGROUP
+from .kernels import plan as planned
+from .kernels.plan import Kernel, Output, Plan, Slot, grid_for
 from .ops import Op
 from .shaders import wgsl_functions, wgsl_template
 
@@ -210,12 +211,14 @@ class FusedKernel:
         return "\n".join([wgsl_template("common"), wgsl_functions("elementwise"),
                           wgsl_functions("binary"), filled])
 
-    async def dispatch_async(self, gpu: GpuSession, inputs: list[tuple], elements: int) -> tuple[Any, int]:
-        """Queue the kernel on `inputs` (bindings of self.inputs, in order) and return its output
-        binding (a new buffer of `elements` float32s)."""
-        pipeline = await gpu.pipeline_async("fused", "fused", self.bindings, self.source, self.name)
-        dst = gpu.output(4 * elements)
-        uniform = gpu.uniform_words(self.words())
-        gpu.dispatch(pipeline, [whole_vec4s(b) for b in [*inputs, dst]] + [uniform],
-                     grid_for(-(-elements // (4 * WORKGROUP)), gpu.max_groups))
-        return dst
+    def plan(self, elements: int, max_groups: int) -> Plan:
+        """The plan of this kernel over `elements` float32s: one step, its inputs (self.inputs, in
+        order) and its output bound as whole vec4s (pooled buffers are multiples of 32 bytes, so
+        the padding lanes stay inside them: computed, never read), its numbers as uniform words."""
+        kernel = Kernel(f"fused:{self.name}", "fused", self.bindings, self.source)
+        size = max(16, -(-4 * elements // 16) * 16)
+        slots = (*[Slot("in", j, 0, size) for j in range(len(self.inputs))], Slot("out", 0, 0, size),
+                 Slot("meta"))
+        step = planned.Step(kernel, slots, tuple(int(w) for w in self.words()),
+                    grid_for(-(-elements // (4 * WORKGROUP)), max_groups))
+        return Plan((step,), (Output((elements,), np.dtype(np.float32)),))
