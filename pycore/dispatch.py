@@ -23,7 +23,7 @@ import numpy as np
 from . import interrupts, plans
 from .array.layout import normalize_axis
 from .arrays import as_float32
-from .device import Device, GpuOutOfMemoryError
+from .device import Device, GpuOutOfMemoryError, expect_cost
 from .gpu import GpuSession, GpuView
 from .gpuarray import GpuArray, to_gpu_async
 from .ops import OPS, Op
@@ -128,6 +128,7 @@ def _replayed(op: Op, program: Any, inputs: list[Any], params: dict[str, Any], b
         if choice.backend != "webgpu":
             return None
         why = choice.why
+    expect_cost(op.name, SELECTOR.work_ms(op, shapes))
     try:
         result = plan.run(device, views)
     except Exception:  # (the general path runs it again, and handles a lost device or full memory)
@@ -212,6 +213,8 @@ async def run_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: 
     try:
         start = time.perf_counter()
         interrupts.check()
+        if RUNTIME.device is not None:  # (too much queued work held back: wait for the GPU first)
+            await RUNTIME.device.keep_up_async()
         program = PROGRAMS[op.kind]
         replayed = _replayed(op, program, inputs, params, backend, start)
         if replayed is not None:
@@ -253,6 +256,7 @@ async def run_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: 
         if use_gpu:
             assert device is not None  # (use_gpu needs a device)
             plan_key = plans.key(op, shapes, params, device, program) if keep and all(on_gpu) else None
+            expect_cost(op.name, SELECTOR.work_ms(op, shapes))
             try:
                 async with GpuSession(device, op.name, keep_result=keep) as gpu:
                     result = await program.gpu_async(gpu, op, arrays, params)

@@ -406,6 +406,19 @@ class BackendSelector:
         self._cache[_key(op, shapes, on_gpu, result_on_gpu)] = found
         return found
 
+    def work_ms(self, op: Op, shapes: list[tuple[int, ...]]) -> float:
+        """The predicted GPU milliseconds of the call's kernels alone (inputs and result on the GPU,
+        less the fixed cost of a call): what it adds to the queue (see device.py).
+
+        >>> from pycore.ops import OPS
+        >>> cal = Calibration(dispatch_ms=2.0)
+        >>> cal.gpu_gflops["matmul"] = 100.0  # GFLOP/s
+        >>> round(BackendSelector(cal).work_ms(OPS["matmul"], [(1000, 1000), (1000, 1000)]), 3)
+        20.0
+        """
+        p = self.predict(op, shapes, [True] * len(shapes), result_on_gpu=True)
+        return max(0.0, p.gpu_ms - self.calibration.dispatch_ms)
+
     def choose(self, op: Op, shapes: list[tuple[int, ...]], on_gpu: list[bool] | None = None,
                result_on_gpu: bool = False) -> Choice:
         """The backend auto runs for this call: by prediction, or by this call's measured times
