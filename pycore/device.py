@@ -333,6 +333,9 @@ class Device:
         work left (as far as the transport tells, else as predicted), the closed slices (all of
         them, the open one too, with `everything`)."""
         self._note_interrupts()
+        slices = self.slices
+        if not slices or not (everything or len(slices) > 1 or len(slices[0].commands) >= QUEUED_DISPATCHES):
+            return  # (nothing to submit: the GPU's progress need not be asked)
         self._retire()
         while self.slices and (everything or len(self.slices) > 1
                                or len(self.slices[0].commands) >= QUEUED_DISPATCHES):
