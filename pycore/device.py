@@ -213,6 +213,7 @@ class Device:
         # that the GPU may not have finished
         self.slices: list[Slice] = []
         self.flight: deque[Flight] = deque()
+        self.flight_ms = 0.0  # their predicted milliseconds in all
         self.bytes_per_ms = BYTES_PER_MS["cpu" if _is_cpu_adapter(transport.adapter_info) else "gpu"]
         self.on_wait: Callable[[float, str], None] | None = None  # (ms, why): the runtime traces a wait
         self._pump_scheduled = False
@@ -265,10 +266,11 @@ class Device:
             self.submit_ready(everything=True)
 
     def take_dropped(self, nbytes: int, usage: int) -> Any:
-        """A buffer of this size and usage dropped since the last submit (see release), for a
-        queued command to write, or None. Reusing it before the submit is safe for a dispatch's or
-        a copy's output and nothing else: the queued work that still reads it runs first (a command
-        buffer runs in order), where an upload (writeBuffer) would land before that work."""
+        """A buffer of this size and usage dropped while work was held back (see release), for a
+        queued command to write, or None. Reusing it before that work is submitted is safe for a
+        dispatch's or a copy's output and nothing else: the queued work that still reads it runs
+        first (slices are submitted in order, and a command buffer runs in order), where an upload
+        (writeBuffer) would land before that work."""
         wanted = None
         for held in reversed(self.slices):
             if held.after:
@@ -339,7 +341,7 @@ class Device:
         self._retire()
         while self.slices and (everything or len(self.slices) > 1
                                or len(self.slices[0].commands) >= QUEUED_DISPATCHES):
-            if self.flight and sum(f.ms for f in self.flight) >= AHEAD_MS:
+            if self.flight and self.flight_ms >= AHEAD_MS:
                 return
             self._submit(self.slices.pop(0))
 
@@ -357,6 +359,7 @@ class Device:
         now = time.monotonic()
         begins = max(now, self.flight[-1].end) if self.flight else now
         self.flight.append(Flight(self.transport.mark(), held.ms, held.kernels, begins + held.ms / 1e3))
+        self.flight_ms += held.ms
 
     def _let_go(self, held: Slice) -> None:
         """A slice was submitted or dropped: its uniform blocks and the buffers dropped meanwhile go."""
@@ -373,7 +376,13 @@ class Device:
             done = self.transport.marked(flight[0].mark)
             if not (done or (done is None and flight[0].end <= now)):
                 return
-            flight.popleft()
+            self._landed()
+
+    def _landed(self) -> Flight:
+        """The oldest submitted slice is finished: forget it."""
+        landed = self.flight.popleft()
+        self.flight_ms = self.flight_ms - landed.ms if self.flight else 0.0
+        return landed
 
     def cancel(self, why: str) -> int:
         """Drop every slice not yet submitted: its check gets the error `CANCELLED (why)`, so every
@@ -406,7 +415,7 @@ class Device:
         be done), and their predicted milliseconds."""
         self._retire()
         kernels = sum(h.kernels for h in self.slices) + sum(f.kernels for f in self.flight)
-        return kernels, sum(h.ms for h in self.slices) + sum(f.ms for f in self.flight)
+        return kernels, sum(h.ms for h in self.slices) + self.flight_ms
 
     def _report_queued(self) -> None:
         now = time.monotonic()
@@ -436,7 +445,7 @@ class Device:
                     self.submit_ready(everything=True)
                     if not self.slices:
                         self._retire()
-                        if not self.flight or sum(f.ms for f in self.flight) < WAIT_MS:
+                        if not self.flight or self.flight_ms < WAIT_MS:
                             break
                 else:
                     self.submit_ready()
@@ -454,6 +463,7 @@ class Device:
         except BaseException as exc:
             if not isinstance(exc, Exception):  # an interrupt, a cancelled task
                 self.cancel(type(exc).__name__)
+                self._interrupts = interrupts.count()  # (this interrupt is answered)
             raise
         finally:
             if waited:
@@ -477,7 +487,7 @@ class Device:
         """The work up to `mark` has finished: forget its slices and the earlier ones (all of them
         for a transport that keeps no marks: its wait was for all the work submitted)."""
         while self.flight:
-            if self.flight.popleft().mark is mark and mark is not None:
+            if self._landed().mark is mark and mark is not None:
                 return
 
     def _schedule_pump(self, delay_s: float) -> None:
