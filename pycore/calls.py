@@ -294,7 +294,7 @@ async def ufunc_async(u: Ufunc, args: tuple[Any, ...], backend: str = "auto") ->
     start = time.perf_counter()
     interrupts.check()
     device = RUNTIME.device
-    if device is not None:  # (too much queued work held back: wait for the GPU first)
+    if device is not None and device.backlogged():  # (too much queued work held back: wait for the GPU)
         await device.keep_up_async()
     call_key = _call_key(u, args, backend, device) if device is not None and backend != "numpy" else None
     if call_key is not None:

@@ -153,7 +153,7 @@ class Slice:
     milliseconds, the check the submit will report to, the uniform blocks it pins, and the
     buffers dropped meanwhile (pooled once it is submitted or dropped)."""
 
-    __slots__ = ("after", "after_bytes", "check", "commands", "kernels", "ms", "ops", "pins")
+    __slots__ = ("after", "after_bytes", "check", "commands", "ms", "ops", "pins")
 
     def __init__(self, op: str) -> None:
         self.check = Check(op, None)
@@ -161,12 +161,13 @@ class Slice:
         self.ops: list[str] = []
         self.pins: list[bytes] = []
         self.after: list[Any] = []
-        self.ms, self.kernels, self.after_bytes = 0.0, 0, 0
+        self.ms, self.after_bytes = 0.0, 0
 
 
 class Flight(NamedTuple):
     """A submitted slice the GPU may not have finished: the transport's mark after it, its predicted
-    milliseconds and dispatches, and when it is predicted to end (time.monotonic())."""
+    milliseconds and commands (kernels, and the odd copy), and when it is predicted to end
+    (time.monotonic())."""
 
     mark: Any
     ms: float
@@ -302,19 +303,19 @@ class Device:
         if last is None or not joins(last.ms, len(last.commands), ms, len(commands)):
             last = Slice(op)
             self.slices.append(last)
+            if not submit:
+                self._schedule_pump(0.0)
         last.commands.extend(commands)
         last.ops.append(op)
         last.pins.extend(pins)
         pins.clear()
         last.ms += ms
-        last.kernels += sum(type(c) is Dispatch for c in commands)
         check = last.check
         if submit:
             self.flush()
         else:
             self.submit_ready()
-            self._schedule_pump(0.0)
-            if self.slices and (self.slices[0].ms >= REPORT_MS or len(self.slices) > 1):
+            if self.slices and (len(self.slices) > 1 or self.slices[0].ms >= REPORT_MS):
                 self._report_queued()
         return check
 
@@ -358,7 +359,7 @@ class Device:
             self._let_go(held)
         now = time.monotonic()
         begins = max(now, self.flight[-1].end) if self.flight else now
-        self.flight.append(Flight(self.transport.mark(), held.ms, held.kernels, begins + held.ms / 1e3))
+        self.flight.append(Flight(self.transport.mark(), held.ms, len(held.commands), begins + held.ms / 1e3))
         self.flight_ms += held.ms
 
     def _let_go(self, held: Slice) -> None:
@@ -414,7 +415,7 @@ class Device:
         """Queued dispatches the GPU has not finished (held back, or submitted and not known to
         be done), and their predicted milliseconds."""
         self._retire()
-        kernels = sum(h.kernels for h in self.slices) + sum(f.kernels for f in self.flight)
+        kernels = sum(len(h.commands) for h in self.slices) + sum(f.kernels for f in self.flight)
         return kernels, sum(h.ms for h in self.slices) + self.flight_ms
 
     def _report_queued(self) -> None:

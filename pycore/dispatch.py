@@ -213,7 +213,7 @@ async def run_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: 
     try:
         start = time.perf_counter()
         interrupts.check()
-        if RUNTIME.device is not None:  # (too much queued work held back: wait for the GPU first)
+        if RUNTIME.device is not None and RUNTIME.device.backlogged():  # (wait for the GPU first)
             await RUNTIME.device.keep_up_async()
         program = PROGRAMS[op.kind]
         replayed = _replayed(op, program, inputs, params, backend, start)
