@@ -292,6 +292,7 @@ class GpuSession:
         cost no submit each, and their check is settled at the next read. With a read, the queue
         is submitted first, then every unsettled check and the mapping are awaited together, in
         one await, and the read raises if its own work, or work it depends on, was rejected.
+        (Earlier queued work is submitted slice by slice first: Device.drain_async, traced apart.)
         Stages: "dispatch" is encoding and submitting; "readback" is waiting for the GPU (its
         compute time included) and copying the result into NumPy memory."""
         if self.deferred:

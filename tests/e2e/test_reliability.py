@@ -459,13 +459,15 @@ def test_an_interrupted_read_drops_the_queued_work_and_the_next_small_op_is_fast
     4-element op right after waits only for the slices already submitted (about 2 x SLICE_MS),
     the dropped results raise when read, and the inputs stay readable."""
     r = gpu.py("""
-import time
+import gc, time
 from pycore import interrupts
 from pycore.device import CancelledWorkError
 from pycore.ops import OPS
 from pycore.runtime import RUNTIME
 from pycore.selector import SELECTOR
 dev = RUNTIME.device
+gc.collect()
+in_use = pycore.info()["memory"]["buffers_in_use"]
 host = np.random.default_rng(5).random((256, 256)).astype(np.float32) / 256
 x = await pycore.to_gpu_async(host)
 y = await pycore.matmul_async(x, x, backend="gpu")
@@ -501,14 +503,19 @@ try:
 except CancelledWorkError as exc:
     dropped = str(exc)
 waits_traced = [e for e in pycore.trace() if e["op"] == "wait for queued work"]
-{"raised": raised, "n": n, "per_ms": per_ms, "interrupted_s": interrupted_s, "small_s": small_s,
- "small": small.tolist(), "dropped": dropped, "x": bool(np.array_equal(await x.to_numpy_async(), host)),
- "y": bool(np.array_equal(await y.to_numpy_async(), before)), "waits_traced": len(waits_traced),
- "held": len(dev.queued)}
+inputs_read = [bool(np.array_equal(await x.to_numpy_async(), host)),
+               bool(np.array_equal(await y.to_numpy_async(), before))]
+for a in (x, y, z):
+    a.release()
+del x, y, z, a
+gc.collect()
+{"raised": raised, "n": n, "interrupted_s": interrupted_s, "small_s": small_s, "small": small.tolist(),
+ "dropped": dropped, "inputs_read": inputs_read, "waits_traced": len(waits_traced), "held": len(dev.queued),
+ "leaked": pycore.info()["memory"]["buffers_in_use"] - in_use}
 """)
     assert r["raised"] == "KeyboardInterrupt", r
     assert r["small"] == [0.0, 2.0, 0.0, 4.0] and r["small_s"] < 1.0, r
     assert r["dropped"] and "cancelled by an interrupt (KeyboardInterrupt)" in r["dropped"], r
     assert "matmul" in r["dropped"] and "compute it again" in r["dropped"]
-    assert r["x"] and r["y"] and r["held"] == 0
+    assert r["inputs_read"] == [True, True] and r["held"] == 0 and r["leaked"] == 0
     assert r["waits_traced"] >= 1  # the interrupted read's wait, charged to the queued work

@@ -160,6 +160,7 @@ def test_ctrl_c_during_a_read_cancels_the_queued_gpu_work(gpu_page):
                                                              .split("\n")[1])
     assert small == [0.0, 2.0] and small_ms < 1000, small_ms
     assert "cancelled by an interrupt (KeyboardInterrupt)" in dropped and inputs_read and held == 0
+    type_line(page, "xq.release(); zq.release(); del xq, zq")  # (the page is shared: its GPU memory too)
 
 
 def test_a_command_batch_interrupted_mid_execute_raises(gpu_page):
