@@ -20,6 +20,7 @@ from pycore.device import (
     Check,
     Device,
     expect_cost,
+    pending_of,
     queue_status,
     slices_of,
 )
@@ -223,3 +224,13 @@ def test_queue_status_words_it_for_the_status_line():
     assert queue_status(12, 4100.0, True) == "waiting for the GPU: 12 queued kernels, ~4.1 s predicted"
     assert queue_status(1, 40.0, waiting=False) == "GPU work queued: 1 kernel, ~40 ms predicted"
     assert queue_status(200, 100_000.0, waiting=False) == "GPU work queued: 200 kernels, ~100.0 s predicted"
+
+
+def test_work_queued_on_a_dropped_result_raises_too(gpu):
+    dev, _ = gpu
+    checks = [queue(dev, "conv", 90.0) for _ in range(4)]
+    dev.cancel("KeyboardInterrupt")
+    later = queue(dev, "relu", 1.0)  # an op on a dropped result: its result inherits the drop
+    with pytest.raises(CancelledWorkError, match=r"computed by work cancelled by an interrupt"):
+        raise_for("to_numpy", pending_of([checks[-1], later]))
+    assert not later.cancelled and pending_of([checks[0]]) == (checks[0],)  # (not yet settled)
