@@ -36,6 +36,7 @@ from .array.dtypes import NarrowingWarning
 from .batch import CommandBatch
 from .calibrate import calibrate_async
 from .calls import NDPUBLIC
+from .device import CancelledWorkError as CancelledWorkError  # (importable, outside __all__)
 from .gpuarray import GpuArray, to_gpu_async
 from .ops import OPS as OPS
 from .runtime import RUNTIME

@@ -179,6 +179,21 @@
       }
     },
     submit: encode,
+    // A mark of the work submitted to `queue` so far: {done, finished}, done once the GPU has
+    // finished it (a rejected wait counts as finished: the device is gone).
+    mark(queue) {
+      const m = { done: false };
+      m.finished = queue.onSubmittedWorkDone().then(() => { m.done = true; }, () => { m.done = true; });
+      return m;
+    },
+    // Resolves with true once `mark` is done, or with "interrupted" if `interrupt` (as for
+    // submitAndRead) is signalled first, taking the signal.
+    waitMark(mark, interrupt) {
+      if (mark.done) return true;
+      const done = mark.finished.then(() => true);
+      if (!interrupt || typeof Atomics.waitAsync !== "function") return done;
+      return Promise.race([done, signalled(interrupt, done)]);
+    },
     // Resolves with the encode time (ms) when neither this work nor the `earlier` checks (an array
     // of their promises, or null) report an error; else with [earlier errors, error, map error,
     // encode ms]; or, if `interrupt` (an Int32Array on a SharedArrayBuffer: Pyodide's interrupt

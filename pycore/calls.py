@@ -302,6 +302,8 @@ async def ufunc_async(u: Ufunc, args: tuple[Any, ...], backend: str = "auto") ->
     start = time.perf_counter()
     interrupts.check()
     device = RUNTIME.device
+    if device is not None and device.backlogged():  # (too much queued work held back: wait for the GPU)
+        await device.keep_up_async()
     call_key = _call_key(u.name, args, backend, device) if device is not None and backend != "numpy" else None
     if call_key is not None:
         prep = _prepared.get(call_key)
@@ -434,6 +436,8 @@ async def reduce_async(
     """Run reduction `r` over `axis` of `x`."""
     start = time.perf_counter()
     interrupts.check()
+    if RUNTIME.device is not None and RUNTIME.device.backlogged():  # (wait for the GPU first)
+        await RUNTIME.device.keep_up_async()
     try:
         _check_backend(r.name, backend)
         if not isinstance(keepdims, (bool, np.bool_)):
@@ -608,6 +612,8 @@ async def rowwise_async(op: Op, x: Any, axis: int = -1, backend: str = "auto") -
     start = time.perf_counter()
     interrupts.check()
     device = RUNTIME.device
+    if device is not None and device.backlogged():  # (too much queued work held back: wait for the GPU)
+        await device.keep_up_async()
     call_key = None
     if device is not None and backend != "numpy" and type(x) is GpuArray and x.dtype == FLOAT32:
         call_key = _call_key(op.name, (x, axis), backend, device)

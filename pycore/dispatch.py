@@ -22,7 +22,7 @@ import numpy as np
 
 from . import interrupts
 from .arrays import as_float32
-from .device import Device, GpuOutOfMemoryError
+from .device import Device, GpuOutOfMemoryError, expect_cost
 from .engine.executor import remember, replay, run_plans_async
 from .gpu import GpuSession, GpuView
 from .gpuarray import GpuArray, to_gpu_async
@@ -144,6 +144,7 @@ async def _replayed_async(op: Op, program: Any, inputs: list[Any], params: dict[
         if choice.backend != "webgpu":
             return None
         why = choice.why
+    expect_cost(op.name, SELECTOR.work_ms(op, shapes))
     try:
         queued = replay(device, op.name, plan, bound)
         if queued is None:
@@ -207,6 +208,8 @@ async def run_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: 
     try:
         start = time.perf_counter()
         interrupts.check()
+        if RUNTIME.device is not None and RUNTIME.device.backlogged():  # (wait for the GPU first)
+            await RUNTIME.device.keep_up_async()
         program = PROGRAMS[op.kind]
         replayed = await _replayed_async(op, program, inputs, params, backend, start)
         if replayed is not None:
@@ -244,6 +247,7 @@ async def run_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: 
         if use_gpu:
             assert device is not None  # (use_gpu needs a device)
             key = plan_key(op, shapes, params, device, program) if keep and all(on_gpu) else None
+            expect_cost(op.name, SELECTOR.work_ms(op, shapes))
             try:
                 async with GpuSession(device, op.name, keep_result=keep) as gpu:
                     result = await program.gpu_async(gpu, op, arrays, params)

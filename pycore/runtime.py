@@ -115,6 +115,7 @@ class Runtime:
         self.reason = ("WebGPU device acquired from the browser" if transport.name == "browser" else
                        "WebGPU device acquired through wgpu-py (wgpu-native)")
         transport.on_lost(lambda reason: self.lose(device, reason))
+        device.on_wait = self.waited
         for hook in self.on_device:
             hook(device)
         return None
@@ -213,6 +214,15 @@ class Runtime:
         for shape in entry["shapes"]:  # (math.prod: np.prod costs more than a small op)
             c["elements"] += math.prod(shape)
         c["busy_ms"] += entry["total_ms"]
+
+    def waited(self, ms: float, why: str) -> None:
+        """A wait for queued GPU work (Device.drain_async) in the trace, as its own entry (op "wait
+        for queued work"): charged to that work, not to the call that happened to wait."""
+        if QUIET.get():
+            return
+        self.trace.append({"op": "wait for queued work", "shapes": [], "backend": "webgpu", "why": why,
+                           "ms": {"wait": ms}, "total_ms": ms})
+        self.counters["busy_ms"] += ms
 
     def note(self, why: str, ms: float) -> None:
         """A device event in the trace (op "device"): a loss, a new device, a failed try."""

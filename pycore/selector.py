@@ -355,6 +355,7 @@ class _Setting:
         setattr(obj, self.name, value)
         obj._cache.clear()
         obj._decided.clear()
+        obj._work.clear()
 
 
 class BackendSelector:
@@ -373,6 +374,7 @@ class BackendSelector:
     def __init__(self, calibration: Calibration | None = None, margin: float = 1.0,
                  explore_ratio: float = 2.0, explore_ms: float = 100.0, samples: int = 5) -> None:
         self._cache: dict[tuple, Prediction] = {}
+        self._work: dict[tuple, float] = {}  # (op, *shapes) -> work_ms's answer
         self._decided: dict[tuple, Choice] = {}
         self._measured: dict[tuple, dict[str, list[float]]] = {}
         self._probes: dict[tuple, list[int]] = {}  # settled key -> [calls since the last probe, interval]
@@ -405,6 +407,27 @@ class BackendSelector:
         self._cache[_as_asked(op, shapes, on_gpu, result_on_gpu)] = found
         self._cache[_key(op, shapes, on_gpu, result_on_gpu)] = found
         return found
+
+    def work_ms(self, op: Op, shapes: list[tuple[int, ...]]) -> float:
+        """The predicted GPU milliseconds of the call's kernels alone (inputs and result on the GPU,
+        less the fixed cost of a call): what it adds to the queue (see device.py).
+
+        >>> from pycore.ops import OPS
+        >>> cal = Calibration(dispatch_ms=2.0)
+        >>> cal.gpu_gflops["matmul"] = 100.0  # GFLOP/s
+        >>> round(BackendSelector(cal).work_ms(OPS["matmul"], [(1000, 1000), (1000, 1000)]), 3)
+        20.0
+        """
+        try:
+            return self._work[(op.name, *shapes)]
+        except (KeyError, TypeError):  # not seen yet, or shapes given as lists
+            pass
+        p = self.predict(op, shapes, [True] * len(shapes), result_on_gpu=True)
+        ms = max(0.0, p.gpu_ms - self.calibration.dispatch_ms)
+        if len(self._work) > 4096:
+            self._work.clear()
+        self._work[(op.name, *(tuple(s) for s in shapes))] = ms
+        return ms
 
     def choose(self, op: Op, shapes: list[tuple[int, ...]], on_gpu: list[bool] | None = None,
                result_on_gpu: bool = False) -> Choice:

@@ -124,6 +124,13 @@ class Transport(ABC):
     @abstractmethod
     async def work_done_async(self) -> None:
         """Wait until the GPU has finished everything submitted so far."""
+    def mark(self) -> Any:
+        return None  # a mark of the work submitted so far (None: this transport keeps none)
+    def marked(self, mark: Any) -> bool | None:
+        return None  # whether the work up to `mark` has finished (None: cannot tell without waiting)
+    async def wait_marked_async(self, mark: Any) -> None:
+        """Wait for the work up to `mark` (KeyboardInterrupt if the page interrupts meanwhile)."""
+        await self.work_done_async()
 
     async def time_dispatch_async(self, pipeline: Any, bindings: list[tuple], groups: tuple[int, int, int],
                                   reps: int) -> float | None:

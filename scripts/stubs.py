@@ -29,6 +29,7 @@ from . import bench as bench
 from .array.dtypes import NarrowingWarning as NarrowingWarning
 from .batch import CommandBatch as CommandBatch
 from .calibrate import calibrate_async as calibrate_async
+from .device import CancelledWorkError as CancelledWorkError
 from .gpuarray import GpuArray as GpuArray
 from .ops import OPS as OPS
 from .selector import SELECTOR as SELECTOR

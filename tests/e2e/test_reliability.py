@@ -451,3 +451,74 @@ finally:
 {"during": during, "after": submits, "right": bool(np.array_equal(value, np.arange(1024)))}
 """)
     assert r["during"] == 0 and r["after"][0] == 10 and r["right"], r  # (natively the read submits too)
+
+
+def test_an_interrupted_read_drops_the_queued_work_and_the_next_small_op_is_fast(gpu):
+    """Ops queued on GpuArrays, then a read that waits for them is interrupted during its third wait
+    for the GPU (as Ctrl+C during that wait would be): the work not yet submitted is dropped, a
+    4-element op right after waits only for the slices already submitted (about 2 x SLICE_MS),
+    the dropped results raise when read, and the inputs stay readable."""
+    r = gpu.py("""
+import gc, time
+from pycore import interrupts
+from pycore.device import CancelledWorkError
+from pycore.ops import OPS
+from pycore.runtime import RUNTIME
+from pycore.selector import SELECTOR
+async def interrupted_read():
+    dev = RUNTIME.device
+    gc.collect()
+    in_use = pycore.info()["memory"]["buffers_in_use"]
+    host = np.random.default_rng(5).random((256, 256)).astype(np.float32) / 256
+    x = await pycore.to_gpu_async(host)
+    y = await pycore.matmul_async(x, x, backend="gpu")
+    before = await y.to_numpy_async()  # (compiled, and read: valid whatever follows)
+    per_ms = SELECTOR.work_ms(OPS["matmul"], [(256, 256), (256, 256)])
+    n = int(1500 / per_ms)  # 1.5 s of predicted GPU work (under HOLD_MS: the loop does not wait)
+    z = y
+    for _ in range(n):
+        z = await pycore.matmul_async(z, x, backend="gpu")
+    transport = type(dev.transport)
+    real, waits = transport.wait_marked_async, []
+    async def interrupted_in_the_third_wait(self, mark):
+        waits.append(1)
+        if len(waits) == 3:
+            interrupts._state["pending"] = True  # (what Ctrl+C sets while pycore waits)
+        await real(self, mark)
+    transport.wait_marked_async = interrupted_in_the_third_wait
+    t = time.perf_counter()
+    try:
+        await z.to_numpy_async()
+        raised = None
+    except KeyboardInterrupt:
+        raised = "KeyboardInterrupt"
+    finally:
+        transport.wait_marked_async = real
+    interrupted_s = time.perf_counter() - t
+    t = time.perf_counter()
+    small = await pycore.relu_async(np.array([-1.0, 2.0, -3.0, 4.0], np.float32), backend="gpu")
+    small_s = time.perf_counter() - t
+    try:
+        await z.to_numpy_async()
+        dropped = None
+    except CancelledWorkError as exc:
+        dropped = str(exc)
+    waits_traced = [e for e in pycore.trace() if e["op"] == "wait for queued work"]
+    inputs_read = [bool(np.array_equal(await x.to_numpy_async(), host)),
+                   bool(np.array_equal(await y.to_numpy_async(), before))]
+    for a in (x, y, z):
+        a.release()
+    del x, y, z, a
+    gc.collect()
+    return {"raised": raised, "n": n, "interrupted_s": interrupted_s, "small_s": small_s,
+            "small": small.tolist(), "dropped": dropped, "inputs_read": inputs_read,
+            "waits_traced": len(waits_traced), "held": len(dev.queued),
+            "leaked": pycore.info()["memory"]["buffers_in_use"] - in_use}
+await interrupted_read()
+""")
+    assert r["raised"] == "KeyboardInterrupt", r
+    assert r["small"] == [0.0, 2.0, 0.0, 4.0] and r["small_s"] < 1.0, r
+    assert r["dropped"] and "cancelled by an interrupt (KeyboardInterrupt)" in r["dropped"], r
+    assert "matmul" in r["dropped"] and "compute it again" in r["dropped"]
+    assert r["inputs_read"] == [True, True] and r["held"] == 0 and r["leaked"] == 0
+    assert r["waits_traced"] >= 1  # the interrupted read's wait, charged to the queued work
