@@ -221,7 +221,7 @@ def test_auto_runs_on_numpy_what_a_device_cannot_take(monkeypatch):
 
     run(pycore.init_async())
     small = SimpleNamespace(max_binding=4096, max_groups=16, loop_cap=None, cpu_adapter=False, limits={},
-                            plans={})
+                            plans={}, backlogged=lambda: False)
     monkeypatch.setattr(RUNTIME, "device", small)
     x = np.arange(1100, dtype=np.float32).reshape(1, -1)  # one row of 4,400 bytes: no part of it fits
     cases = [(lambda **k: pycore.add_async(x, 1.0, **k), x + 1, "add: one row of the result (1, 1100)"),
@@ -248,7 +248,8 @@ def test_auto_runs_on_numpy_what_an_n_d_planner_refuses(monkeypatch):
         return False
 
     capped = SimpleNamespace(max_binding=1 << 20, max_groups=65535, loop_cap=100, cpu_adapter=True, limits={},
-                             plans={}, lost=None, transport=SimpleNamespace(lost_within_async=never_lost))
+                             plans={}, lost=None, transport=SimpleNamespace(lost_within_async=never_lost),
+                             backlogged=lambda: False)
     # (the planner refuses before anything reaches this made-up device)
     monkeypatch.setattr(RUNTIME, "device", capped)
     monkeypatch.setattr(pycore.SELECTOR, "margin", 0.0)  # auto picks the GPU
