@@ -30,22 +30,22 @@ from __future__ import annotations
 import numbers
 from typing import Any
 
-from ._version import __version__
-from .api import PUBLIC
-from .array.dtypes import NarrowingWarning
-from .batch import CommandBatch
-from .calibrate import calibrate_async
-from .calls import NDPUBLIC
-from .device import CancelledWorkError as CancelledWorkError  # (importable, outside __all__)
-from .gpuarray import GpuArray, to_gpu_async
-from .ops import OPS as OPS
-from .runtime import RUNTIME
-from .selector import SELECTOR
-from .selector import BackendSelector as BackendSelector  # (importable, outside __all__)
-from .selector import Calibration as Calibration
+from pycore._version import __version__
+from pycore.array.dtypes import NarrowingWarning
+from pycore.bench.calibrate import calibrate_async
+from pycore.calls.api import PUBLIC
+from pycore.calls.batch import CommandBatch
+from pycore.calls.gpuarray import GpuArray, to_gpu_async
+from pycore.calls.nd import NDPUBLIC
+from pycore.choice.selector import SELECTOR
+from pycore.choice.selector import BackendSelector as BackendSelector  # (importable, outside __all__)
+from pycore.choice.selector import Calibration as Calibration
+from pycore.engine.device import CancelledWorkError as CancelledWorkError  # (importable, outside __all__)
+from pycore.engine.runtime import RUNTIME
+from pycore.tables.ops import OPS as OPS
 
 globals().update(PUBLIC)  # relu_async, softmax_async, matmul_async, ... (see ops.OPS)
-globals().update(NDPUBLIC)  # add_async, sum_async(x, axis=...), ... (see ufuncs.py): n-d, any dtype
+globals().update(NDPUBLIC)  # add_async, sum_async(x, axis=...), ... (see tables/ufuncs.py): n-d, any dtype
 
 # The public namespace (what help(pycore) lists): the ops, arrays and the backend's controls. OPS,
 # BackendSelector, Calibration and the modules stay importable, outside it.
@@ -76,7 +76,7 @@ def explain(op: str, *shapes: tuple[int, ...], on_gpu: tuple[bool, ...] | None =
     >>> pycore.explain("matmul", (1024, 1024), (1024, 1024))["choice"] in ("webgpu", "numpy")
     True
     """
-    from .programs import PROGRAMS
+    from pycore.calls.programs import PROGRAMS
 
     if op not in OPS:
         raise ValueError(f"explain: unknown op {op!r}; the ops are {', '.join(OPS)}")
@@ -109,7 +109,7 @@ def explain(op: str, *shapes: tuple[int, ...], on_gpu: tuple[bool, ...] | None =
         prediction["choice"] = "numpy"
         prediction["why"] = f"no WebGPU: {RUNTIME.reason}"
     elif problem is not None:  # nor where the GPU cannot take these shapes
-        from .dispatch import unfit_why
+        from pycore.calls.dispatch import unfit_why
 
         prediction["choice"], prediction["why"] = "numpy", unfit_why(problem)
     prediction["measured_ms"] = SELECTOR.measured(spec, list(shapes), flags, result_on_gpu=keep)

@@ -7,14 +7,14 @@ from numpy.typing import ArrayLike
 
 from . import bench as bench
 from .array.dtypes import NarrowingWarning as NarrowingWarning
-from .batch import CommandBatch as CommandBatch
-from .calibrate import calibrate_async as calibrate_async
-from .device import CancelledWorkError as CancelledWorkError
-from .gpuarray import GpuArray as GpuArray
-from .ops import OPS as OPS
-from .selector import SELECTOR as SELECTOR
-from .selector import BackendSelector as BackendSelector
-from .selector import Calibration as Calibration
+from .bench.calibrate import calibrate_async as calibrate_async
+from .calls.batch import CommandBatch as CommandBatch
+from .calls.gpuarray import GpuArray as GpuArray
+from .choice.selector import SELECTOR as SELECTOR
+from .choice.selector import BackendSelector as BackendSelector
+from .choice.selector import Calibration as Calibration
+from .engine.device import CancelledWorkError as CancelledWorkError
+from .tables.ops import OPS as OPS
 
 __version__: str
 

@@ -9,10 +9,10 @@ from typing import Any, cast
 
 import numpy as np
 
-from ..ops import OPS
-from ..runtime import IN_PYODIDE, RUNTIME
-from ..samples import SHAPES
-from .sweep import _median, _timed
+from pycore.bench.sweep import _median, _timed
+from pycore.engine.runtime import IN_PYODIDE, RUNTIME
+from pycore.tables.ops import OPS
+from pycore.tables.samples import SHAPES
 
 PEER_OPS = ("relu", "softmax", "matmul")
 
@@ -73,9 +73,9 @@ def _raw_code(kernel: str, shape: list[int]) -> str | None:
     """The WGSL of a kernel pycore generates (element-wise and row-wise ops), for the raw-JS
     yardstick to run."""
     if kernel == "relu":
-        from ..array.layout import Layout
-        from ..engine.executor import facts
-        from ..programs import PROGRAMS, Elementwise
+        from pycore.array.layout import Layout
+        from pycore.calls.programs import PROGRAMS, Elementwise
+        from pycore.engine.executor import facts
 
         assert RUNTIME.device is not None
         relu = cast(Elementwise, PROGRAMS["unary"])
@@ -88,9 +88,9 @@ def _raw_code(kernel: str, shape: list[int]) -> str | None:
 
 def _softmax_plan(shape: list[int]) -> Any:
     """The plan pycore runs for softmax over the last axis of `shape` on this adapter."""
-    from ..array.layout import Layout
-    from ..engine.executor import facts
-    from ..kernels.rowwise import ROW_OPS, plan_rowwise
+    from pycore.array.layout import Layout
+    from pycore.engine.executor import facts
+    from pycore.kernels.rowwise import ROW_OPS, plan_rowwise
 
     rows, cols = (1, shape[0]) if len(shape) == 1 else shape
     assert RUNTIME.device is not None
@@ -100,7 +100,7 @@ def _softmax_plan(shape: list[int]) -> Any:
 def _matmul_kernel(n: int) -> tuple[str, tuple[int, int]]:
     """The matmul kernel pycore runs for n x n matrices on this adapter, and the (rows, columns) of C
     one workgroup of it computes (programs.Matmul chooses both)."""
-    from ..programs import PROGRAMS, Matmul
+    from pycore.calls.programs import PROGRAMS, Matmul
 
     assert RUNTIME.device is not None  # (the peers run only on a WebGPU device)
     return cast(Matmul, PROGRAMS["matmul"]).kernel_for(RUNTIME.device.cpu_adapter, n, n, n)
@@ -156,7 +156,9 @@ async def _bridge(module: Any, repeats: int) -> dict[str, Any]:
     round trip's latency is bimodal (about 0.5-1 ms when the GPU process's first check finds the
     work done, 2.5-3 ms when it waits for its next poll; the share of each varies by run), and a
     median lands in either mode by chance. Both statistics are in the row."""
-    from .. import relu_async
+    from pycore.calls.api import PUBLIC
+
+    relu_async = PUBLIC["relu_async"]
 
     x = np.random.default_rng(1).standard_normal(BRIDGE_SIZE, dtype=np.float32)
     await relu_async(x, backend="gpu")

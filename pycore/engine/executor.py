@@ -14,10 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from ..device import CHECKED_ALLOCATION, Check, Device, pending_of
-from ..gpu import DATA_USAGE, GpuSession
-from ..kernels.plan import Copy, Facts, Plan, Slot, Step, storage_bytes
-from ..transport import Dispatch
+from pycore.engine.device import CHECKED_ALLOCATION, Check, Device, pending_of
+from pycore.engine.session import DATA_USAGE, GpuSession
+from pycore.engine.transport import Dispatch
+from pycore.kernels.plan import Copy, Facts, Plan, Slot, Step, storage_bytes
 
 PLANS = 512  # plans kept (a call that repeats one replays it)
 DEVICE_PLANS = 256  # fixed-kernel calls remembered per device (all dropped when there are more)

@@ -13,9 +13,9 @@ from functools import cache
 
 import numpy as np
 
-from ..array.layout import Layout
-from ..shaders import wgsl_constant, wgsl_source
-from .plan import Copy, Facts, Kernel, Output, Plan, Slot, Step, word_of
+from pycore.array.layout import Layout, conv_shape
+from pycore.kernels.plan import Copy, Facts, Kernel, Output, Plan, Slot, Step, word_of
+from pycore.kernels.wgsl import wgsl_constant, wgsl_source
 
 TILE = wgsl_constant("TILE", "conv2d")  # output pixels per workgroup side
 F32 = np.dtype(np.float32)
@@ -25,12 +25,6 @@ F32 = np.dtype(np.float32)
 def conv_kernel() -> Kernel:
     return Kernel("conv2d.convolve2d", "convolve2d", ("read", "read", "write", "uniform"),
                   lambda: wgsl_source("conv2d"), family="conv2d")
-
-
-def conv_shape(image: tuple[int, ...], kernel: tuple[int, ...], mode: str) -> tuple[int, int]:
-    """The output's shape: the image's ("same"), or where the whole kernel fits ("valid")."""
-    (h, w), (kh, kw) = image, kernel
-    return (h, w) if mode == "same" else (h - kh + 1, w - kw + 1)
 
 
 def plan_conv2d(image: Layout, kernel: Layout, mode: str, facts: Facts) -> Plan:

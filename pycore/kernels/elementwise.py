@@ -24,9 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from ..array.layout import Layout, collapse
-from ..shaders import wgsl_functions, wgsl_template, wgsl_typed
-from .plan import (
+from pycore.array.layout import Layout, collapse
+from pycore.kernels.plan import (
     Facts,
     Kernel,
     Output,
@@ -39,6 +38,7 @@ from .plan import (
     wgsl_type,
     word_of,
 )
+from pycore.kernels.wgsl import wgsl_functions, wgsl_template, wgsl_typed
 
 WORKGROUP = 256  # threads per workgroup (common.wgsl's WORKGROUP)
 PER_THREAD = 4  # output elements per thread (strided.wgsl)

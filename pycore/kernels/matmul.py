@@ -24,9 +24,9 @@ from functools import cache
 
 import numpy as np
 
-from ..array.layout import Layout, broadcast_shapes, collapse
-from ..shaders import wgsl_constant, wgsl_source, wgsl_template
-from .plan import Copy, Facts, Kernel, Output, Plan, Slot, Step, i32_word, wgsl_type
+from pycore.array.layout import Layout, broadcast_shapes, collapse
+from pycore.kernels.plan import Copy, Facts, Kernel, Output, Plan, Slot, Step, i32_word, wgsl_type
+from pycore.kernels.wgsl import wgsl_constant, wgsl_source, wgsl_template
 
 GROUP = 16  # rows and columns of C per workgroup
 

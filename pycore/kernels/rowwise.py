@@ -23,9 +23,9 @@ from functools import cache
 
 import numpy as np
 
-from ..array.layout import Layout, collapse
-from ..shaders import wgsl_template
-from .plan import Facts, Kernel, Output, Plan, Slot, Step, grid_for, i32_word
+from pycore.array.layout import Layout, collapse
+from pycore.kernels.plan import Facts, Kernel, Output, Plan, Slot, Step, grid_for, i32_word
+from pycore.kernels.wgsl import wgsl_template
 
 F32 = np.dtype(np.float32)
 WORKGROUP, THREAD_GROUP = 256, 64  # threads per workgroup of rows_tree and rows_thread (common.wgsl)

@@ -13,8 +13,8 @@ from __future__ import annotations
 # Shared by the snippets: the reference of a ufunc and how close a GPU result must be.
 COMMON = '''
 import math
-from pycore.ufuncs import UFUNCS, REDUCTIONS
-from pycore.gpuarray import GpuArray
+from pycore.tables.ufuncs import UFUNCS, REDUCTIONS
+from pycore.calls.gpuarray import GpuArray
 EPS = float(np.finfo(np.float32).eps)
 NARROW = {"float64": np.dtype(np.float32), "int64": np.dtype(np.int32), "uint64": np.dtype(np.uint32)}
 
@@ -373,7 +373,7 @@ OTHER_PLANS = '''
 import ast
 import dataclasses
 from pycore.engine import executor
-from pycore.runtime import RUNTIME
+from pycore.engine.runtime import RUNTIME
 dev = RUNTIME.device
 facts = executor.facts(dev)
 failures = []

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from pycore.ops import OPS
+from pycore.tables.ops import OPS
 from tests.reference import case_ids
 
 
@@ -69,7 +69,7 @@ def test_every_kernel_choice_matches_float64(gpu, kind, switch, value, kernels, 
     ids = [c for c in case_ids() if c.startswith(prefixes)]
     gpu.load_reference()
     r = gpu.py(f"""
-from pycore.programs import PROGRAMS
+from pycore.calls.programs import PROGRAMS
 from pycore_reference import run_case_async
 setattr(PROGRAMS[{kind!r}], {switch!r}, {value})
 try:
@@ -77,7 +77,7 @@ try:
 finally:
     setattr(PROGRAMS[{kind!r}], {switch!r}, None)
 {{"bad": [(r["case"], r["problems"]) for r in results if not r["ok"]],
-  "kernels": sorted(f + "." + e for f, e in pycore.runtime.RUNTIME.device.pipelines)}}
+  "kernels": sorted(f + "." + e for f, e in pycore.engine.runtime.RUNTIME.device.pipelines)}}
 """)
     assert r["bad"] == []
     assert all(any(re.fullmatch(k, e) for e in r["kernels"]) for k in kernels), r["kernels"]
@@ -88,7 +88,7 @@ def test_long_loops_stay_within_the_drivers_loop_cap(gpu):
     # iterations in all: a matmul whose K needs more runs as a sum over slices of K; a softmax row
     # or a convolution kernel that needs more is refused with the limit named. Other adapters have no cap.
     r = gpu.py("""
-cap = pycore.runtime.RUNTIME.device.loop_cap
+cap = pycore.engine.runtime.RUNTIME.device.loop_cap
 rng = np.random.default_rng(5)
 k = 4 * 65_600
 a = rng.standard_normal((2, k), dtype=np.float32)

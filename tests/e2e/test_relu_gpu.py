@@ -73,7 +73,7 @@ after = pycore.info()
 def test_inputs_larger_than_the_binding_limit_run_in_chunks(gpu):
     # Pretend the device binds at most 4 KiB, so 10,000 elements take 10 chunks.
     r = gpu.py("""
-device = pycore.runtime.RUNTIME.device
+device = pycore.engine.runtime.RUNTIME.device
 saved = device.max_binding
 device.max_binding = 4096
 try:

@@ -57,7 +57,7 @@ def test_badge_and_stats_bar(viz):
 def test_activation_gallery_is_computed_on_the_gpu(viz):
     gallery = data(viz, "gallery")
     assert gallery["backend"] == "gpu"
-    from pycore.ops import OPS
+    from pycore.tables.ops import OPS
 
     unary = [name for name, op in OPS.items() if op.kind == "unary"]
     assert sorted(gallery["curves"]) == sorted(unary)

@@ -130,7 +130,8 @@ def test_ctrl_c_during_a_read_cancels_the_queued_gpu_work(gpu_page):
     the work not yet handed to the GPU (SwiftShader here): a small op right after is fast, the
     dropped result raises when read, and its inputs stay readable."""
     page = gpu_page.page
-    type_line(page, "import time\nfrom pycore.ops import OPS\nfrom pycore.selector import SELECTOR\n"
+    type_line(page, "import time\nfrom pycore.tables.ops import OPS\n"
+                    "from pycore.choice.selector import SELECTOR\n"
                     "xq = np.random.default_rng(4).random((256, 256), np.float32) / 256\n"
                     "xq = await pycore.to_gpu_async(xq)\n"
                     "zq = await pycore.matmul_async(xq, xq, backend='gpu')\n_ = await zq.to_numpy_async()\n"
@@ -155,7 +156,8 @@ def test_ctrl_c_during_a_read_cancels_the_queued_gpu_work(gpu_page):
                     "try:\n    await zq.to_numpy_async()\nexcept pycore.CancelledWorkError as exc:\n"
                     "    dropped = str(exc)")
     type_line(page, "import json; print(json.dumps([small_ms, small.tolist(), dropped, "
-                    "bool((await xq.to_numpy_async()).any()), len(pycore.runtime.RUNTIME.device.queued)]))")
+                    "bool((await xq.to_numpy_async()).any()), "
+                    "len(pycore.engine.runtime.RUNTIME.device.queued)]))")
     small_ms, small, dropped, inputs_read, held = json.loads(output_after(page, ">>> import json; print")
                                                              .split("\n")[1])
     assert small == [0.0, 2.0] and small_ms < 1000, small_ms
@@ -167,7 +169,7 @@ def test_a_command_batch_interrupted_mid_execute_raises(gpu_page):
     """The interrupt is signalled from inside execute_async, while it encodes its 20th matmul."""
     result = gpu_page.py("""
 import gc, js
-from pycore.programs import PROGRAMS
+from pycore.calls.programs import PROGRAMS
 gc.collect()
 before = pycore.info()['memory']['buffers_in_use']
 matmul, encoded = PROGRAMS["matmul"], []

@@ -1,4 +1,4 @@
-"""Queued GPU work (pycore/device.py): slices bounded by predicted GPU time, submitted as the GPU
+"""Queued GPU work (pycore/engine/device.py): slices bounded by predicted GPU time, submitted as the GPU
 takes them, dropped by an interrupt, waited for with a status line and a trace entry. A fake
 transport stands in for the GPU: its marks finish when the test (or a wait) says so."""
 
@@ -11,8 +11,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from pycore import interrupts, progress
-from pycore.device import (
+from pycore.engine import interrupts, progress
+from pycore.engine.device import (
     AHEAD_MS,
     HOLD_MS,
     SLICE_MS,
@@ -24,8 +24,8 @@ from pycore.device import (
     queue_status,
     slices_of,
 )
-from pycore.gpu import DATA_USAGE, raise_for
-from pycore.transport import Dispatch, Transport
+from pycore.engine.session import DATA_USAGE, raise_for
+from pycore.engine.transport import Dispatch, Transport
 
 
 class Mark:

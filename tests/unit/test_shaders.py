@@ -6,8 +6,8 @@ import re
 import subprocess
 import sys
 
-from pycore.ops import OPS
-from pycore.shaders import wgsl_source
+from pycore.kernels.wgsl import wgsl_source
+from pycore.tables.ops import OPS
 from tests.harness import ROOT
 
 
@@ -19,7 +19,7 @@ def test_generated_matmul_kernel_is_current():
 
 def test_every_entry_point_is_defined():
     from pycore.kernels.rowwise import ROW_OPS
-    from pycore.ufuncs import REDUCTIONS
+    from pycore.tables.ufuncs import REDUCTIONS
 
     for op in OPS.values():
         if op.kind == "rowwise":  # generated from its declaration (kernels/rowwise.py)

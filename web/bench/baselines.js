@@ -16,7 +16,7 @@ const UNIFORM = GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST;
 const READ = GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST;
 const TYPES = { read: "read-only-storage", write: "storage", uniform: "uniform" };
 
-// op -> how pycore binds and dispatches it (see pycore/programs.py). rawOp returns the head of its
+// op -> how pycore binds and dispatches it (see pycore/calls/programs.py). rawOp returns the head of its
 // result, which pycore/bench/peers.py checks against NumPy on the same inputs (randomData).
 const KERNELS = {
   relu: {  // the kernel pycore generates from relu_f (its source comes from pycore: `code`): the
@@ -93,7 +93,7 @@ async function wgsl(family) {
   return sources.get(family);
 }
 
-// The workgroup sizes, read from shaders/common.wgsl, which owns them (as pycore/shaders.py does).
+// The workgroup sizes, read from shaders/common.wgsl, which owns them (as pycore/kernels/wgsl.py does).
 let workgroupSizes = null;
 async function sizes() {
   if (!workgroupSizes) {

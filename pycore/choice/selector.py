@@ -41,8 +41,8 @@ import numbers
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, cast
 
-from .ops import Op
-from .settings import MAX_CHARS
+from pycore.engine.settings import MAX_CHARS
+from pycore.tables.ops import Op
 
 STORAGE_KEY = "pycore.calibration.v2"
 KINDS = ("unary", "binary", "rowwise", "reduce", "matmul", "conv2d")
@@ -146,7 +146,7 @@ def parse_saved(text: Any) -> Any:
     >>> parse_saved("[" * 100000)
     Traceback (most recent call last):
     ...
-    pycore.selector.InvalidCalibrationError: it is 100000 characters long (at most 65536)
+    pycore.choice.selector.InvalidCalibrationError: it is 100000 characters long (at most 65536)
     """
     if not isinstance(text, str):
         raise InvalidCalibrationError(f"it is {type(text).__name__}, not text")
@@ -205,7 +205,7 @@ class Calibration:
     >>> Calibration(upload_gbps=-2.0)
     Traceback (most recent call last):
     ...
-    pycore.selector.InvalidCalibrationError: upload_gbps is -2.0 (wanted a number from 1e-09 to 1e+09)
+    pycore.choice.selector.InvalidCalibrationError: upload_gbps is -2.0 (wanted a number from 1e-09 to 1e+09)
     """
 
     dispatch_ms: float = 1.0
@@ -221,7 +221,7 @@ class Calibration:
 
     def __post_init__(self) -> None:
         """Check every field (see from_dict); figures become floats, rate tables copies."""
-        from .ops import OPS
+        from pycore.tables.ops import OPS
 
         for name in ("dispatch_ms", "upload_gbps", "readback_gbps", "numpy_call_ms"):
             setattr(self, name, _figure(getattr(self, name), name))
@@ -288,7 +288,7 @@ class Calibration:
         >>> Calibration.from_dict({**asdict(Calibration()), "dispatch_ms": 0})
         Traceback (most recent call last):
         ...
-        pycore.selector.InvalidCalibrationError: dispatch_ms is 0 (wanted a number from 1e-09 to 1e+09)
+        pycore.choice.selector.InvalidCalibrationError: dispatch_ms is 0 (wanted a number from 1e-09 to 1e+09)
         """
         if not isinstance(data, dict):
             raise InvalidCalibrationError(f"it is {type(data).__name__}, not an object of fields")
@@ -362,7 +362,7 @@ class BackendSelector:
     """Predicts both backends' times for a call and picks one (see the module doc). Without a
     calibration, Calibration()'s modest defaults apply.
 
-    >>> from pycore.ops import OPS
+    >>> from pycore.tables.ops import OPS
     >>> sel = BackendSelector(Calibration(dispatch_ms=2.0))
     >>> sel.predict(OPS["relu"], [(1000,)]).choice
     'numpy'
@@ -412,7 +412,7 @@ class BackendSelector:
         """The predicted GPU milliseconds of the call's kernels alone (inputs and result on the GPU,
         less the fixed cost of a call): what it adds to the queue (see device.py).
 
-        >>> from pycore.ops import OPS
+        >>> from pycore.tables.ops import OPS
         >>> cal = Calibration(dispatch_ms=2.0)
         >>> cal.gpu_gflops["matmul"] = 100.0  # GFLOP/s
         >>> round(BackendSelector(cal).work_ms(OPS["matmul"], [(1000, 1000), (1000, 1000)]), 3)
@@ -435,7 +435,7 @@ class BackendSelector:
         once they exist (see the module doc). Report the call's time with observe() when the
         returned Choice has a key.
 
-        >>> from pycore.ops import OPS
+        >>> from pycore.tables.ops import OPS
         >>> sel = BackendSelector(Calibration(dispatch_ms=0.9, numpy_call_ms=1.0))
         >>> first = sel.choose(OPS["relu"], [(1000,)])  # predictions 10% apart: measure both
         >>> first.backend, first.key is not None
@@ -538,12 +538,9 @@ class BackendSelector:
 
     def _predict(self, op: Op, shapes: list[tuple[int, ...]], on_gpu: list[bool],
                  result_on_gpu: bool) -> Prediction:
-        from .programs import PROGRAMS
-
         c = self.calibration
         sizes = [4 * _count(s) for s in shapes]
-        out_shape = getattr(op, "out_shape", None) or PROGRAMS[op.kind].out_shape  # (n-d ops say their own)
-        out_bytes = 4 * _count(out_shape(tuple(shapes)))
+        out_bytes = 4 * _count(op.out_shape(tuple(shapes)))
         flops = op.flops(tuple(shapes))
         upload = sum(b for b, g in zip(sizes, on_gpu, strict=True) if not g)
         readback = 0 if result_on_gpu else out_bytes

@@ -1,7 +1,7 @@
-// The JavaScript half of pycore's browser transport, read once by pycore/bridge.py and evaluated
+// The JavaScript half of pycore's browser transport, read once by pycore/engine/bridge.py and evaluated
 // with Pyodide's run_js: a few functions that do in one FFI call what would otherwise take dozens
 // (encoding a command buffer, copying between the WebAssembly heap and GPU buffers), and the
-// IndexedDB settings store (pycore/settings.py). `m` is Pyodide's Emscripten module, whose HEAPU8
+// IndexedDB settings store (pycore/engine/settings.py). `m` is Pyodide's Emscripten module, whose HEAPU8
 // is the heap (looked up on each use: it is replaced when the heap grows). No op logic lives here.
 (m) => {
   const heap = () => m.HEAPU8;

@@ -20,16 +20,16 @@ from typing import Any
 
 import numpy as np
 
-from . import interrupts
-from .arrays import as_float32
-from .device import Device, GpuOutOfMemoryError, expect_cost
-from .engine.executor import remember, replay, run_plans_async
-from .gpu import GpuSession, GpuView
-from .gpuarray import GpuArray, to_gpu_async
-from .ops import OPS, Op
-from .programs import PROGRAMS
-from .runtime import RUNTIME
-from .selector import SELECTOR
+from pycore.array.convert import as_float32
+from pycore.calls.gpuarray import GpuArray, to_gpu_async
+from pycore.calls.programs import PROGRAMS
+from pycore.choice.selector import SELECTOR
+from pycore.engine import interrupts
+from pycore.engine.device import Device, GpuOutOfMemoryError, expect_cost
+from pycore.engine.executor import remember, replay, run_plans_async
+from pycore.engine.runtime import RUNTIME
+from pycore.engine.session import GpuSession, GpuView
+from pycore.tables.ops import OPS, Op
 
 RUNTIME.on_device.append(lambda device: SELECTOR.forget_measurements())  # a new device, new speeds
 
@@ -49,7 +49,7 @@ def precompile(device: Device | None) -> None:
         pass
 
 
-PRECOMPILE = True  # pycore.dispatch.PRECOMPILE = False: compile each kernel on its first use only
+PRECOMPILE = True  # pycore.calls.dispatch.PRECOMPILE = False: compile each kernel on its first use only
 RUNTIME.on_device.append(precompile)
 
 BACKENDS = ("auto", "gpu", "numpy")

@@ -18,8 +18,8 @@ import js  # type: ignore[import-not-found]  # Pyodide only
 import numpy as np
 from pyodide.ffi import create_once_callable, create_proxy, jsnull, to_js  # type: ignore[import-not-found]
 
-from . import bridge, interrupts
-from .transport import (
+from pycore.engine import bridge, interrupts
+from pycore.engine.transport import (
     BUFFER_BINDING_TYPES,
     LIMIT_NAMES,
     STAGE_COMPUTE,

@@ -25,18 +25,18 @@ from typing import Any
 
 import numpy as np
 
-from .array.layout import Layout, broadcast_shapes, normalize_axis
-from .engine.executor import execute_async
-from .engine.executor import facts as facts_of
-from .gpu import GpuSession, GpuView
-from .kernels.conv2d import TILE, conv_kernel, conv_shape, plan_conv2d
-from .kernels.elementwise import Operand, plan_elementwise
-from .kernels.matmul import GPU_TILES, float_kernel, k_step, plan_matmul, tile_kernel
-from .kernels.plan import Facts, Kernel, Plan
-from .kernels.reduction import Combine, plan_reduction
-from .kernels.rowwise import ROW_OPS, plan_rowwise, row_limits
-from .ops import Op, Shapes
-from .ufuncs import REDUCTIONS
+from pycore.array.layout import Layout, broadcast_shapes, conv_shape, matmul_shape, normalize_axis
+from pycore.engine.executor import execute_async
+from pycore.engine.executor import facts as facts_of
+from pycore.engine.session import GpuSession, GpuView
+from pycore.kernels.conv2d import TILE, conv_kernel, plan_conv2d
+from pycore.kernels.elementwise import Operand, plan_elementwise
+from pycore.kernels.matmul import GPU_TILES, float_kernel, k_step, plan_matmul, tile_kernel
+from pycore.kernels.plan import Facts, Kernel, Plan
+from pycore.kernels.reduction import Combine, plan_reduction
+from pycore.kernels.rowwise import ROW_OPS, plan_rowwise, row_limits
+from pycore.tables.ops import Op, Shapes
+from pycore.tables.ufuncs import REDUCTIONS
 
 F32 = np.dtype(np.float32)
 
@@ -388,31 +388,6 @@ class Matmul(Program):
             outs = await execute_async(gpu, self.plan(la, lb, f), [ba, bb])
             await gpu.finish_async(outs[0], out[lo:lo + rows] if rows < m else out)
         return out.reshape(final)
-
-
-def matmul_shape(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
-    """The shape of a @ b as numpy.matmul gives it (1-D operands as a row or a column, dropped
-    from the result; batch axes broadcast), or ValueError naming the shapes.
-
-    >>> matmul_shape((8, 512, 64), (64, 512)), matmul_shape((3,), (2, 3, 4)), matmul_shape((5, 3), (3,))
-    ((8, 512, 512), (2, 4), (5,))
-    """
-    a, b = tuple(a), tuple(b)
-    for name, shape in (("a", a), ("b", b)):
-        if len(shape) == 0:
-            raise ValueError(f"matmul: {name} must have at least 1 dimension, got a 0-d array")
-    ka, kb = a[-1], (b[-2] if len(b) > 1 else b[0])
-    if ka != kb:
-        if len(a) == 2 and len(b) == 2:
-            raise ValueError(f"matmul: a is {a} and b is {b}: a's columns ({a[1]}) "
-                             f"must equal b's rows ({b[0]})")
-        raise ValueError(f"matmul: a {a} and b {b} do not match: a's last axis ({ka}) must equal b's "
-                         f"{'second-to-last' if len(b) > 1 else 'only'} axis ({kb})")
-    try:
-        batch = broadcast_shapes(a[:-2], b[:-2])
-    except ValueError as exc:
-        raise ValueError(f"matmul: the batch axes of a {a} and b {b} do not broadcast ({exc})") from None
-    return (*batch, *(a[-2:-1]), *(b[-1:] if len(b) > 1 else ()))
 
 
 class Conv2d(Program):

@@ -20,24 +20,24 @@ from typing import Any, cast
 
 import numpy as np
 
-from . import interrupts
-from .api import PUBLIC, bind, docstring, signature_of
-from .array.dtypes import BOOL, FLOAT32, as_array, result_type, scalar_kind, scalar_value
-from .array.layout import Layout, broadcast_shapes, normalize_axes, normalize_axis
-from .device import GpuOutOfMemoryError
-from .dispatch import BACKENDS, is_argument_error, mark_argument_error, unfit_why
-from .engine.executor import facts, planned, replay, run_plans_async
-from .gpuarray import GpuArray, storage_of, to_gpu_async
-from .kernels.elementwise import Operand, plan_elementwise
-from .kernels.matmul import plan_matmul_int
-from .kernels.plan import SUFFIX, Plan, word_of
-from .kernels.reduction import Combine, plan_reduction
-from .kernels.rowwise import ROW_OPS, plan_rowwise, row_limits
-from .ops import OPS, Op
-from .programs import PROGRAMS, Rowwise, matmul_shape
-from .runtime import RUNTIME
-from .selector import SELECTOR
-from .ufuncs import REDUCTIONS, UFUNCS, Reduction, Ufunc
+from pycore.array.dtypes import BOOL, FLOAT32, as_array, result_type, scalar_kind, scalar_value
+from pycore.array.layout import Layout, broadcast_shapes, matmul_shape, normalize_axes, normalize_axis
+from pycore.calls.api import PUBLIC, bind, docstring, signature_of
+from pycore.calls.dispatch import BACKENDS, is_argument_error, mark_argument_error, unfit_why
+from pycore.calls.gpuarray import GpuArray, storage_of, to_gpu_async
+from pycore.calls.programs import PROGRAMS, Rowwise
+from pycore.choice.selector import SELECTOR
+from pycore.engine import interrupts
+from pycore.engine.device import GpuOutOfMemoryError
+from pycore.engine.executor import facts, planned, replay, run_plans_async
+from pycore.engine.runtime import RUNTIME
+from pycore.kernels.elementwise import Operand, plan_elementwise
+from pycore.kernels.matmul import plan_matmul_int
+from pycore.kernels.plan import SUFFIX, Plan, word_of
+from pycore.kernels.reduction import Combine, plan_reduction
+from pycore.kernels.rowwise import ROW_OPS, plan_rowwise, row_limits
+from pycore.tables.ops import OPS, Op
+from pycore.tables.ufuncs import REDUCTIONS, UFUNCS, Reduction, Ufunc
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from pycore.array.layout import conv_shape, matmul_shape
+
 Shapes = tuple[tuple[int, ...], ...]
 
 F32 = np.float32
@@ -72,6 +74,20 @@ class Op:
     def entry_for(self, params: dict[str, Any]) -> str:
         """The WGSL entry point that computes this op with these parameters."""
         return self.variant(params) if self.variant else self.entry
+
+    def out_shape(self, shapes: Shapes, params: dict[str, Any] | None = None) -> tuple[int, ...]:
+        """The shape of the op's result for inputs of these shapes (checked ones).
+
+        >>> OPS["matmul"].out_shape(((8, 3, 4), (4, 5))), OPS["sum"].out_shape(((3, 4),))
+        ((8, 3, 5), ())
+        """
+        if self.kind == "reduce":
+            return ()
+        if self.kind == "matmul":
+            return matmul_shape(shapes[0], shapes[1])
+        if self.kind == "conv2d":
+            return conv_shape(shapes[0], shapes[1], (params or {}).get("mode", "valid"))
+        return tuple(shapes[0])
 
     def typical_params(self) -> dict[str, Any]:
         """Parameters for a benchmark call: the defaults, and a sample value where there is none."""

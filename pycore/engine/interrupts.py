@@ -29,7 +29,7 @@ from typing import Any
 
 SIGINT = int(signal.SIGINT)
 REPOST = int(getattr(signal, "SIGUSR1", 10))
-PACKAGE = os.path.dirname(os.path.abspath(__file__))
+PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # pycore/ (this is pycore/engine/)
 STDLIB = os.path.dirname(os.__file__)
 SITE = sysconfig.get_paths()["purelib"]
 _state: dict[str, Any] = {"buffer": None, "internal": (), "outstanding": False, "pending": False, "count": 0}

@@ -20,11 +20,11 @@ from typing import Any
 
 import numpy as np
 
-from . import interrupts
-from .device import CancelledWorkError, Check, Device, GpuOutOfMemoryError, gpu_error, pending_of
-from .progress import report as report_progress
-from .shaders import wgsl_constant
-from .transport import COPY_DST, COPY_SRC, MAP_READ, STORAGE, Command, Copy, Dispatch
+from pycore.engine import interrupts
+from pycore.engine.device import CancelledWorkError, Check, Device, GpuOutOfMemoryError, gpu_error, pending_of
+from pycore.engine.progress import report as report_progress
+from pycore.engine.transport import COPY_DST, COPY_SRC, MAP_READ, STORAGE, Command, Copy, Dispatch
+from pycore.kernels.wgsl import wgsl_constant
 
 WORKGROUP = wgsl_constant("WORKGROUP")  # threads per workgroup of the GPU kernels (common.wgsl)
 THREAD_GROUP = wgsl_constant("THREAD_GROUP")  # threads per workgroup of the CPU-adapter kernels

@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from .dispatch import is_argument_error, mark_argument_error, run_async
-from .ops import OPS, REQUIRED, Op
+from pycore.calls.dispatch import is_argument_error, mark_argument_error, run_async
+from pycore.tables.ops import OPS, REQUIRED, Op
 
 
 def _check_param(op: Op, name: str, value: Any, default: Any) -> Any:

@@ -13,7 +13,7 @@ So `b.vec_add(b.scale(b.relu(x), 2.0), y)` runs as one pass that reads x and y a
 relu's and scale's results are never written to memory. Keep a handle (`r = b.relu(x)`) and that
 value is computed and stored as usual, so it can be read after execute_async.
 
->>> from pycore.ops import OPS
+>>> from pycore.tables.ops import OPS
 >>> tree = Node(2, OPS["vec_add"], {}, [Node(1, OPS["scale"], {"s": 2.0}, [0]), 0])
 >>> kernel = FusedKernel(tree)
 >>> kernel.name, kernel.inputs, kernel.numbers
@@ -30,11 +30,12 @@ from typing import Any
 
 import numpy as np
 
-from .gpu import WORKGROUP
-from .kernels import plan as planned
-from .kernels.plan import Kernel, Output, Plan, Slot, grid_for
-from .ops import Op
-from .shaders import wgsl_functions, wgsl_template
+from pycore.kernels import plan as planned
+from pycore.kernels.plan import Kernel, Output, Plan, Slot, grid_for
+from pycore.kernels.wgsl import wgsl_constant, wgsl_functions, wgsl_template
+from pycore.tables.ops import Op
+
+WORKGROUP = wgsl_constant("WORKGROUP")  # threads per workgroup (common.wgsl)
 
 FUSABLE_KINDS = ("unary", "binary")
 MAX_STEPS = 32  # steps in one fused kernel
@@ -103,7 +104,7 @@ def fused_kernels(steps: list[Step], elements: list[int], alive: Callable[[int],
     steps folded inside them). A batch built like an earlier one (the same steps, sizes and held
     handles; parameter values may differ) reuses that batch's kernels instead of planning again.
 
-    >>> from pycore.ops import OPS
+    >>> from pycore.tables.ops import OPS
     >>> steps = [(None, [], {}), (OPS["relu"], [0], {}), (OPS["scale"], [1], {"s": 3.0})]
     >>> kernels, inside = fused_kernels(steps, [8, 8, 8], lambda i: i == 2, 7, 1 << 20)
     >>> kernels[2].name, kernels[2].numbers, sorted(inside)

@@ -37,11 +37,19 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from . import interrupts
-from .pool import BufferPool, size_class
-from .progress import report as report_progress
-from .shaders import wgsl_source
-from .transport import COPY_DST, UNIFORM, Command, Dispatch, ShaderCompileError, Transport, is_lost_text
+from pycore.engine import interrupts
+from pycore.engine.pool import BufferPool, size_class
+from pycore.engine.progress import report as report_progress
+from pycore.engine.transport import (
+    COPY_DST,
+    UNIFORM,
+    Command,
+    Dispatch,
+    ShaderCompileError,
+    Transport,
+    is_lost_text,
+)
+from pycore.kernels.wgsl import wgsl_source
 
 UNIFORM_CACHE = 512  # distinct uniform blocks kept on the GPU (32 bytes each) when none is in use
 GENERATED_PIPELINES = 128  # generated (fused) kernels kept compiled, least recently used dropped
