@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -43,6 +44,7 @@ def precompile(device: Device | None) -> None:
     order = ("unary", "binary", "reduce", "rowwise", "matmul", "conv2d")
     kernels = [k for kind in order for op in OPS.values() if op.kind == kind
                for k in PROGRAMS[kind].kernels(device, op)]
+    kernels += [k for source in KERNEL_SOURCES for k in source(device)]
     try:
         asyncio.get_running_loop().create_task(device.precompile_async(list(dict.fromkeys(kernels))))
     except RuntimeError:  # no running loop: the kernels compile on first use
@@ -50,6 +52,9 @@ def precompile(device: Device | None) -> None:
 
 
 PRECOMPILE = True  # pycore.calls.dispatch.PRECOMPILE = False: compile each kernel on its first use only
+# More kernels to prepare, from the layers that plan them: device -> pipeline_async arguments (the
+# n-d ops register theirs: calls/nd.py).
+KERNEL_SOURCES: list[Callable[[Device], list[tuple]]] = []
 RUNTIME.on_device.append(precompile)
 
 BACKENDS = ("auto", "gpu", "numpy")

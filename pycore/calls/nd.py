@@ -23,7 +23,7 @@ import numpy as np
 from pycore.array.dtypes import BOOL, FLOAT32, as_array, result_type, scalar_kind, scalar_value
 from pycore.array.layout import Layout, broadcast_shapes, matmul_shape, normalize_axes, normalize_axis
 from pycore.calls.api import PUBLIC, bind, docstring, signature_of
-from pycore.calls.dispatch import BACKENDS, is_argument_error, mark_argument_error, unfit_why
+from pycore.calls.dispatch import BACKENDS, KERNEL_SOURCES, is_argument_error, mark_argument_error, unfit_why
 from pycore.calls.gpuarray import GpuArray, storage_of, to_gpu_async
 from pycore.calls.programs import PROGRAMS, Rowwise
 from pycore.choice.selector import SELECTOR
@@ -797,6 +797,35 @@ async def _matmul_public(a: Any, b: Any, *, backend: str = "auto") -> Any:
         if is_argument_error(exc):
             __tracebackhide__ = True
         raise
+
+
+TYPICAL = 1 << 20  # elements of the typical n-d call whose kernels the background compile prepares
+
+
+def typical_kernels(device: Any) -> list[tuple]:
+    """The kernels of the n-d calls a session most likely starts with, on float32 (each a
+    pipeline_async argument tuple): the arithmetic ufuncs on two arrays, on an array and a scalar,
+    and on a matrix and a row (a bias); sum, mean and max along the last axis, along the first
+    and over everything. What dispatch.precompile prepares in the background beside the fixed ops."""
+    f = facts(device)
+    flat, rows = Layout.contiguous((TYPICAL,)), Layout.contiguous((1024, TYPICAL // 1024))
+    row = Layout.contiguous((TYPICAL // 1024,))
+    plans = []
+    for name in ("add", "subtract", "multiply", "divide", "maximum", "minimum"):
+        fn = _wgsl_function(UFUNCS[name], FLOAT32)
+        for operands, shape in (([Operand(FLOAT32, flat), Operand(FLOAT32, flat)], flat.shape),
+                                ([Operand(FLOAT32, flat), Operand(FLOAT32, None, np.float32(2))], flat.shape),
+                                ([Operand(FLOAT32, rows), Operand(FLOAT32, row)], rows.shape)):
+            plans.append(plan_elementwise(name, fn, operands, FLOAT32, FLOAT32, shape, f))
+    for name in ("sum", "mean", "max"):
+        r = REDUCTIONS[name]
+        c = Combine(r.function, FLOAT32, r.identity(FLOAT32), finish=r.finish)
+        for layout, axes in ((rows, (1,)), (rows, (0,)), (flat, (0,))):
+            plans.append(plan_reduction(c, layout, axes, FLOAT32, f, FLOAT32, name))
+    return list(dict.fromkeys(k.pipeline_args() for plan in plans for k in plan.kernels()))
+
+
+KERNEL_SOURCES.append(typical_kernels)
 
 
 def make_rowwise(op: Op) -> Any:
