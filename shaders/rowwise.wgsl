@@ -6,6 +6,9 @@
 // float32 spacing of a large max (0.0625 near 1e6) and lose log(sum) to it.
 // - `rows_tree` (GPUs, and few long rows): a WORKGROUP-thread workgroup per row, with tree
 //   reductions in workgroup memory; row = wid.x + wid.y * groups.x (more than 65,535 rows work).
+// - `rows_side` (GPUs, rows whose elements lie side by side: softmax along the first axis of a
+//   C-ordered array): OX neighbouring rows per workgroup, RY threads along each, so that a
+//   warp's loads are neighbouring addresses; RY-wide tree reductions per row.
 // - `rows_thread` (CPU adapters such as SwiftShader, where each barrier switches every thread's
 //   context): a thread per row, no workgroup memory, no barrier.
 // Words: 0 rows, 1 columns (the axis' length), 2 the input's offset, 3 its stride along the axis,
@@ -17,6 +20,9 @@
 @group(0) @binding(2) var<uniform> words: array<vec4<u32>, {{meta_vec4s}}>;
 
 var<workgroup> scratch: array<f32, WORKGROUP>;
+
+const OX: u32 = 32u;  // rows_side: rows per workgroup (OX x RY = WORKGROUP threads)
+const RY: u32 = 8u;   // threads along each row
 
 fn word(k: u32) -> u32 {
     return words[k / 4u][k % 4u];
@@ -107,6 +113,51 @@ fn rows_tree(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) gro
     let nan_row = row_is_nan(row_max);
     for (var c = lid; c < cols; c = c + WORKGROUP) {
         put(b.y, c, select(finish(at(b.x, c), row_max, k), nan_value(), nan_row));
+    }
+}
+
+// Tree reduction over the RY threads of each row of a rows_side workgroup, into scratch[lid.x].
+fn reduce_side(lid: vec3<u32>, use_max: bool) {
+    for (var stride = RY / 2u; stride > 0u; stride = stride / 2u) {
+        workgroupBarrier();
+        if (lid.y < stride) {
+            let a = scratch[lid.y * OX + lid.x];
+            let b = scratch[(lid.y + stride) * OX + lid.x];
+            scratch[lid.y * OX + lid.x] = select(a + b, max_nan(a, b), use_max);
+        }
+    }
+    workgroupBarrier();
+}
+
+@compute @workgroup_size(OX, RY)
+fn rows_side(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>,
+             @builtin(num_workgroups) groups: vec3<u32>) {
+    let rows = word(0u);
+    let row = (wid.x + wid.y * groups.x) * OX + lid.x;
+    let live = row < rows;  // (the others compute on the last row, and write nothing)
+    let b = row_bases(min(row, rows - 1u));
+    let cols = word(1u);
+    let slot = lid.y * OX + lid.x;
+    var m = bitcast<f32>(word(5u));
+    for (var c = lid.y; c < cols; c = c + RY) {
+        m = max_nan(m, at(b.x, c));
+    }
+    scratch[slot] = m;
+    reduce_side(lid, true);
+    let row_max = scratch[lid.x];
+    workgroupBarrier();
+    var s = 0.0;
+    for (var c = lid.y; c < cols; c = c + RY) {
+        s = s + exp(at(b.x, c) - row_max);
+    }
+    scratch[slot] = s;
+    reduce_side(lid, false);
+    let k = prepare(row_max, scratch[lid.x]);
+    let nan_row = row_is_nan(row_max);
+    if (live) {
+        for (var c = lid.y; c < cols; c = c + RY) {
+            put(b.y, c, select(finish(at(b.x, c), row_max, k), nan_value(), nan_row));
+        }
     }
 }
 

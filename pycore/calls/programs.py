@@ -19,14 +19,14 @@ runs a call it cannot take on NumPy, backend="gpu" raises the error it gives.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from pycore.array.layout import Layout, broadcast_shapes, conv_shape, matmul_shape, normalize_axis
-from pycore.engine.executor import execute_async
+from pycore.engine.executor import execute_async, planned
 from pycore.engine.executor import facts as facts_of
 from pycore.engine.session import GpuSession, GpuView
 from pycore.kernels.conv2d import TILE, conv_kernel, plan_conv2d
@@ -127,8 +127,10 @@ class Elementwise(Program):
 
     def plan(self, op: Op, layouts: list[Layout], params: dict[str, Any], facts: Facts) -> Plan:
         numbers = tuple(float(v) for v in params.values() if isinstance(v, float))
-        return plan_elementwise(op.name, f"{op.entry_for(params)}_f", [Operand(F32, lo) for lo in layouts],
-                                F32, F32, layouts[0].shape, facts, params=numbers)
+        entry = f"{op.entry_for(params)}_f"
+        key = ("elementwise", entry, tuple(n.hex() for n in numbers), tuple(layouts), facts)
+        return planned(key, lambda: plan_elementwise(op.name, entry, [Operand(F32, lo) for lo in layouts],
+                                                     F32, F32, layouts[0].shape, facts, params=numbers))
 
     def kernels(self, device, op):
         layouts = [Layout.contiguous((1 << 20,))] * len(op.inputs)
@@ -169,7 +171,8 @@ class Rowwise(Program):
 
     def plan(self, op: Op, layout: Layout, params: dict[str, Any], facts: Facts) -> Plan:
         axis = normalize_axis(params.get("axis", -1), len(layout.shape))
-        return plan_rowwise(ROW_OPS[op.name], layout, axis, facts, self.tree)
+        return planned(("rows", op.name, layout, axis, self.tree, facts),
+                       lambda: plan_rowwise(ROW_OPS[op.name], layout, axis, facts, self.tree))
 
     def kernels(self, device, op):
         layout = Layout.contiguous((1000, 1000))
@@ -231,6 +234,14 @@ class Reduce(Program):
         """The plans of a whole-array reduction of inputs of these layouts (one binding each): for
         dot, the products, then their sum (the first plan's output is the second's input)."""
         f = self._facts(facts)
+        key = ("whole", op.combine, tuple(layouts), f)
+
+        def made(i: int) -> Callable[[], Plan]:
+            return lambda: self._plans(op, layouts, f)[i]
+
+        return [planned((*key, i), made(i)) for i in range(len(layouts))]  # (dot: 2 plans, else 1)
+
+    def _plans(self, op: Op, layouts: list[Layout], f: Facts) -> list[Plan]:
         r = REDUCTIONS[op.combine]
         c = Combine(r.function, F32, r.identity(F32), finish=r.finish)
         first: list[Plan] = []
@@ -356,7 +367,8 @@ class Matmul(Program):
 
     def plan(self, a: Layout, b: Layout, facts: Facts) -> Plan:
         """The plan of a @ b (2-D or more, matrices C-ordered) with this program's settings."""
-        return plan_matmul(a, b, facts, self.tiled, self.tile)
+        return planned(("matmul", a, b, self.tiled, self.tile, facts),
+                       lambda: plan_matmul(a, b, facts, self.tiled, self.tile))
 
     async def gpu_async(self, gpu, op, arrays, params):
         a, b = arrays
@@ -440,7 +452,8 @@ class Conv2d(Program):
         if problem is not None:
             raise problem
         (bi, li), (bk, lk) = _bound_whole(gpu, image), _bound_whole(gpu, kernel)
-        plan = plan_conv2d(li, lk, params["mode"], facts_of(gpu.device))
+        f = facts_of(gpu.device)
+        plan = planned(("conv2d", li, lk, params["mode"], f), lambda: plan_conv2d(li, lk, params["mode"], f))
         outs = await execute_async(gpu, plan, [bi, bk])
         out = gpu.result_array(plan.outputs[0].shape)
         await gpu.finish_async(outs[0], out)

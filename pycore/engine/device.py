@@ -57,6 +57,10 @@ CHECKED_ALLOCATION = 16 << 20  # buffers this large are made inside an out-of-me
 QUEUED_DISPATCHES = 64  # commands in one slice (one submit) at most
 SLICE_MS = 100.0  # predicted GPU milliseconds in one slice at most (a single op's work may be more)
 AHEAD_MS = 100.0  # a slice is submitted once the GPU has less than this left of earlier slices
+# On a GPU (not a CPU adapter) both are GPU_PACE times larger: there the cost model's defaults
+# overestimate a kernel's time, and slices of 100 ms held chained 4096² matmuls on an H100 to
+# 27-37 TFLOP/s against 41 unpaced (scripts/core_bench.py's chains, alternated in one process)
+GPU_PACE = 4.0
 HOLD_MS = 2000.0  # an op waits for the GPU (keep_up_async) once this much queued work is held back
 HOLD_BYTES = 256 << 20  # ... or once held-back work keeps this many bytes of dropped buffers
 WAIT_MS = 20.0  # a read that would wait this long for earlier work waits for it first (traced apart)
@@ -106,17 +110,17 @@ def expect_cost(op: str, ms: float) -> None:
     _COST.set((op, ms))
 
 
-def joins(slice_ms: float, slice_commands: int, ms: float, commands: int) -> bool:
+def joins(slice_ms: float, slice_commands: int, ms: float, commands: int, limit: float = SLICE_MS) -> bool:
     """Whether an op's work (`ms` predicted, `commands`) joins the open slice (`slice_ms` and
     `slice_commands` so far) rather than starting the next: an empty slice takes any work; a slice
-    stays within SLICE_MS and QUEUED_DISPATCHES.
+    stays within `limit` ms (SLICE_MS, or the device's) and QUEUED_DISPATCHES.
 
     >>> joins(0.0, 0, 5000.0, 1), joins(60.0, 3, 30.0, 1), joins(60.0, 3, 50.0, 1)
     (True, True, False)
     """
     if slice_commands == 0:
         return True
-    return slice_ms + ms <= SLICE_MS and slice_commands + commands <= QUEUED_DISPATCHES
+    return slice_ms + ms <= limit and slice_commands + commands <= QUEUED_DISPATCHES
 
 
 def slices_of(work: list[tuple[float, int]]) -> list[list[int]]:
@@ -237,6 +241,8 @@ class Device:
         self.limits = transport.limits
         self.adapter_info = transport.adapter_info
         self.cpu_adapter = _is_cpu_adapter(self.adapter_info)
+        pace = 1.0 if self.cpu_adapter else GPU_PACE
+        self.slice_ms, self.ahead_ms = SLICE_MS * pace, AHEAD_MS * pace  # (see GPU_PACE)
         self.loop_cap = _loop_cap(self.adapter_info)
         self.max_groups = self.limits.get("maxComputeWorkgroupsPerDimension", 65535)
         self.max_binding = _max_binding(self.limits)
@@ -308,7 +314,7 @@ class Device:
         else:
             ms = self._bytes_ms(commands)
         last = self.slices[-1] if self.slices else None
-        if last is None or not joins(last.ms, len(last.commands), ms, len(commands)):
+        if last is None or not joins(last.ms, len(last.commands), ms, len(commands), self.slice_ms):
             last = Slice(op)
             self.slices.append(last)
             if not submit:
@@ -350,8 +356,8 @@ class Device:
         self._retire()
         while self.slices and (everything or len(self.slices) > 1
                                or len(self.slices[0].commands) >= QUEUED_DISPATCHES):
-            if self.flight and self.flight_ms >= AHEAD_MS:
-                return
+            if len(self.flight) > 1 and self.flight_ms >= self.ahead_ms:  # (two in flight at least:
+                return  # the GPU has the next slice while it runs one, and never waits for the host)
             self._submit(self.slices.pop(0))
 
     def _submit(self, held: Slice) -> None:

@@ -116,9 +116,8 @@ def replay(device: Device, name: str, plan: Plan, inputs: list[tuple[Any, int, t
     if len(plan.steps) != 1 or plan.scratch or len(plan.outputs) != 1 or not isinstance(plan.steps[0], Step):
         return None
     step = plan.steps[0]
-    pipeline = device.pipelines.get(step.kernel.pipeline_key())
-    spec = plan.outputs[0]
-    nbytes = max(4, storage_bytes(spec.shape, spec.dtype))
+    pipeline = device.pipelines.get(step.kernel.pipeline_key)
+    nbytes = plan.out_bytes
     if pipeline is None or nbytes >= CHECKED_ALLOCATION:
         return None
     out = device.take_dropped(nbytes, DATA_USAGE)

@@ -51,6 +51,7 @@ class Kernel:
             return ("generated", self.entry, self.bindings, self.source, self.name)
         return (self.family, self.entry, self.bindings)
 
+    @cached_property
     def pipeline_key(self) -> tuple[str, str]:
         """Its key in a Device's pipeline cache (Device.pipeline_key)."""
         return ("generated", f"{self.entry}:{self.name}") if self.family == "generated" else (self.family,
@@ -100,6 +101,12 @@ class Plan:
     steps: tuple[Step | Copy, ...]
     outputs: tuple[Output, ...]
     scratch: tuple[int, ...] = ()  # bytes of each scratch buffer
+
+    @cached_property
+    def out_bytes(self) -> int:
+        """Bytes of the first output on the GPU (at least 4: a buffer is never empty)."""
+        spec = self.outputs[0]
+        return max(4, storage_bytes(spec.shape, spec.dtype))
 
     def kernels(self) -> list[Kernel]:
         """The distinct kernels the plan runs (what a background compile prepares)."""

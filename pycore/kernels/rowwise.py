@@ -4,15 +4,18 @@ once each as a `RowOp` (two WGSL expressions), in one dispatch over an n-d input
 strides (shaders/rowwise.wgsl). The result is C-ordered in the input's shape.
 
 `plan_rowwise` collapses the other axes (a row's start is one or two index splits away), and
-picks a workgroup per row (tree reductions in workgroup memory: GPUs, and few long rows) or a
-thread per row (CPU adapters, where every barrier costs a context switch per thread).
+picks a workgroup per row (tree reductions in workgroup memory: GPUs, and few long rows), 32 rows
+per workgroup side by side where neighbouring rows' elements are neighbours in memory (softmax
+along the first axis: a workgroup per row would read one element per row at a time), or a thread
+per row (CPU adapters, where every barrier costs a context switch per thread).
 
 >>> from pycore.array.layout import Layout
 >>> p = plan_rowwise(ROW_OPS["softmax"], Layout.contiguous((8, 512, 512)), 2, Facts())
 >>> p.steps[0].kernel.name, p.steps[0].words[:5], p.steps[0].grid
 ('rows:softmax:tree[1]', (4096, 512, 0, 1, 1), (4096, 1, 1))
->>> plan_rowwise(ROW_OPS["softmax"], Layout.contiguous((8, 512, 512)), 0, Facts()).steps[0].words[:5]
-(262144, 8, 0, 262144, 262144)
+>>> p = plan_rowwise(ROW_OPS["softmax"], Layout.contiguous((8, 512, 512)), 0, Facts())
+>>> p.steps[0].kernel.entry, p.steps[0].words[:5], p.steps[0].grid
+('rows_side', (262144, 8, 0, 262144, 262144), (8192, 1, 1))
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ WORKGROUP, THREAD_GROUP = 256, 64  # threads per workgroup of rows_tree and rows
 THREAD_ROWS, THREAD_COLS = 64, 4096  # CPU adapters: fewer rows, each longer, keep the workgroups
 THREAD_COLS_MAX = 16_384  # and so do longer rows (a thread's three loops over a row stay within a loop cap)
 NEG_INF = int(np.float32(-np.inf).view(np.uint32))
+SIDE_OX, SIDE_RY = 32, 8  # rows_side: rows per workgroup, threads along each (rowwise.wgsl's OX, RY)
 
 
 @dataclass(frozen=True)
@@ -79,7 +83,7 @@ def row_limits(name: str, cols: int, facts: Facts) -> ValueError | None:
 
 
 @cache
-def _kernel(op: RowOp, rank: int, tree: bool) -> Kernel:
+def _kernel(op: RowOp, rank: int, variant: str) -> Kernel:
     kept_at = 6
     n_words = kept_at + 3 * rank
     kept = ["    var r = row;"] if rank else []
@@ -89,7 +93,7 @@ def _kernel(op: RowOp, rank: int, tree: bool) -> Kernel:
         kept.append(f"    ob = ob + i32({coord}) * iword({kept_at + 2 * rank + d}u);")
         if d:
             kept.append(f"    r = r / word({kept_at + d}u);")
-    entry = "rows_tree" if tree else "rows_thread"
+    entry = f"rows_{variant}"
 
     def source() -> str:
         filled = (
@@ -101,7 +105,7 @@ def _kernel(op: RowOp, rank: int, tree: bool) -> Kernel:
         )
         return "\n".join([wgsl_template("common"), filled])
 
-    name = f"rows:{op.name}:{'tree' if tree else 'thread'}[{rank}]"
+    name = f"rows:{op.name}:{variant}[{rank}]"
     return Kernel(name, entry, ("read", "write", "uniform"), source)
 
 
@@ -124,10 +128,15 @@ def plan_rowwise(op: RowOp, layout: Layout, axis: int, facts: Facts, tree: bool 
     if rows == 1:
         dims, in_st, out_st = (), (), ()
     chosen = uses_tree(facts, rows, cols, tree)
-    kernel = _kernel(op, len(dims), chosen)
+    variant = "tree" if chosen else "thread"
+    if chosen and rows > 1 and abs(layout.strides[axis]) != 1 and abs(in_st[-1]) == 1 and (
+            not facts.loop_cap or 3 * -(-cols // SIDE_RY) + 8 <= facts.loop_cap):
+        variant = "side"  # (neighbouring rows lie side by side: read them together)
+    kernel = _kernel(op, len(dims), variant)
     words = [rows, cols, layout.offset, layout.strides[axis], out_strides[axis], NEG_INF,
              *dims, *in_st, *out_st]
-    grid = grid_for(rows if chosen else -(-rows // THREAD_GROUP), facts.max_groups)
+    per_group = {"tree": 1, "thread": THREAD_GROUP, "side": SIDE_OX}[variant]
+    grid = grid_for(-(-rows // per_group), facts.max_groups)
     slots = (Slot("in", 0), Slot("out", 0), Slot("meta"))
     step = Step(kernel, slots, tuple(i32_word(w) for w in words), grid)
     return Plan((step,), (Output(tuple(shape), F32),))

@@ -518,15 +518,22 @@ def ref(name, v, axis):
 
 views = [(t, x), (t[:, ::-3, 1:].mT, x[:, ::-3, 1:].swapaxes(-1, -2)), (t[2, 5:], x[2, 5:]),
          (await pycore.to_gpu_async(ints), ints)]
-for view, host in views:
-    for axis in range(-view.ndim, view.ndim):
-        for name in ("softmax", "log_softmax"):
-            got = await getattr(pycore, name + "_async")(view, axis=axis, backend="gpu")
-            ops = [e["op"] for e in pycore.trace()[-1:] if e["backend"] == "webgpu"]
-            value = await got.to_numpy_async()
-            err = float(np.abs(value - ref(name, host, axis)).max())
-            if ops != [name] or got.dtype != np.float32 or value.shape != host.shape or err > 2e-5 * 60:
-                bad.append((view.shape, view.strides, axis, name, ops, err))
-bad
+from pycore.calls.programs import PROGRAMS
+kernels = set()
+for tree in (None, True):  # (True: the GPU's kernels, a workgroup per row or rows side by side, anywhere)
+    PROGRAMS["rowwise"].tree = tree
+    for view, host in views:
+        for axis in range(-view.ndim, view.ndim):
+            for name in ("softmax", "log_softmax"):
+                got = await getattr(pycore, name + "_async")(view, axis=axis, backend="gpu")
+                ops = [e["op"] for e in pycore.trace()[-1:] if e["backend"] == "webgpu"]
+                value = await got.to_numpy_async()
+                err = float(np.abs(value - ref(name, host, axis)).max())
+                if ops != [name] or got.dtype != np.float32 or value.shape != host.shape or err > 2e-5 * 60:
+                    bad.append((tree, view.shape, view.strides, axis, name, ops, err))
+PROGRAMS["rowwise"].tree = None
+kernels = sorted({e.split(":")[0] for f, e in pycore.engine.runtime.RUNTIME.device.pipelines if "rows:" in e})
+{"bad": bad, "kernels": kernels}
 ''')
-    assert r == []
+    assert r["bad"] == []
+    assert {"rows_tree", "rows_side"} <= set(r["kernels"]), r["kernels"]
