@@ -542,13 +542,15 @@ class BackendSelector:
 
 def _as_asked(op: Op, shapes: list, on_gpu: list[bool] | None, result_on_gpu: bool) -> tuple:
     """A call's cache key as it was asked (no copies: auto asks on every call; shapes given as
-    lists make it unhashable, and the caller falls back to the slow path)."""
-    return (op.name, *shapes, *(on_gpu or ()), result_on_gpu)
+    lists make it unhashable, and the caller falls back to the slow path). An n-d op's cost says
+    its result's shape (a reduction's depends on its axes): part of the key."""
+    return (op.name, getattr(op, "out", None), *shapes, *(on_gpu or ()), result_on_gpu)
 
 
 def _key(op: Op, shapes: list, on_gpu: list[bool] | None, result_on_gpu: bool) -> tuple:
     """A call's one key however it was asked (shapes as tuples, placement spelled out)."""
-    return (op.name, *(tuple(s) for s in shapes), *(on_gpu or [False] * len(shapes)), result_on_gpu)
+    return (op.name, getattr(op, "out", None), *(tuple(s) for s in shapes),
+            *(on_gpu or [False] * len(shapes)), result_on_gpu)
 
 
 def _count(shape: tuple[int, ...]) -> int:
