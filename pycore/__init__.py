@@ -74,12 +74,18 @@ def explain(op: str, *shapes: tuple[int, ...], on_gpu: tuple[bool, ...] | None =
     as a call's would (TypeError or ValueError naming the input if not). axis: a reduction's axis
     (None, the default: every axis), or softmax's; keepdims: a reduction's.
 
+    Where the prediction came from: prediction_from is "default" (the adapter class's defaults),
+    "calibrated <when>" or "corrected by use <when>" (auto's own calls showed a rate was off), and
+    rates gives each backend's rate (GFLOP/s) and where it came from. last_call is the last call
+    like this one auto timed since the predictions last changed (the backend that ran, ms,
+    predicted_ms, their ratio), or None; off is True when that call took more than 3x more or
+    less than predicted.
 
     >>> import pycore
     >>> pycore.explain("matmul", (1024, 1024), (1024, 1024))["choice"] in ("webgpu", "numpy")
     True
-    >>> pycore.explain("mean", (1000, 64), axis=1)["op"]
-    'mean'
+    >>> pycore.explain("mean", (1000, 64), axis=1)["prediction_from"] in ("default", "calibrated")
+    True
     """
     from .calls import ALIASES, nd_placement
     from .ufuncs import REDUCTIONS, UFUNCS
@@ -121,10 +127,17 @@ def explain(op: str, *shapes: tuple[int, ...], on_gpu: tuple[bool, ...] | None =
     else:
         cost, keep = OPS[op], all(flags) and OPS[op].kind != "reduce"
         prediction = _explain_fixed(cost, shapes, flags, keep, axis)
+    c = SELECTOR.calibration
+    last = SELECTOR.last_call(cost, list(shapes), flags, result_on_gpu=keep)  # type: ignore[arg-type]
     prediction["measured_ms"] = SELECTOR.measured(cost, list(shapes), flags, result_on_gpu=keep)  # type: ignore[arg-type]
     prediction["backend_available"] = RUNTIME.backend
-    prediction["calibration"] = SELECTOR.calibration.source
+    prediction["calibration"] = c.source
     prediction["margin"] = SELECTOR.margin
+    prediction["prediction_from"] = c.origin(cost.name, cost.kind)
+    prediction["rates"] = {b: dict(zip(("gflops", "from"), c.rate(b, cost.name, cost.kind), strict=True))
+                           for b in ("webgpu", "numpy")}
+    prediction["last_call"] = last
+    prediction["off"] = bool(last and last["off"])
     return prediction
 
 

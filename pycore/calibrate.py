@@ -22,7 +22,6 @@ import warnings
 from collections.abc import Awaitable, Callable
 from contextvars import copy_context
 from dataclasses import asdict
-from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
@@ -39,6 +38,7 @@ from .selector import (
     Calibration,
     InvalidCalibrationError,
     median,
+    now,
     parse_saved,
 )
 
@@ -209,8 +209,8 @@ class CalibrationRun:
         self.done.append(name)
 
     def finish(self, how: str) -> Calibration:
-        when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-        self.cal.source = f"calibrated {when} on {RUNTIME.tier()}{how}"
+        self.cal.source = f"calibrated {now()} on {RUNTIME.tier()}{how}"
+        self.cal.corrected = {}  # (all measured now)
         return self.cal
 
 
@@ -318,7 +318,7 @@ def _rounded(cal: Calibration) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in cal.__dict__.items():
         if isinstance(value, dict):
-            out[key] = {k: round(v, 4) for k, v in value.items()}
+            out[key] = {k: round(v, 4) if isinstance(v, float) else v for k, v in value.items()}
         elif isinstance(value, float):
             out[key] = round(value, 4)
         else:
@@ -383,6 +383,13 @@ def _keep(key: str, value: Calibration | CalibrationRun | None) -> bool:
         return False
 
 
+def _save_correction(cal: Calibration) -> None:
+    """Save a calibration the selector corrected by use (selector.py) for this device's adapter,
+    where calibrations are kept, for the next visit."""
+    if RUNTIME.device is not None:
+        _keep(storage_key(RUNTIME.device), cal)
+
+
 def _on_device(device: Device | None) -> None:
     if device is not None:
         try:
@@ -393,3 +400,4 @@ def _on_device(device: Device | None) -> None:
 
 
 RUNTIME.on_device.append(_on_device)
+SELECTOR.on_corrected = _save_correction

@@ -1,5 +1,5 @@
 """pycore.explain() answers for every public op, from the same cost description the call itself
-gives the selector."""
+gives the selector, and says where its prediction came from and how the last such call fared."""
 
 from __future__ import annotations
 
@@ -15,8 +15,15 @@ from pycore import calls
 from pycore.api import PUBLIC
 from pycore.calls import NDPUBLIC
 from pycore.ops import OPS
-from pycore.selector import SELECTOR
+from pycore.selector import SELECTOR, Calibration
 from pycore.ufuncs import UFUNCS
+
+
+@pytest.fixture(autouse=True)
+def keep_selector():
+    saved = SELECTOR.calibration
+    yield
+    SELECTOR.calibration = saved
 
 
 def run(coro: Any) -> Any:
@@ -58,6 +65,8 @@ def test_explain_answers_for_every_public_op(op):
     got = pycore.explain(op, *shapes_of(op))
     assert got["gpu_ms"] > 0 and got["numpy_ms"] > 0 and got["choice"] == "numpy"  # (no GPU here)
     assert got["predicted_choice"] in ("webgpu", "numpy")
+    assert got["prediction_from"] in ("default", "calibrated")
+    assert set(got["rates"]) == {"webgpu", "numpy"} and got["last_call"] is None and got["off"] is False
     assert len(public_ops()) > len(OPS) and "mean" in public_ops() and "vec_add" in public_ops()
 
 
@@ -121,3 +130,35 @@ def test_explain_of_an_n_d_op_names_what_is_wrong(args, kwargs, error, match):
 
 def test_softmax_takes_its_axis():
     assert pycore.explain("softmax", (300, 200), axis=0)["op"] == "softmax"
+
+
+def test_explain_says_where_its_prediction_came_from_and_flags_an_off_call():
+    SELECTOR.calibration = Calibration.for_adapter(True)
+    got = pycore.explain("convolve2d", (512, 512), (5, 5))
+    assert got["prediction_from"] == "default"
+    assert got["rates"]["numpy"] == {"gflops": 1.15, "from": "default"}
+    when = "2025-01-02 03:04 UTC"
+    SELECTOR.calibration = Calibration(**{**Calibration.for_adapter(True).__dict__,
+                                          "source": f"calibrated {when} on a test"})
+    assert pycore.explain("convolve2d", (512, 512), (5, 5))["prediction_from"] == f"calibrated {when}"
+    # A rate of its own for n-d ops only once corrected: until then, its kind's default.
+    assert pycore.explain("add", (1000,), (1000,))["prediction_from"] == "default"
+    # A call that took 8x less than predicted: flagged, with what it measured.
+    op, shapes = OPS["convolve2d"], [(512, 512), (5, 5)]
+    p = SELECTOR.predict(op, shapes)
+    choice = SELECTOR.choose(op, shapes)
+    SELECTOR.observe(choice, p.ms(choice.backend) / 8)
+    got = pycore.explain("convolve2d", (512, 512), (5, 5))
+    assert got["off"] is True and got["last_call"]["backend"] == choice.backend
+    assert got["last_call"]["ratio"] == pytest.approx(1 / 8, rel=1e-3)
+    assert got["prediction_from"].startswith("calibrated")
+    SELECTOR.observe(choice, p.ms(choice.backend))  # the next one as predicted
+    assert pycore.explain("convolve2d", (512, 512), (5, 5))["off"] is False
+    for _ in range(3):  # three off calls in a row: the rate is corrected
+        SELECTOR.observe(choice, p.ms(choice.backend) / 8)
+    got = pycore.explain("convolve2d", (512, 512), (5, 5))
+    assert got["prediction_from"].startswith("corrected by use ") and got["last_call"] is None
+    backend = choice.backend
+    assert got["rates"][backend]["from"].startswith("corrected by use ")
+    other = "numpy" if backend == "webgpu" else "webgpu"
+    assert got["rates"][other]["from"] == f"calibrated {when}"
