@@ -1,9 +1,11 @@
-"""A calibration that measured something wrong does not stay wrong: auto's own calls correct (and
-save) a rate they contradict. Times here come from a model of the "true" speeds, so that every
-run is the same."""
+"""A calibration that measured something wrong does not stay wrong: calibration checks its figures
+for plausibility before they are saved, and auto's own calls correct (and save) a rate they
+contradict. Times here come from a model of the "true" speeds (or a fake clock), so that every run
+is the same."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from itertools import pairwise
 from types import SimpleNamespace
@@ -11,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from pycore import settings
-from pycore.calibrate import CalibrationRun, load_saved, storage_key
+from pycore import calibrate, settings
+from pycore.calibrate import CHECK_FACTOR, CalibrationRun, load_saved, storage_key
 from pycore.ops import OPS
 from pycore.runtime import RUNTIME
 from pycore.selector import (
@@ -202,6 +204,76 @@ def test_n_d_ops_get_rates_of_their_own_when_corrected():
     assert sel.calibration.numpy_gflops["add"] == pytest.approx(5.0, rel=0.01)
     assert sel.calibration.numpy_gflops["binary"] == Calibration().numpy_gflops["binary"]  # (others' rate)
     assert Calibration.from_json(sel.calibration.to_json()) == sel.calibration
+
+
+# -- plausibility of what calibration measures
+
+class Clock:
+    """A fake time.perf_counter: each timed run takes the next of `runs` ms (warm-up runs too)."""
+
+    def __init__(self, runs: list[float]) -> None:
+        self.runs, self.now, self.calls, self.started = list(runs), 0.0, 0, False
+
+    def perf_counter(self) -> float:
+        if self.started:  # (the end of a run)
+            self.now += self.runs.pop(0) / 1e3
+            self.calls += 1
+        self.started = not self.started
+        return self.now
+
+
+def test_a_timed_run_that_disagrees_with_the_others_is_timed_again(monkeypatch):
+    async def nothing() -> None:
+        pass
+
+    clock = Clock([50.0, 1.0, 9.0, 1.1, 0.9])  # warm-up, two runs 9x apart, then the two timed again
+    monkeypatch.setattr(calibrate, "time", clock)
+    assert asyncio.run(calibrate._median_ms(nothing, repeats=2)) == pytest.approx(1.05)
+    assert clock.calls == 5
+    clock = Clock([50.0, 1.0, 1.2, 1.1])  # runs that agree: none again
+    monkeypatch.setattr(calibrate, "time", clock)
+    assert asyncio.run(calibrate._median_ms(nothing, repeats=3)) == pytest.approx(1.1)
+    assert clock.calls == 4
+
+
+def test_a_figure_far_from_its_adapter_class_default_is_measured_again(monkeypatch):
+    flops = CalibrationRun._sample("convolve2d")[3]
+    right_ms = flops / (NUMPY_DEFAULTS["convolve2d"] * 1e6)  # a NumPy convolve2d as fast as the default
+    # The first measurement 8x slow throughout (warm-up and 3 runs); measured again: as expected.
+    clock = Clock([8 * right_ms] * 4 + [right_ms] * 4)
+    monkeypatch.setattr(calibrate, "time", clock)
+    run = CalibrationRun(repeats=3)
+    asyncio.run(run.run("numpy convolve2d"))
+    assert run.cal.numpy_gflops["convolve2d"] == pytest.approx(NUMPY_DEFAULTS["convolve2d"])
+    assert list(run.rechecked) == ["numpy convolve2d"] and run.done == ["numpy convolve2d"]
+    assert [m["numpy_gflops.convolve2d"] for m in run.rechecked["numpy convolve2d"]] == pytest.approx(
+        [NUMPY_DEFAULTS["convolve2d"] / 8, NUMPY_DEFAULTS["convolve2d"]])
+
+
+@pytest.mark.parametrize("measured, kept", [
+    ([1.0], 1.0),  # plausible (the default is 1.15): measured once
+    ([0.14, 1.1], 1.1),  # a hiccup: the second agrees with the default
+    ([0.2, 0.24], 0.22),  # this device is slower than the defaults: both agree, their median
+    ([0.1, 10.0, 0.12], 0.12),  # all over the place: the median of three
+])
+def test_the_better_supported_value_is_kept(monkeypatch, measured, kept):
+    given = iter(measured)
+
+    async def measure(self: CalibrationRun, name: str) -> dict[str, float]:
+        return {"numpy_gflops.convolve2d": next(given)}
+
+    monkeypatch.setattr(CalibrationRun, "_measure", measure)
+    run = CalibrationRun()
+    asyncio.run(run.run("numpy convolve2d"))
+    assert run.cal.numpy_gflops["convolve2d"] == pytest.approx(kept)
+    assert next(given, None) is None  # (measured as often as listed, no more)
+    assert ("numpy convolve2d" in run.rechecked) == (len(measured) > 1)
+    assert CHECK_FACTOR == 4.0  # (the README says so)
+
+
+def test_a_calibration_step_that_does_not_exist_is_refused():
+    with pytest.raises(ValueError, match="no calibration step 'gpu warp drive'"):
+        asyncio.run(CalibrationRun().run("gpu warp drive"))
 
 
 def test_a_finished_calibration_drops_earlier_corrections():
