@@ -118,12 +118,12 @@ def explain(op: str, *shapes: tuple[int, ...], on_gpu: tuple[bool, ...] | None =
     flags = list(on_gpu) if on_gpu is not None else [False] * len(shapes)
     if nd:
         try:
-            cost, keep, use_gpu, why, _ = nd_placement(name, list(shapes), flags, axis, keepdims)
+            cost, keep, use_gpu, why, choice = nd_placement(name, list(shapes), flags, axis, keepdims)
         except (ValueError, TypeError) as exc:
             raise type(exc)(f"explain: {exc}") from None
         prediction = SELECTOR.predict(cost, list(shapes), flags, result_on_gpu=keep).as_dict()  # type: ignore[arg-type]
         prediction["predicted_choice"] = prediction["choice"]
-        prediction["choice"], prediction["why"] = "webgpu" if use_gpu else "numpy", why
+        prediction["choice"], prediction["why"] = _decided("webgpu" if use_gpu else "numpy", why, choice)
     else:
         cost, keep = OPS[op], all(flags) and OPS[op].kind != "reduce"
         prediction = _explain_fixed(cost, shapes, flags, keep, axis)
@@ -162,7 +162,7 @@ def _explain_fixed(spec: Any, shapes: tuple[tuple[int, ...], ...], flags: list[b
     prediction = SELECTOR.predict(spec, list(shapes), flags, result_on_gpu=keep).as_dict()
     choice = SELECTOR.choose(spec, list(shapes), flags, result_on_gpu=keep)
     prediction["predicted_choice"] = prediction["choice"]
-    prediction["choice"], prediction["why"] = choice.backend, choice.why
+    prediction["choice"], prediction["why"] = _decided(choice.backend, choice.why, choice)
     problem = None if RUNTIME.device is None or op == "dot" else PROGRAMS[spec.kind].unfit(
         RUNTIME.device, spec, list(shapes), params, any(flags) or keep)
     if RUNTIME.device is None:  # what a call would do now: there is no GPU to choose
@@ -173,6 +173,15 @@ def _explain_fixed(spec: Any, shapes: tuple[tuple[int, ...], ...], flags: list[b
 
         prediction["choice"], prediction["why"] = "numpy", unfit_why(problem)
     return prediction
+
+
+def _decided(backend: str, why: str, choice: Any) -> tuple[str, str]:
+    """What auto decided for such calls, and why: the prediction's choice where the next call is one
+    now and then on the other backend (to check the prediction), which `why` then says."""
+    if choice is None or not (choice.probe and choice.predicted):
+        return backend, why
+    p = choice.prediction
+    return p.choice, f"{p.why}; the next such call tries {choice.backend}, to check the prediction"
 
 
 def _explained_shape(shape: Any, what: str) -> tuple[int, ...]:

@@ -408,19 +408,21 @@ class Prediction:
     choice: str  # "webgpu" or "numpy"
     why: str
     # What the prediction added up, to check it against measured calls: each backend's time besides
-    # the op's rate's share, the FLOPs, and the op's kind.
+    # the op's rate's share, the FLOPs, the op's kind, and each backend's time unrounded.
     gpu_fixed_ms: float = field(default=0.0, repr=False)
     numpy_fixed_ms: float = field(default=0.0, repr=False)
     flops: float = field(default=0.0, repr=False)
     kind: str = field(default="", repr=False)
+    exact_ms: tuple[float, float] = field(default=(0.0, 0.0), repr=False)
 
     def as_dict(self) -> dict[str, Any]:
         return {"op": self.op, "gpu_ms": self.gpu_ms, "numpy_ms": self.numpy_ms, "choice": self.choice,
                 "why": self.why}
 
     def ms(self, backend: str) -> float:
-        """The predicted time on `backend` ("webgpu" or "numpy")."""
-        return self.gpu_ms if backend == "webgpu" else self.numpy_ms
+        """The predicted time on `backend` ("webgpu" or "numpy"), unrounded."""
+        gpu, host = self.exact_ms if self.exact_ms != (0.0, 0.0) else (self.gpu_ms, self.numpy_ms)
+        return gpu if backend == "webgpu" else host
 
 
 @dataclass
@@ -747,7 +749,7 @@ class BackendSelector:
         ratio = found["ratio"]
         return {"op": key[0], "shapes": [list(s) for s in key[2:2 + n]], "on_gpu": list(key[2 + n:2 + 2 * n]),
                 "result_on_gpu": key[-1], "backend": found["backend"], "ms": round(found["ms"], 4),
-                "predicted_ms": found["predicted_ms"], "ratio": round(ratio, 3),
+                "predicted_ms": round(found["predicted_ms"], 4), "ratio": round(ratio, 3),
                 "off": ratio > OFF_FACTOR or ratio * OFF_FACTOR < 1,
                 "prediction_from": self.calibration.origin(key[0], found["kind"])}
 
@@ -794,7 +796,8 @@ class BackendSelector:
         why = (f"predicted webgpu {gpu_ms:.3g} ms x margin {self.margin:g} "
                f"{'<=' if choice == 'webgpu' else '>'} numpy {numpy_ms:.3g} ms")
         return Prediction(op.name, round(gpu_ms, 4), round(numpy_ms, 4), choice, why,
-                          gpu_fixed_ms=gpu_fixed, numpy_fixed_ms=numpy_fixed, flops=flops, kind=op.kind)
+                          gpu_fixed_ms=gpu_fixed, numpy_fixed_ms=numpy_fixed, flops=flops, kind=op.kind,
+                          exact_ms=(gpu_ms, numpy_ms))
 
 
 def _as_asked(op: Op, shapes: list, on_gpu: list[bool] | None, result_on_gpu: bool) -> tuple:

@@ -337,3 +337,14 @@ def test_a_call_timed_against_a_prediction_since_forgotten_corrects_nothing():
     for _ in range(2 * CORRECT_AFTER):
         sel.observe(choice, choice.prediction.ms(choice.backend) * 10)  # type: ignore[union-attr]
     assert sel.calibration == Calibration.for_adapter(False) and sel.last_calls() == []
+
+
+def test_a_call_predicted_to_take_next_to_nothing_is_checked_too():
+    rates = {**Calibration().numpy_gflops, "relu": 1e4}
+    sel = BackendSelector(Calibration(numpy_call_ms=1e-6, numpy_gflops=rates))
+    relu = OPS["relu"]
+    choice = sel.choose(relu, [(100,)])
+    assert choice.backend == "numpy" and sel.predict(relu, [(100,)]).numpy_ms == 0.0  # (shown rounded)
+    sel.observe(choice, 0.5)
+    last = sel.last_call(relu, [(100,)])
+    assert last is not None and last["off"] and last["ratio"] > 1000

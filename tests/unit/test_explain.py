@@ -62,10 +62,11 @@ def shapes_of(op: str) -> list[tuple[int, ...]]:
 
 @pytest.mark.parametrize("op", public_ops())
 def test_explain_answers_for_every_public_op(op):
+    SELECTOR.calibration = Calibration.for_adapter(True)
     got = pycore.explain(op, *shapes_of(op))
     assert got["gpu_ms"] > 0 and got["numpy_ms"] > 0 and got["choice"] == "numpy"  # (no GPU here)
     assert got["predicted_choice"] in ("webgpu", "numpy")
-    assert got["prediction_from"] in ("default", "calibrated")
+    assert got["prediction_from"] == "default"
     assert set(got["rates"]) == {"webgpu", "numpy"} and got["last_call"] is None and got["off"] is False
     assert len(public_ops()) > len(OPS) and "mean" in public_ops() and "vec_add" in public_ops()
 
@@ -162,3 +163,20 @@ def test_explain_says_where_its_prediction_came_from_and_flags_an_off_call():
     assert got["rates"][backend]["from"].startswith("corrected by use ")
     other = "numpy" if backend == "webgpu" else "webgpu"
     assert got["rates"][other]["from"] == f"calibrated {when}"
+
+
+def test_explain_gives_the_decision_where_the_next_call_checks_the_prediction(monkeypatch):
+    from types import SimpleNamespace
+
+    from pycore.runtime import RUNTIME
+
+    monkeypatch.setattr(RUNTIME, "device", SimpleNamespace(max_binding=1 << 30))  # (as if there were a GPU)
+    SELECTOR.calibration = Calibration.for_adapter(True)
+    add, shapes = calls.nd_cost("add", [(1000,), (1000,)]), [(1000,), (1000,)]
+    p = SELECTOR.predict(add, shapes)  # type: ignore[arg-type]
+    assert pycore.explain("add", *shapes)["choice"] == p.choice and p.gpu_ms > 10 * p.numpy_ms
+    while not (choice := SELECTOR.choose(add, shapes)).probe:  # type: ignore[arg-type]
+        SELECTOR.observe(choice, p.ms(choice.backend))
+    got = pycore.explain("add", *shapes)
+    assert got["choice"] == p.choice != choice.backend and got["why"].startswith(p.why), got
+    assert got["why"].endswith(f"the next such call tries {choice.backend}, to check the prediction")
