@@ -40,10 +40,12 @@ rate, set so that the prediction adds up to the median of those calls, as calibr
 saved where the calibration is kept: a calibration that measured something wrong is corrected
 within a few calls. (A rate is left as it is when the prediction's other terms alone are off by
 that factor: no rate of the op explains those calls.) A call decided by prediction alone only times
-the backend it runs on, so now and then it tries the other one: once its calls have taken
-1 / PROBE_SHARE times what that try is predicted to cost more (at least one call's time), then twice
-as long before each next try while the tries agree with the prediction; a try that is off is
-repeated at once, to confirm or dismiss it. Where a prediction's rates came from (the adapter class's
+the backend it runs on, so where the other one would win if its rate were up to DOUBT (10) times
+better than believed, it tries that one now and then: once its calls have taken 1 / PROBE_SHARE
+times what that try is predicted to cost more (at least one call's time), then twice as long before
+each next try while the tries agree with the prediction; a try that is off is repeated at once, to
+confirm or dismiss it. (Where the other backend's fixed costs alone exceed the chosen one's time, no
+wrong rate can hide a win: it is never tried.) Where a prediction's rates came from (the adapter class's
 defaults, a calibration, a correction by use, and when) is kept with the calibration (corrected).
 """
 
@@ -78,6 +80,7 @@ WHEN_MAX_CHARS = 40  # a correction's time, as `now()` writes it
 OFF_FACTOR = 3.0  # a call measured more than this many times slower or faster than predicted is off
 CORRECT_AFTER = 3  # off calls in a row (one call's key, one backend, one way) that correct its rate
 PROBE_SHARE = 0.25  # a call decided by prediction tries the other backend for at most about this share
+DOUBT = 10.0  # ... where that backend would win with a rate this many times better than believed
 LAST_CALLS = 256  # calls whose last measurement is kept (last_call, last_calls)
 BACKEND_TABLES = {"webgpu": "gpu_gflops", "numpy": "numpy_gflops"}  # a backend's rate table
 
@@ -633,12 +636,16 @@ class BackendSelector:
 
     def _probe_budget(self, p: Prediction) -> float:
         """The ms a call decided by prediction runs before it first tries the other backend: that
-        try's predicted extra cost (at least one call's time) / PROBE_SHARE. Never where the margin
-        decides whatever the other backend takes (0: always the GPU; infinite: always NumPy)."""
-        if self._margin == 0 or math.isinf(self._margin):
+        try's predicted extra cost (at least one call's time) / PROBE_SHARE. Never where the other
+        backend would lose even with a rate DOUBT times better than believed (with this margin)."""
+        chosen = p.ms(p.choice)
+        other = "numpy" if p.choice == "webgpu" else "webgpu"
+        fixed = p.gpu_fixed_ms if other == "webgpu" else p.numpy_fixed_ms
+        best = fixed + (p.ms(other) - fixed) / DOUBT
+        gpu, host = (best, chosen) if other == "webgpu" else (chosen, best)
+        if (gpu * self._margin <= host) != (other == "webgpu"):
             return math.inf
-        chosen, other = p.ms(p.choice), p.ms("numpy" if p.choice == "webgpu" else "webgpu")
-        return max(other - chosen, chosen) / PROBE_SHARE
+        return max(p.ms(other) - chosen, chosen) / PROBE_SHARE
 
     def _after_predicted(self, choice: Choice, ran: str, ms: float) -> None:
         """Count a call decided by prediction towards its next try of the other backend; after a

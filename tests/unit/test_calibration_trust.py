@@ -19,6 +19,7 @@ from pycore.ops import OPS
 from pycore.runtime import RUNTIME
 from pycore.selector import (
     CORRECT_AFTER,
+    DOUBT,
     NUMPY_DEFAULTS,
     OFF_FACTOR,
     SELECTOR,
@@ -153,6 +154,11 @@ def test_a_call_decided_by_prediction_tries_the_other_backend_ever_more_rarely()
     assert sel.calibration == truth.calibration  # (the tries agreed with the prediction)
     sel.margin = 0.0  # the GPU whatever NumPy takes: NumPy is never tried
     assert calls(sel, truth, CONV, [(64, 64), (3, 3)], 200) == ["webgpu"] * 200
+    # Nor is a backend whose fixed costs alone exceed the other's time: no wrong rate hides a win.
+    sel.margin = 1.0
+    relu = OPS["relu"]
+    assert sel.predict(relu, [(1000,)]).choice == "numpy" and DOUBT >= 10
+    assert calls(sel, truth, relu, [(1000,)], 3000) == ["numpy"] * 3000
 
 
 def test_calls_report_how_their_predictions_fared():
