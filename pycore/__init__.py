@@ -84,15 +84,15 @@ def explain(op: str, *shapes: tuple[int, ...], on_gpu: tuple[bool, ...] | None =
     >>> import pycore
     >>> pycore.explain("matmul", (1024, 1024), (1024, 1024))["choice"] in ("webgpu", "numpy")
     True
-    >>> pycore.explain("mean", (1000, 64), axis=1)["prediction_from"] in ("default", "calibrated")
+    >>> pycore.explain("mean", (1000, 64), axis=1)["prediction_from"].split()[0] in ("default", "calibrated")
     True
     """
     from .calls import ALIASES, nd_placement
     from .ufuncs import REDUCTIONS, UFUNCS
 
-    name = ALIASES.get(op, op) if isinstance(op, str) else op
+    name = ALIASES.get(op, op) if isinstance(op, str) else ""
     nd = name in UFUNCS or name in REDUCTIONS
-    if not nd and op not in OPS:
+    if not nd and (not isinstance(op, str) or op not in OPS):
         ops = ", ".join(n.removesuffix("_async") for n in dict.fromkeys([*PUBLIC, *NDPUBLIC]))
         raise ValueError(f"explain: unknown op {op!r}; the ops are {ops}")
     if name in UFUNCS:

@@ -760,5 +760,5 @@ def nd_placement(name: str, shapes: list[tuple[int, ...]], on_gpu: list[bool], a
     if (device is not None and name not in REDUCTIONS and not keep and cost.out
             and any(4 * math.prod(s) > device.max_binding for s in shapes)):
         unfit = _row_too_big(UFUNCS[ALIASES.get(name, name)], cost.out, device.max_binding)
-    use_gpu, why, choice = _placement(name, "auto", shapes, on_gpu, keep, cost, empty, unfit)
+    use_gpu, why, choice = _placement(cost.name, "auto", shapes, on_gpu, keep, cost, empty, unfit)
     return cost, keep, use_gpu, why, choice

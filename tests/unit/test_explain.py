@@ -123,6 +123,8 @@ def test_sum_max_min_are_explained_as_the_n_d_reductions_they_are():
     (("mean", [2.5]), {}, TypeError, r"explain: mean's x shape must be a tuple of ints"),
     (("add", (3,)), {"on_gpu": (True, False)}, ValueError, r"on_gpu has 2 flag\(s\) for 1 input shape"),
     (("nonsense", (3,)), {}, ValueError, r"explain: unknown op 'nonsense'; the ops are relu, .*, mean, "),
+    (([1], (3,)), {}, ValueError, r"explain: unknown op \[1\]; the ops are relu, "),
+    ((None, (3,)), {}, ValueError, r"explain: unknown op None; "),
 ])
 def test_explain_of_an_n_d_op_names_what_is_wrong(args, kwargs, error, match):
     with pytest.raises(error, match=match):
