@@ -79,7 +79,7 @@ def explain(op: str, *shapes: tuple[int, ...], on_gpu: tuple[bool, ...] | None =
     rates gives each backend's rate (GFLOP/s) and where it came from. last_call is the last call
     like this one auto timed since the predictions last changed (the backend that ran, ms,
     predicted_ms, their ratio), or None; off is True when that call took more than 3x more or
-    less than predicted.
+    less than predicted (calls under half a millisecond are not judged).
 
     >>> import pycore
     >>> pycore.explain("matmul", (1024, 1024), (1024, 1024))["choice"] in ("webgpu", "numpy")

@@ -34,19 +34,20 @@ Everything else follows the prediction alone.
 
 Calls check the model. Every call auto decides reports its wall time (observe), which is compared
 with what was predicted for the backend that ran: a call more than OFF_FACTOR (3x) slower or faster
-is "off" (explain() flags it). When CORRECT_AFTER (3) calls of one (op, shapes, placement) in a row
-are off the same way on one backend, the rate that prediction used is corrected (the op's own
-rate, set so that the prediction adds up to the median of those calls, as calibration sets it) and
-saved where the calibration is kept: a calibration that measured something wrong is corrected
-within a few calls. (A rate is left as it is when the prediction's other terms alone are off by
-that factor: no rate of the op explains those calls.) A call decided by prediction alone only times
-the backend it runs on, so where the other one would win if its rate were up to DOUBT (10) times
-better than believed, it tries that one now and then: once its calls have taken 1 / PROBE_SHARE
-times what that try is predicted to cost more (at least one call's time), then twice as long before
-each next try while the tries agree with the prediction; a try that is off is repeated at once, to
-confirm or dismiss it. (Where the other backend's fixed costs alone exceed the chosen one's time, no
-wrong rate can hide a win: it is never tried.) Where a prediction's rates came from (the adapter class's
-defaults, a calibration, a correction by use, and when) is kept with the calibration (corrected).
+is "off" (explain() flags it; not below CHECKED_MS, which a page's coarse clock cannot time).
+When CORRECT_AFTER (3) calls of one (op, shapes, placement) in a row are off the same way on one
+backend, the rate that prediction used is corrected (the op's own rate, set so that the prediction
+adds up to the median of those calls, as calibration sets it) and saved where the calibration is
+kept: a calibration that measured something wrong is corrected within a few calls. (A rate is left
+as it is when the prediction's other terms alone are off by that factor: no rate of the op explains
+those calls.) A call decided by prediction alone only times the backend it runs on, so where the
+other one would win if its rate were up to DOUBT (10) times better than believed, it tries that one
+now and then: once its calls have taken 1 / PROBE_SHARE times what that try is predicted to cost
+more (at least one call's time), then twice as long before each next try while the tries agree
+with the prediction; a try that is off is repeated at once, to confirm or dismiss it. (Where the
+other backend's fixed costs alone exceed the chosen one's time, no wrong rate can hide a win: it is
+never tried.) Where a prediction's rates came from (the adapter class's defaults, a calibration, a
+correction by use, and when) is kept with the calibration (corrected).
 """
 
 from __future__ import annotations
@@ -82,6 +83,7 @@ CORRECT_AFTER = 3  # off calls in a row (one call's key, one backend, one way) t
 PROBE_SHARE = 0.25  # a call decided by prediction tries the other backend for at most about this share
 DOUBT = 10.0  # ... where that backend would win with a rate this many times better than believed
 LAST_CALLS = 256  # calls whose last measurement is kept (last_call, last_calls)
+CHECKED_MS = 0.5  # calls measured and predicted under this are never off: a page's clock may tick in 0.1 ms
 BACKEND_TABLES = {"webgpu": "gpu_gflops", "numpy": "numpy_gflops"}  # a backend's rate table
 
 
@@ -672,18 +674,18 @@ class BackendSelector:
         call's last (last_call), and correct the rate after CORRECT_AFTER off calls in a row."""
         predicted = p.ms(ran)
         current = self._cache.get(key)
-        if not (predicted > 0 and ms >= 0 and math.isfinite(ms)) or (current is not p and current != p):
+        if not (predicted > 0 and ms > 0 and math.isfinite(ms)) or (current is not p and current != p):
             return  # (nothing to compare, or a prediction forgotten since: the calibration changed)
-        ratio = ms / predicted
         if key not in self._last and len(self._last) >= LAST_CALLS:
             del self._last[next(iter(self._last))]
         self._last.pop(key, None)
-        self._last[key] = {"backend": ran, "ms": ms, "predicted_ms": predicted, "ratio": ratio,
-                           "kind": p.kind}
-        streak = self._off.setdefault((key, ran), [])
-        if not (ratio > OFF_FACTOR or ratio * OFF_FACTOR < 1):
-            streak.clear()
+        self._last[key] = {"backend": ran, "ms": ms, "predicted_ms": predicted, "kind": p.kind}
+        if not _off(ms, predicted):
+            self._off.pop((key, ran), None)
             return
+        if len(self._off) > 4096:
+            self._off.clear()
+        streak = self._off.setdefault((key, ran), [])
         if streak and (streak[-1] > predicted) != (ms > predicted):  # (off the other way: a new streak)
             streak.clear()
         streak.append(ms)
@@ -700,7 +702,7 @@ class BackendSelector:
         if p.flops <= 0:
             return False
         compute = max(ms - fixed, 0.05 * ms)  # (the floor calibration uses for a rate's share)
-        if fixed + compute > OFF_FACTOR * ms:  # (no rate of this op explains these calls)
+        if not compute > 0 or fixed + compute > OFF_FACTOR * ms:  # (no rate of this op explains these calls)
             return False
         low, high = FIGURE_RANGE
         rate = min(max(p.flops / (compute * 1e6), low), high)
@@ -753,11 +755,11 @@ class BackendSelector:
 
     def _reported(self, key: tuple, found: dict[str, Any]) -> dict[str, Any]:
         n = (len(key) - 3) // 2  # (a key: the op's name and result, its shapes and placement, result_on_gpu)
-        ratio = found["ratio"]
+        ratio = found["ms"] / found["predicted_ms"]
         return {"op": key[0], "shapes": [list(s) for s in key[2:2 + n]], "on_gpu": list(key[2 + n:2 + 2 * n]),
                 "result_on_gpu": key[-1], "backend": found["backend"], "ms": round(found["ms"], 4),
                 "predicted_ms": round(found["predicted_ms"], 4), "ratio": round(ratio, 3),
-                "off": ratio > OFF_FACTOR or ratio * OFF_FACTOR < 1,
+                "off": _off(found["ms"], found["predicted_ms"]),
                 "prediction_from": self.calibration.origin(key[0], found["kind"])}
 
     def forget_measurements(self) -> None:
@@ -805,6 +807,16 @@ class BackendSelector:
         return Prediction(op.name, round(gpu_ms, 4), round(numpy_ms, 4), choice, why,
                           gpu_fixed_ms=gpu_fixed, numpy_fixed_ms=numpy_fixed, flops=flops, kind=op.kind,
                           exact_ms=(gpu_ms, numpy_ms))
+
+
+def _off(ms: float, predicted: float) -> bool:
+    """Whether a call that took `ms` was off its prediction: more than OFF_FACTOR slower or faster,
+    and timed or predicted at CHECKED_MS or more (a coarse clock cannot tell shorter ones apart).
+
+    >>> _off(8.0, 1.0), _off(0.3, 1.0), _off(0.1, 0.02), _off(2.0, 1.0)
+    (True, True, False, False)
+    """
+    return (ms > OFF_FACTOR * predicted or ms * OFF_FACTOR < predicted) and max(ms, predicted) >= CHECKED_MS
 
 
 def _as_asked(op: Op, shapes: list, on_gpu: list[bool] | None, result_on_gpu: bool) -> tuple:

@@ -354,3 +354,18 @@ def test_a_call_predicted_to_take_next_to_nothing_is_checked_too():
     sel.observe(choice, 0.5)
     last = sel.last_call(relu, [(100,)])
     assert last is not None and last["off"] and last["ratio"] > 1000
+
+
+def test_calls_a_coarse_clock_cannot_time_are_never_off():
+    relu = OPS["relu"]
+    sel = BackendSelector(Calibration.for_adapter(True), margin=0.0)  # (the GPU: ~3.7 ms predicted)
+    for _ in range(2 * CORRECT_AFTER):  # timed as 0 ms (a clock that did not tick): nothing to compare
+        sel.observe(sel.choose(relu, [(1000,)]), 0.0)
+    assert sel.last_call(relu, [(1000,)]) is None
+    sel = BackendSelector(Calibration.for_adapter(True))  # NumPy, ~0.05 ms predicted
+    assert sel.predict(relu, [(1000,)]).numpy_ms < 0.1
+    for _ in range(2 * CORRECT_AFTER):  # 0.2 ms: 4x the prediction, but under a page clock's grain
+        sel.observe(sel.choose(relu, [(1000,)]), 0.2)
+    last = sel.last_call(relu, [(1000,)])
+    assert last is not None and last["ratio"] > OFF_FACTOR and not last["off"]
+    assert sel.calibration == Calibration.for_adapter(True)
