@@ -30,21 +30,22 @@ from __future__ import annotations
 import numbers
 from typing import Any
 
-from ._version import __version__
-from .api import PUBLIC
-from .array.dtypes import NarrowingWarning
-from .batch import CommandBatch
-from .calibrate import calibrate_async
-from .calls import NDPUBLIC
-from .gpuarray import GpuArray, to_gpu_async
-from .ops import OPS as OPS
-from .runtime import RUNTIME
-from .selector import SELECTOR
-from .selector import BackendSelector as BackendSelector  # (importable, outside __all__)
-from .selector import Calibration as Calibration
+from pycore._version import __version__
+from pycore.array.dtypes import NarrowingWarning
+from pycore.bench.calibrate import calibrate_async
+from pycore.calls.api import PUBLIC
+from pycore.calls.batch import CommandBatch
+from pycore.calls.gpuarray import GpuArray, to_gpu_async
+from pycore.calls.nd import NDPUBLIC
+from pycore.choice.selector import SELECTOR
+from pycore.choice.selector import BackendSelector as BackendSelector  # (importable, outside __all__)
+from pycore.choice.selector import Calibration as Calibration
+from pycore.engine.device import CancelledWorkError as CancelledWorkError  # (importable, outside __all__)
+from pycore.engine.runtime import RUNTIME
+from pycore.tables.ops import OPS as OPS
 
 globals().update(PUBLIC)  # relu_async, softmax_async, matmul_async, ... (see ops.OPS)
-globals().update(NDPUBLIC)  # add_async, sum_async(x, axis=...), ... (see ufuncs.py): n-d, any dtype
+globals().update(NDPUBLIC)  # add_async, sum_async(x, axis=...), ... (see tables/ufuncs.py): n-d, any dtype
 
 # The public namespace (what help(pycore) lists): the ops, arrays and the backend's controls. OPS,
 # BackendSelector, Calibration and the modules stay importable, outside it.
@@ -87,11 +88,12 @@ def explain(op: str, *shapes: tuple[int, ...], on_gpu: tuple[bool, ...] | None =
     >>> pycore.explain("mean", (1000, 64), axis=1)["prediction_from"].split()[0] in ("default", "calibrated")
     True
     """
-    from .calls import ALIASES, nd_placement
-    from .ufuncs import REDUCTIONS, UFUNCS
+    from pycore.calls.nd import ALIASES, nd_placement
+    from pycore.kernels.rowwise import ROW_OPS
+    from pycore.tables.ufuncs import REDUCTIONS, UFUNCS
 
     name = ALIASES.get(op, op) if isinstance(op, str) else ""
-    nd = name in UFUNCS or name in REDUCTIONS
+    nd = name in UFUNCS or name in REDUCTIONS or name in ROW_OPS
     if not nd and (not isinstance(op, str) or op not in OPS):
         ops = ", ".join(n.removesuffix("_async") for n in dict.fromkeys([*PUBLIC, *NDPUBLIC]))
         raise ValueError(f"explain: unknown op {op!r}; the ops are {ops}")
@@ -115,6 +117,8 @@ def explain(op: str, *shapes: tuple[int, ...], on_gpu: tuple[bool, ...] | None =
         raise TypeError(f"explain: keepdims must be True or False, got {keepdims!r}")
     if keepdims and name not in REDUCTIONS:
         raise TypeError(f"explain: keepdims is a reduction's; {op} takes none")
+    if axis is not None and not (name in REDUCTIONS or name in ROW_OPS):
+        raise TypeError(f"explain: axis is a reduction's (or softmax's); {op} takes none")
     flags = list(on_gpu) if on_gpu is not None else [False] * len(shapes)
     if nd:
         try:
@@ -144,7 +148,7 @@ def explain(op: str, *shapes: tuple[int, ...], on_gpu: tuple[bool, ...] | None =
 def _explain_fixed(spec: Any, shapes: tuple[tuple[int, ...], ...], flags: list[bool], keep: bool,
                    axis: Any) -> dict[str, Any]:
     """explain() of a fixed-kernel op (ops.OPS): its prediction, and what a call would run."""
-    from .programs import PROGRAMS
+    from pycore.calls.programs import PROGRAMS
 
     op = spec.name
     params = spec.typical_params()
@@ -169,7 +173,7 @@ def _explain_fixed(spec: Any, shapes: tuple[tuple[int, ...], ...], flags: list[b
         prediction["choice"] = "numpy"
         prediction["why"] = f"no WebGPU: {RUNTIME.reason}"
     elif problem is not None:  # nor where the GPU cannot take these shapes
-        from .dispatch import unfit_why
+        from pycore.calls.dispatch import unfit_why
 
         prediction["choice"], prediction["why"] = "numpy", unfit_why(problem)
     return prediction

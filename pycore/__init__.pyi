@@ -7,13 +7,14 @@ from numpy.typing import ArrayLike
 
 from . import bench as bench
 from .array.dtypes import NarrowingWarning as NarrowingWarning
-from .batch import CommandBatch as CommandBatch
-from .calibrate import calibrate_async as calibrate_async
-from .gpuarray import GpuArray as GpuArray
-from .ops import OPS as OPS
-from .selector import SELECTOR as SELECTOR
-from .selector import BackendSelector as BackendSelector
-from .selector import Calibration as Calibration
+from .bench.calibrate import calibrate_async as calibrate_async
+from .calls.batch import CommandBatch as CommandBatch
+from .calls.gpuarray import GpuArray as GpuArray
+from .choice.selector import SELECTOR as SELECTOR
+from .choice.selector import BackendSelector as BackendSelector
+from .choice.selector import Calibration as Calibration
+from .engine.device import CancelledWorkError as CancelledWorkError
+from .tables.ops import OPS as OPS
 
 __version__: str
 
@@ -112,5 +113,7 @@ async def log_softmax_async(x: ArrayLike | GpuArray, axis: int = -1, *, backend:
     """(x - max) - log(sum(exp(x - max))) along `axis` (the last by default), any number of dimensions."""
 async def dot_async(a: ArrayLike | GpuArray, b: ArrayLike | GpuArray, *, backend: str = "auto") -> float:
     """numpy.dot: of two 1-D arrays, sum(a * b) as a float; of a 0-d one, a scale; else a sum over a's last axis and b's second-to-last (a matmul)."""
+async def matmul_async(a: ArrayLike | GpuArray, b: ArrayLike | GpuArray, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """a @ b as numpy.matmul: (..., m, k) @ (..., k, n) -> (..., m, n), batch axes broadcast, a 1-D operand as a row (a) or a column (b); integer operands in int32 or uint32 (wrapping), others in float32."""
 async def convolve2d_async(image: ArrayLike | GpuArray, kernel: ArrayLike | GpuArray, mode: str = 'valid', *, backend: str = "auto") -> np.ndarray | GpuArray:
     """True 2-D convolution (kernel flipped, as scipy.signal.convolve2d); mode "valid" or "same"."""

@@ -60,7 +60,7 @@ ours = []
 raw = []
 for r in range(10):
     ours += await timed(relu, 50)
-    raw += (await js.pycoreBaselines.rawOp(pycore.runtime.RUNTIME.device.transport.js_device(), "relu",
+    raw += (await js.pycoreBaselines.rawOp(pycore.engine.runtime.RUNTIME.device.transport.js_device(), "relu",
                                            to_js([1024]), 50, None, _raw_code("relu"))).to_py()["runs"]
 resolved = js.Promise.resolve(1)
 awaits = await timed(lambda: resolved, 200)
@@ -81,7 +81,7 @@ stage_medians = {k: statistics.median(s.get(k, 0.0) for s in stages) for k in st
 warm = []
 for _ in range(5):
     del ys
-    await pycore.runtime.RUNTIME.device.transport.work_done_async()
+    await pycore.engine.runtime.RUNTIME.device.transport.work_done_async()
     start = time.perf_counter()
     ys = [await resident() for _ in range(200)]
     warm.append((time.perf_counter() - start) * 1e3 / 200)

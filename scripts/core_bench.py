@@ -126,7 +126,7 @@ out["max_abs_error"] = checks
 # large arrays: the GPU's pace (kernel time; the host's per-op work and submit overlap it)
 cpu = "llvmpipe" in str(pycore.info()["adapter"]) or "swiftshader" in str(pycore.info()["adapter"]).lower()
 side = 1024 if cpu else 8192
-while 4 * side * side > pycore.runtime.RUNTIME.device.max_binding and side > 1024:
+while 4 * side * side > pycore.engine.runtime.RUNTIME.device.max_binding and side > 1024:
     side //= 2
 for x in (a, b, wide, big):
     x.release()
@@ -159,7 +159,7 @@ out["gpu_bound"] = gb
 from pycore.engine.executor import facts, time_plan_async
 from pycore.kernels.elementwise import Operand, plan_elementwise
 from pycore.kernels.reduction import Combine, plan_reduction
-dev = pycore.runtime.RUNTIME.device
+dev = pycore.engine.runtime.RUNTIME.device
 f = facts(dev)
 f32 = np.dtype(np.float32)
 def ew(fn, arrays, shape):

@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pycore.ops import OPS
+from pycore.tables.ops import OPS
 from scripts.readme import replace_section
 from tests.harness import Server, boot, launch
 from tests.reference import REFERENCES, case_ids

@@ -1,5 +1,5 @@
 """Generated sections of the docs, each between `<!-- NAME:begin -->` and `<!-- NAME:end -->`
-markers: README.md's op reference (from pycore.ops.OPS) and error table, and the measured tables of
+markers: README.md's op reference (from pycore.tables.ops.OPS) and error table, and the measured tables of
 docs/benchmarks.md.
 
     python3 scripts/readme.py      rewrites the op reference (tests check it is current)
@@ -41,11 +41,12 @@ def _row(name: str, summary: str, example: str, shows: str) -> str:
 
 def op_reference() -> str:
     """One row per op: call, what it does, a one-line example and its value. The n-d ops
-    (pycore.ufuncs) first, then the fixed-kernel ops of pycore.ops whose names they do not take."""
+    (pycore.tables.ufuncs) first, then the fixed-kernel ops of pycore.tables.ops whose names they
+    do not take."""
     sys.path.insert(0, str(ROOT))
-    from pycore.calls import NDPUBLIC
-    from pycore.ops import OPS
-    from pycore.ufuncs import REDUCTIONS, UFUNCS
+    from pycore.calls.nd import TABLED
+    from pycore.tables.ops import OPS
+    from pycore.tables.ufuncs import REDUCTIONS, UFUNCS
 
     rows = ["| call | what it computes | example (in the console) | gives |", "| --- | --- | --- | --- |"]
     for u in UFUNCS.values():
@@ -54,7 +55,7 @@ def op_reference() -> str:
     for r in REDUCTIONS.values():
         rows.append(_row(f"{r.name}_async", r.summary, r.example, r.shows))
     for op in OPS.values():
-        if op.public_name not in NDPUBLIC:
+        if op.public_name not in TABLED:
             rows.append(_row(op.public_name, op.summary, op.example, op.shows))
     return "\n".join(rows)
 
@@ -71,9 +72,9 @@ def api_reference() -> str:
     dtypes it takes and gives, where it runs, an example and its value)."""
     sys.path.insert(0, str(ROOT))
     import pycore
-    from pycore.calls import NDPUBLIC
-    from pycore.ops import OPS
-    from pycore.ufuncs import REDUCTIONS, UFUNCS
+    from pycore.calls.nd import TABLED
+    from pycore.tables.ops import OPS
+    from pycore.tables.ufuncs import REDUCTIONS, UFUNCS
 
     def head(name: str) -> str:
         sig = inspect.signature(getattr(pycore, name))
@@ -86,8 +87,8 @@ def api_reference() -> str:
         return ["```python", f">>> await {expr}", shows, "```", ""]
 
     lines = ["# pycore API reference", "",
-             "Written by `python3 scripts/readme.py` from pycore's op tables (`pycore/ufuncs.py`, "
-             "`pycore/ops.py`); a test checks it is current. Every op is async and takes "
+             "Written by `python3 scripts/readme.py` from pycore's op tables (`pycore/tables/ufuncs.py`, "
+             "`pycore/tables/ops.py`); a test checks it is current. Every op is async and takes "
              '`backend="auto" | "gpu" | "numpy"`: where to compute, never where the result lives (a '
              "GpuArray input gives a GpuArray result). Every op runs on the GPU where there is one, and "
              "on NumPy otherwise, with the same result and dtype.", "",
@@ -107,7 +108,7 @@ def api_reference() -> str:
     lines += ["## Fixed-kernel ops", "", "These compute in float32: integer and bool inputs are converted, "
               "and so are GpuArrays of those dtypes (on the GPU).", ""]
     for op in OPS.values():
-        if op.public_name in NDPUBLIC:
+        if op.public_name in TABLED:
             continue
         lines += [head(op.public_name), "", op.summary, "", *example(op.example, op.shows)]
     return "\n".join(lines).rstrip() + "\n"

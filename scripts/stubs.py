@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes pycore/__init__.pyi: the public API as type checkers and IDEs should see it. The `*_async`
-functions are generated from the op table at import time (pycore/api.py), which static tools cannot
+functions are generated from the op table at import time (pycore/calls/api.py), which static tools cannot
 follow; the stub spells out each one's signature, from the same table. tests/unit/test_shaders.py
 checks the stub is current.
 
@@ -27,13 +27,14 @@ from numpy.typing import ArrayLike
 
 from . import bench as bench
 from .array.dtypes import NarrowingWarning as NarrowingWarning
-from .batch import CommandBatch as CommandBatch
-from .calibrate import calibrate_async as calibrate_async
-from .gpuarray import GpuArray as GpuArray
-from .ops import OPS as OPS
-from .selector import SELECTOR as SELECTOR
-from .selector import BackendSelector as BackendSelector
-from .selector import Calibration as Calibration
+from .bench.calibrate import calibrate_async as calibrate_async
+from .calls.batch import CommandBatch as CommandBatch
+from .calls.gpuarray import GpuArray as GpuArray
+from .choice.selector import SELECTOR as SELECTOR
+from .choice.selector import BackendSelector as BackendSelector
+from .choice.selector import Calibration as Calibration
+from .engine.device import CancelledWorkError as CancelledWorkError
+from .tables.ops import OPS as OPS
 
 __version__: str
 
@@ -47,10 +48,10 @@ def trace() -> list[dict[str, Any]]: ...
 
 
 def stub() -> str:
-    from pycore.api import PUBLIC
-    from pycore.calls import NDPUBLIC
-    from pycore.ops import OPS
-    from pycore.ufuncs import REDUCTIONS, UFUNCS
+    from pycore.calls.api import PUBLIC
+    from pycore.calls.nd import TABLED
+    from pycore.tables.ops import OPS
+    from pycore.tables.ufuncs import REDUCTIONS, UFUNCS
 
     lines = [HEAD]
     for u in UFUNCS.values():
@@ -65,7 +66,7 @@ def stub() -> str:
                      f"axis: int | tuple[int, ...] | None = None, keepdims: bool = False, "
                      f'{extra}backend: str = "auto") -> Any:\n    """{r.summary}"""')
     for op in OPS.values():
-        if op.public_name in NDPUBLIC:
+        if op.public_name in TABLED:
             continue
         sig = inspect.signature(PUBLIC[op.public_name])
         params = []

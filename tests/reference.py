@@ -237,7 +237,7 @@ UNARY_PARAMS: dict[str, list[dict[str, Any]]] = {
     "scale": [{"s": 2.0}, {"s": -0.25}]}
 def _of_kind(kind: str) -> list[str]:
     """The op table's ops of one kind: a new op of that kind gets these cases with no edit here."""
-    from pycore.ops import OPS
+    from pycore.tables.ops import OPS
 
     return [name for name, op in OPS.items() if op.kind == kind]
 

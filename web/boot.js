@@ -154,7 +154,7 @@ function showStatus(info) {
   tier.tabIndex = gpu ? -1 : 0;
 }
 
-// The selector's calibration, measured in the background while the page is idle (pycore.calibrate).
+// The selector's calibration, measured in the background while the page is idle (pycore.bench.calibrate).
 function showCalibration({ task, done, total, detail }) {
   if (task !== "background calibration") return;
   let el = document.getElementById("calibration");

@@ -60,14 +60,16 @@ export async function startConsole(py, ready) {
     const ms = performance.now() - running.started;
     parts.push(ms >= SHOW_ELAPSED_AFTER_MS ? `running ${(ms / 1000).toFixed(1)} s` : "running");
     const p = running.progress;
-    if (p) parts.push(p.total > 1 ? `${p.task} ${p.done}/${p.total}${p.detail ? ": " + p.detail : ""}`
+    if (p && p.task === "gpu") parts.push(p.detail); // queued GPU work: pycore words it whole
+    else if (p) parts.push(p.total > 1 ? `${p.task} ${p.done}/${p.total}${p.detail ? ": " + p.detail : ""}`
       : `${p.task}${p.detail ? " " + p.detail : ""}`);
     if (queue.length) parts.push(`${queue.length} queued`);
     statusText.textContent = parts.join(" · ");
   }
   py.on("progress", (p) => {
     if (!running) return;
-    running.progress = p.done >= p.total && p.task === "compile" ? null : p;
+    // a compile, or a wait for queued GPU work, that ended says nothing more
+    running.progress = p.done >= p.total && (p.task === "compile" || p.task === "gpu") ? null : p;
     showStatus();
   });
 

@@ -68,7 +68,7 @@ def display(value: object) -> str:
 
 def format_exception(exc: BaseException) -> str:
     """A traceback from the user's first frame on. For an argument error pycore raised (bad shape,
-    dtype, size or parameter: see pycore.dispatch.is_argument_error) and for an interrupt,
+    dtype, size or parameter: see pycore.calls.dispatch.is_argument_error) and for an interrupt,
     pycore's own frames are left out too: the traceback ends in the user's line. A real error
     inside pycore keeps them."""
     tb = exc.__traceback__
@@ -77,7 +77,7 @@ def format_exception(exc: BaseException) -> str:
     if tb is None:
         tb = exc.__traceback__
     import pycore
-    from pycore.dispatch import is_argument_error
+    from pycore.calls.dispatch import is_argument_error
 
     if isinstance(exc, KeyboardInterrupt) or is_argument_error(exc):
         pycore_dir = str(Path(pycore.__file__).parent)

@@ -8,7 +8,7 @@
 // worker → page   {type: "stage", name, state, ms, error}     boot progress
 //                 {type: "ready", info}                       boot finished: pycore.info()
 //                 {type: "write", kind, text}                 console output
-//                 {type: "progress", task, done, total, detail}  long pycore work (see pycore.progress)
+//                 {type: "progress", task, done, total, detail}  long pycore work (see pycore.engine.progress)
 //                 {type: "event", name, text}                 pageEvent(name, text) called from Python
 //                 {type: "setting", key, value}               a setting to keep in the page's localStorage
 //                 {id, value} or {id, error}                  the answer to a request
@@ -46,7 +46,7 @@ addEventListener("unhandledrejection", (ev) => { ev.preventDefault(); console.er
 
 // Python may tell the page something (a benchmark row, say) with js.pageEvent(name, text).
 globalThis.pageEvent = (name, text) => post({ type: "event", name: String(name), text: String(text) });
-// pycore's progress reports (pycore.progress) go to the page as they come.
+// pycore's progress reports (pycore.engine.progress) go to the page as they come.
 globalThis.postProgress = (task, done, total, detail) => post({ type: "progress", task, done, total, detail });
 
 async function stage(name, work) {
@@ -116,18 +116,18 @@ async function boot({ interrupt, settings, calibrate }) {
         console.warn("pycore: its bytecode could not be unpacked; compiling its sources", err);
       }
     }
-    pyodide.runPython("import js, pycore, pycore.progress\npycore.progress.listen(js.postProgress)");
+    pyodide.runPython("import js, pycore, pycore.engine.progress\npycore.progress.listen(js.postProgress)");
     session = consoleNs.get("ConsoleSession")((kind, text) => post({ type: "write", kind, text }));
     consoleNs.destroy();
   });
   if (interrupt) {
-    pyodide.runPython("import js, pycore.interrupts\n" +
-      "pycore.interrupts.install(js.pycoreInterrupt, internal=('/console.py',))");
+    pyodide.runPython("import js, pycore.engine.interrupts\n" +
+      "pycore.engine.interrupts.install(js.pycoreInterrupt, internal=('/console.py',))");
   }
   const info = await stage("gpu", async () =>
     JSON.parse(await pyodide.runPythonAsync("import json, pycore\njson.dumps(await pycore.init_async())")));
   // The selector calibrates itself while the page is idle (?calibrate=manual: only when asked).
-  if (calibrate !== "manual") pyodide.runPython("import pycore.calibrate\npycore.calibrate.calibrate_in_background()");
+  if (calibrate !== "manual") pyodide.runPython("import pycore.bench.calibrate\npycore.calibrate.calibrate_in_background()");
   return info;
 }
 

@@ -107,6 +107,42 @@ def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(out)
 
 
+def matmul_shape(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
+    """The shape of a @ b as numpy.matmul gives it (1-D operands as a row or a column, dropped
+    from the result; batch axes broadcast), or ValueError naming the shapes.
+
+    >>> matmul_shape((8, 512, 64), (64, 512)), matmul_shape((3,), (2, 3, 4)), matmul_shape((5, 3), (3,))
+    ((8, 512, 512), (2, 4), (5,))
+    """
+    a, b = tuple(a), tuple(b)
+    for name, shape in (("a", a), ("b", b)):
+        if len(shape) == 0:
+            raise ValueError(f"matmul: {name} must have at least 1 dimension, got a 0-d array")
+    ka, kb = a[-1], (b[-2] if len(b) > 1 else b[0])
+    if ka != kb:
+        if len(a) == 2 and len(b) == 2:
+            raise ValueError(f"matmul: a is {a} and b is {b}: a's columns ({a[1]}) "
+                             f"must equal b's rows ({b[0]})")
+        raise ValueError(f"matmul: a {a} and b {b} do not match: a's last axis ({ka}) must equal b's "
+                         f"{'second-to-last' if len(b) > 1 else 'only'} axis ({kb})")
+    try:
+        batch = broadcast_shapes(a[:-2], b[:-2])
+    except ValueError as exc:
+        raise ValueError(f"matmul: the batch axes of a {a} and b {b} do not broadcast ({exc})") from None
+    return (*batch, *(a[-2:-1]), *(b[-1:] if len(b) > 1 else ()))
+
+
+def conv_shape(image: Sequence[int], kernel: Sequence[int], mode: str) -> tuple[int, int]:
+    """The shape of a 2-D convolution's output: the image's ("same"), or where the whole kernel
+    fits ("valid").
+
+    >>> conv_shape((64, 48), (3, 5), "valid"), conv_shape((64, 48), (3, 5), "same")
+    ((62, 44), (64, 48))
+    """
+    (h, w), (kh, kw) = image, kernel
+    return (h, w) if mode == "same" else (h - kh + 1, w - kw + 1)
+
+
 @dataclass(frozen=True)
 class Layout:
     shape: tuple[int, ...]

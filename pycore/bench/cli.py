@@ -6,9 +6,9 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from ..runtime import RUNTIME
-from . import run_async
-from .report import format_report
+from pycore.bench.harness import run_async
+from pycore.bench.report import format_report
+from pycore.engine.runtime import RUNTIME
 
 
 # -- the command line: `python3 -m pycore.bench --native` (scripts/bench.py shares these options)

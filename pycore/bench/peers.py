@@ -9,10 +9,10 @@ from typing import Any, cast
 
 import numpy as np
 
-from ..ops import OPS
-from ..runtime import IN_PYODIDE, RUNTIME
-from ..samples import SHAPES
-from .sweep import _median, _timed
+from pycore.bench.sweep import _median, _timed
+from pycore.engine.runtime import IN_PYODIDE, RUNTIME
+from pycore.tables.ops import OPS
+from pycore.tables.samples import SHAPES
 
 PEER_OPS = ("relu", "softmax", "matmul")
 
@@ -69,19 +69,38 @@ def _raw_head(op: str, shape: list[int]) -> np.ndarray:
     return (e / e.sum())[:8]
 
 
-def _raw_code(kernel: str) -> str | None:
-    """The WGSL of a kernel pycore generates (element-wise ops), for the raw-JS yardstick to run."""
-    if kernel != "relu":
-        return None
-    from ..programs import PROGRAMS, Elementwise
+def _raw_code(kernel: str, shape: list[int]) -> str | None:
+    """The WGSL of a kernel pycore generates (element-wise and row-wise ops), for the raw-JS
+    yardstick to run."""
+    if kernel == "relu":
+        from pycore.array.layout import Layout
+        from pycore.calls.programs import PROGRAMS, Elementwise
+        from pycore.engine.executor import facts
 
-    return cast(Elementwise, PROGRAMS["unary"]).kernel(OPS["relu"], {}).source()
+        assert RUNTIME.device is not None
+        relu = cast(Elementwise, PROGRAMS["unary"])
+        return relu.plan(OPS["relu"], [Layout.contiguous(tuple(shape))], {}, facts(RUNTIME.device)
+                         ).kernels()[0].source()
+    if kernel in ("softmax", "softmax_thread"):
+        return _softmax_plan(shape).kernels()[0].source()
+    return None
+
+
+def _softmax_plan(shape: list[int]) -> Any:
+    """The plan pycore runs for softmax over the last axis of `shape` on this adapter."""
+    from pycore.array.layout import Layout
+    from pycore.engine.executor import facts
+    from pycore.kernels.rowwise import ROW_OPS, plan_rowwise
+
+    rows, cols = (1, shape[0]) if len(shape) == 1 else shape
+    assert RUNTIME.device is not None
+    return plan_rowwise(ROW_OPS["softmax"], Layout.contiguous((rows, cols)), 1, facts(RUNTIME.device))
 
 
 def _matmul_kernel(n: int) -> tuple[str, tuple[int, int]]:
     """The matmul kernel pycore runs for n x n matrices on this adapter, and the (rows, columns) of C
     one workgroup of it computes (programs.Matmul chooses both)."""
-    from ..programs import PROGRAMS, Matmul
+    from pycore.calls.programs import PROGRAMS, Matmul
 
     assert RUNTIME.device is not None  # (the peers run only on a WebGPU device)
     return cast(Matmul, PROGRAMS["matmul"]).kernel_for(RUNTIME.device.cpu_adapter, n, n, n)
@@ -92,13 +111,7 @@ def _raw_kernel(op: str, shape: list[int]) -> str:
     if op == "matmul":
         return _matmul_kernel(shape[0])[0]
     if op == "softmax":
-        from ..gpu import GpuSession
-        from ..programs import PROGRAMS, Rowwise
-
-        rows, cols = (1, shape[0]) if len(shape) == 1 else shape
-        assert RUNTIME.device is not None
-        tree = cast(Rowwise, PROGRAMS["rowwise"]).uses_tree(GpuSession(RUNTIME.device, "bench"), rows, cols)
-        return op if tree else "softmax_thread"
+        return "softmax" if _softmax_plan(shape).kernels()[0].entry == "rows_tree" else "softmax_thread"
     return op
 
 
@@ -120,7 +133,8 @@ async def _peers(module: Any, sizes: tuple[int, ...], matrix_sizes: tuple[int, .
             reps = max(1, min(repeats, 3)) if op == "matmul" and n >= 512 else repeats
             kernel = _raw_kernel(op, shape)
             tile = to_js(list(_matmul_kernel(n)[1])) if op == "matmul" else None
-            raw = (await module.rawOp(device, kernel, to_js(shape), reps, tile, _raw_code(kernel))).to_py()
+            code = _raw_code(kernel, shape)
+            raw = (await module.rawOp(device, kernel, to_js(shape), reps, tile, code)).to_py()
             want = _raw_head(op, shape)
             if not np.allclose(raw["head"], want, rtol=1e-4, atol=1e-6):
                 raise AssertionError(f"bench: raw-JS {op} at {shape} computed {raw['head']}, "
@@ -142,7 +156,9 @@ async def _bridge(module: Any, repeats: int) -> dict[str, Any]:
     round trip's latency is bimodal (about 0.5-1 ms when the GPU process's first check finds the
     work done, 2.5-3 ms when it waits for its next poll; the share of each varies by run), and a
     median lands in either mode by chance. Both statistics are in the row."""
-    from .. import relu_async
+    from pycore.calls.api import PUBLIC
+
+    relu_async = PUBLIC["relu_async"]
 
     x = np.random.default_rng(1).standard_normal(BRIDGE_SIZE, dtype=np.float32)
     await relu_async(x, backend="gpu")
@@ -160,7 +176,7 @@ async def _bridge(module: Any, repeats: int) -> dict[str, Any]:
         assert RUNTIME.device is not None
         device = RUNTIME.device.transport.js_device()
         raw.extend((await module.rawOp(device, "relu", to_js([BRIDGE_SIZE]), per_round, None,
-                                       _raw_code("relu"))).to_py()["runs"])
+                                       _raw_code("relu", [BRIDGE_SIZE]))).to_py()["runs"])
         floor.extend((await module.rawFloor(device, per_round)).to_py()["runs"])
 
     sides = [pycore_calls] + ([raw_calls] if module is not None else [])

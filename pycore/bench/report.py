@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..ops import OPS
-from .sweep import MATRIX_KINDS
+from pycore.bench.sweep import MATRIX_KINDS
+from pycore.tables.ops import OPS
 
 TARGETS = {
     "regret": "auto <= 1.10 x the faster of gpu and numpy, at every size",

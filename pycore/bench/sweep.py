@@ -11,10 +11,10 @@ from typing import Any, cast
 
 import numpy as np
 
-from ..ops import OPS, Op
-from ..runtime import RUNTIME
-from ..samples import shapes_for
-from ..selector import SELECTOR
+from pycore.choice.selector import SELECTOR
+from pycore.engine.runtime import RUNTIME
+from pycore.tables.ops import OPS, Op
+from pycore.tables.samples import shapes_for
 
 SIZES = (1_000, 10_000, 100_000, 1_000_000, 4_000_000)
 MATRIX_SIZES = (64, 128, 256, 512, 1024)
@@ -64,7 +64,7 @@ async def _cell(op: Op, n: int, backends: tuple[str, ...], repeats: int,
     """One op at one size on each backend, interleaved, every other round in reverse order (so gpu
     and auto run equally often right after NumPy, in the cache it left); medians, auto's choice,
     GPU stages."""
-    from .. import api
+    from pycore.calls import api
 
     fn = api.PUBLIC[op.public_name]
     inputs, params = _inputs(op, n, rng), op.typical_params()
@@ -153,8 +153,13 @@ def _crossovers(rows: list[dict[str, Any]]) -> dict[str, dict[str, int | None]]:
 async def _chain(n: int, repeats: int, rng: np.random.Generator, module: Any = None) -> dict[str, Any]:
     """relu -> scale -> vec_add on n elements, from NumPy input to NumPy result, three ways, and
     (with baselines.js as `module`) in raw JavaScript running the batch's fused kernel."""
-    from .. import GpuArray, relu_async, scale_async, to_gpu_async, vec_add_async
-    from ..batch import CommandBatch
+    from pycore.calls.api import PUBLIC
+    from pycore.calls.gpuarray import GpuArray, to_gpu_async
+    from pycore.calls.nd import NDPUBLIC
+
+    relu_async, scale_async = PUBLIC["relu_async"], PUBLIC["scale_async"]
+    vec_add_async = NDPUBLIC["vec_add_async"]
+    from pycore.calls.batch import CommandBatch
 
     x, y = rng.standard_normal(n, dtype=np.float32), rng.standard_normal(n, dtype=np.float32)
     expect = np.maximum(x, 0) * np.float32(2) + y
@@ -196,7 +201,7 @@ async def _chain(n: int, repeats: int, rng: np.random.Generator, module: Any = N
     row["speedup_command_batch"] = round(row["round_trips_ms"] / row["command_batch_ms"], 3)
     if module is not None:
 
-        from ..fusion import FusedKernel, Node
+        from pycore.kernels.fusion import FusedKernel, Node
 
         assert RUNTIME.device is not None  # (raw JavaScript runs only beside a WebGPU device)
         relu = Node(2, OPS["relu"], {}, [0])

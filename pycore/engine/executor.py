@@ -14,12 +14,13 @@ from typing import Any
 
 import numpy as np
 
-from ..device import CHECKED_ALLOCATION, Check, Device, pending_of
-from ..gpu import DATA_USAGE, GpuSession
-from ..kernels.plan import Facts, Plan, Slot, Step, storage_bytes
-from ..transport import Dispatch
+from pycore.engine.device import CHECKED_ALLOCATION, Check, Device, pending_of
+from pycore.engine.session import DATA_USAGE, GpuSession
+from pycore.engine.transport import Dispatch
+from pycore.kernels.plan import Copy, Facts, Plan, Slot, Step, storage_bytes
 
 PLANS = 512  # plans kept (a call that repeats one replays it)
+DEVICE_PLANS = 256  # fixed-kernel calls remembered per device (all dropped when there are more)
 _plans: OrderedDict[tuple, Plan] = OrderedDict()
 _facts: dict[int, tuple[Any, Facts]] = {}
 
@@ -88,17 +89,34 @@ async def run_plans_async(device: Device, name: str, plans: list[tuple[Plan, lis
         return raw, (), gpu.stages
 
 
+def remember(device: Device, key: tuple, gpu: GpuSession, inputs: list[Any], result: Any) -> None:
+    """Remember the plan of a finished fixed-kernel call on GpuArrays (`inputs`: the GpuViews it
+    bound, `result`: the GpuView it made) under `key` on its device, where the call ran exactly
+    that plan on exactly those inputs, bound whole, into that result (nothing uploaded, nothing
+    in parts): a later call with the same key replays it (see replay), its result in the shape
+    the call's was."""
+    if len(gpu.planned) != 1 or gpu.stages["upload"] or result.buffer is None or result.offset:
+        return
+    plan, bound, outputs = gpu.planned[0]
+    if len(bound) != len(inputs) or len(outputs) != 1 or outputs[0][0] is not result.buffer:
+        return
+    if any(b[0] is not v.buffer or v.offset for b, v in zip(bound, inputs, strict=True)):
+        return
+    if len(device.plans) >= DEVICE_PLANS:
+        device.plans.clear()
+    device.plans[key] = (plan, result.shape)
+
+
 def replay(device: Device, name: str, plan: Plan, inputs: list[tuple[Any, int, tuple[Check, ...]]]
            ) -> tuple[Any, tuple[Check, ...]] | None:
     """Queue a plan of one step whose kernel is compiled, on GpuArray inputs ((buffer, bytes,
     checks) each), with no session: an output buffer from the pool, the uniform block pinned, one
     command queued (what a repeated call costs). None where the plan needs more (scratch, several
     steps or outputs, a large output whose allocation is checked, a kernel not yet compiled)."""
-    if len(plan.steps) != 1 or plan.scratch or len(plan.outputs) != 1:
+    if len(plan.steps) != 1 or plan.scratch or len(plan.outputs) != 1 or not isinstance(plan.steps[0], Step):
         return None
     step = plan.steps[0]
-    k = step.kernel
-    pipeline = device.pipelines.get(device.pipeline_key("generated", k.entry, k.name))
+    pipeline = device.pipelines.get(step.kernel.pipeline_key())
     spec = plan.outputs[0]
     nbytes = max(4, storage_bytes(spec.shape, spec.dtype))
     if pipeline is None or nbytes >= CHECKED_ALLOCATION:
@@ -136,15 +154,19 @@ def _bound(slot: Slot, buffers: list[tuple[Any, int]]) -> tuple[Any, ...]:
 
 
 async def _bound_steps_async(gpu: GpuSession, plan: Plan, inputs: list[tuple[Any, int]]
-                             ) -> tuple[list[tuple[Any, int]], list[tuple[Any, list[tuple], Step]]]:
-    """Buffers for the plan's outputs and scratch, and each step's pipeline and bindings."""
+                             ) -> tuple[list[tuple[Any, int]], list[tuple[Any, list[tuple], Step | Copy]]]:
+    """Buffers for the plan's outputs and scratch, and each step's pipeline and bindings (a copy's:
+    None, and its source and destination bindings)."""
     outputs = [gpu.output(max(4, storage_bytes(o.shape, o.dtype))) for o in plan.outputs]
     scratch = [gpu.output(n) for n in plan.scratch]
     pools = {"in": inputs, "out": outputs, "tmp": scratch}
-    steps = []
+    steps: list[tuple[Any, list[tuple], Step | Copy]] = []
     for step in plan.steps:
-        k = step.kernel
-        pipeline = await gpu.pipeline_async("generated", k.entry, k.bindings, k.source, k.name)
+        if isinstance(step, Copy):
+            ends = [_bound(step.src, pools[step.src.kind]), _bound(step.dst, pools[step.dst.kind])]
+            steps.append((None, ends, step))
+            continue
+        pipeline = await gpu.pipeline_async(*step.kernel.pipeline_args())
         bound = [gpu.uniform_words(step.block) if s.kind == "meta" else _bound(s, pools[s.kind])
                  for s in step.slots]
         steps.append((pipeline, bound, step))
@@ -155,8 +177,13 @@ async def execute_async(gpu: GpuSession, plan: Plan, inputs: list[tuple[Any, int
     """Queue `plan` with `inputs` (a binding (buffer, bytes) per input) and return the output
     bindings (new buffers the session holds: keep them, or read them)."""
     outputs, steps = await _bound_steps_async(gpu, plan, inputs)
+    gpu.planned.append((plan, inputs, outputs))
     for pipeline, bound, step in steps:
-        gpu.dispatch(pipeline, bound, step.grid)
+        if isinstance(step, Copy):
+            (src, _, *src_at), (dst, _, *dst_at) = bound
+            gpu.copy(src, dst, step.size, src_at[0] if src_at else 0, dst_at[0] if dst_at else 0)
+        else:
+            gpu.dispatch(pipeline, bound, step.grid)
     return outputs
 
 
@@ -171,6 +198,8 @@ async def time_plan_async(device: Device, plan: Plan, inputs: list[tuple[Any, in
         _, steps = await _bound_steps_async(gpu, plan, inputs)
         total = 0.0
         for pipeline, bound, step in steps:
+            if isinstance(step, Copy):
+                continue  # (timed are the kernels)
             ms = await device.transport.time_dispatch_async(pipeline, bound, step.grid, reps)
             if ms is None:
                 return None

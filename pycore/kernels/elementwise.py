@@ -24,9 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from ..array.layout import Layout, collapse
-from ..shaders import wgsl_functions, wgsl_template, wgsl_typed
-from .plan import (
+from pycore.array.layout import Layout, collapse
+from pycore.kernels.plan import (
     Facts,
     Kernel,
     Output,
@@ -39,9 +38,11 @@ from .plan import (
     wgsl_type,
     word_of,
 )
+from pycore.kernels.wgsl import wgsl_functions, wgsl_template, wgsl_typed
 
 WORKGROUP = 256  # threads per workgroup (common.wgsl's WORKGROUP)
 PER_THREAD = 4  # output elements per thread (strided.wgsl)
+F32 = np.dtype(np.float32)
 
 
 @dataclass(frozen=True)
@@ -84,15 +85,17 @@ def _kernel(
     returns_bool: bool,
     out: str,
     rank: int,
+    n_params: int = 0,
 ) -> Kernel:
     """The kernel computing `function` on operands ((dtype name, is scalar), ...) converted to
-    `compute`, storing `out`, over outputs of `rank` collapsed axes."""
+    `compute`, and `n_params` f32 parameters, storing `out`, over outputs of `rank` collapsed axes."""
     arrays = [k for k, (_, scalar) in enumerate(operands) if not scalar]
     n_arr = len(arrays)
     shape_at = 2 + n_arr  # words: count, first, offsets..., shape..., strides..., scalars...
     stride_at = shape_at + rank
     scalar_at = stride_at + n_arr * rank
-    n_words = scalar_at + sum(1 for _, s in operands if s)
+    param_at = scalar_at + sum(1 for _, s in operands if s)
+    n_words = param_at + n_params
     compute_dt, out_dt = np.dtype(compute), np.dtype(out)
     inputs: list[str] = []
     load: list[str] = []
@@ -123,6 +126,7 @@ def _kernel(
             load.append(f"    let a{k} = vec4<{t}>({', '.join(lanes)});")
             value = f"a{k}"
         args.append(convert(value, dt, compute_dt))
+    args += [f"bitcast<f32>(word({param_at + i}u))" for i in range(n_params)]
     result = f"{function}({', '.join(args)})"
     if returns_bool:
         result = f"select(vec4<u32>(0u), vec4<u32>(1u), {result})"
@@ -132,7 +136,7 @@ def _kernel(
     store = [f"    if (first + {lane}u * WORKGROUP < n) {{ out[first + {lane}u * WORKGROUP] = y[{lane}]; }}"
              for lane in range(PER_THREAD)]
     signature = ",".join(wgsl_type(np.dtype(n)) + ("" if s else f"[{rank}]") for n, s in operands)
-    name = f"strided:{function}({signature})->{wgsl_type(out_dt)}"
+    name = f"strided:{function}({signature}{',f32' * n_params})->{wgsl_type(out_dt)}"
 
     def source() -> str:
         filled = (
@@ -173,13 +177,14 @@ def _source(template: str, fills: dict[str, str]) -> str:
 
 @cache
 def _tiled_kernel(function: str, operands: tuple[tuple[str, bool, bool], ...], compute: str,
-                  returns_bool: bool, out: str) -> Kernel:
+                  returns_bool: bool, out: str, n_params: int = 0) -> Kernel:
     """The tiled kernel (shaders/tiled.wgsl) of `function` on operands ((dtype name, is scalar, is
     read column-wise), ...): column-wise inputs are staged through workgroup memory."""
     arrays = [k for k, (_, scalar, _) in enumerate(operands) if not scalar]
     n_arr = len(arrays)
     scalar_at = 2 + 4 * n_arr
-    n_words = scalar_at + sum(1 for _, s, _ in operands if s)
+    param_at = scalar_at + sum(1 for _, s, _ in operands if s)
+    n_words = param_at + n_params
     compute_dt, out_dt = np.dtype(compute), np.dtype(out)
     inputs, tiles, load, gather, args = [], [], [], [], []
     scalar_k = 0
@@ -214,12 +219,13 @@ def _tiled_kernel(function: str, operands: tuple[tuple[str, bool, bool], ...], c
                        f" + i32(c) * iword({at + 2}u))];",
                        "    }"]
         args.append(convert(f"a{k}", dt, compute_dt))
+    args += [f"bitcast<f32>(word({param_at + i}u))" for i in range(n_params)]
     result = f"{function}({', '.join(args)})"
     result = (f"select(vec4<u32>(0u), vec4<u32>(1u), {result})" if returns_bool
               else convert(result, compute_dt, out_dt))
     signature = ",".join(wgsl_type(np.dtype(n)) + ("" if s else "[T]" if c else "[2]")
                          for n, s, c in operands)
-    name = f"tiled:{function}({signature})->{wgsl_type(out_dt)}"
+    name = f"tiled:{function}({signature}{',f32' * n_params})->{wgsl_type(out_dt)}"
 
     def source() -> str:
         return _source("tiled", {"inputs": "\n".join(inputs), "out": str(n_arr),
@@ -232,7 +238,8 @@ def _tiled_kernel(function: str, operands: tuple[tuple[str, bool, bool], ...], c
 
 
 def _plan_tiled(function: str, operands: list[Operand], compute: np.dtype, out: np.dtype,
-                shape: tuple[int, ...], facts: Facts, returns_bool: bool) -> Plan | None:
+                shape: tuple[int, ...], facts: Facts, returns_bool: bool, params: tuple[float, ...]
+                ) -> Plan | None:
     """The tiled plan, where it pays: the output collapses to (batch,) rows x columns, each at
     least a tile, an input is read column-wise (stride 1 along the rows, not along the columns),
     and the output fits one binding and the grid. None otherwise."""
@@ -250,11 +257,12 @@ def _plan_tiled(function: str, operands: list[Operand], compute: np.dtype, out: 
         return None
     flags = iter(columns)
     specs = tuple((o.dtype.name, o.layout is None, o.layout is not None and next(flags)) for o in operands)
-    kernel = _tiled_kernel(function, specs, compute.name, returns_bool, out.name)
+    kernel = _tiled_kernel(function, specs, compute.name, returns_bool, out.name, len(params))
     words = [dims[-2], dims[-1]]
     for v, st in zip(views, strides, strict=True):
         words += [v.offset, st[-2], st[-1], st[0] if len(st) == 3 else 0]
     words += [word_of(o.value, o.dtype) for o in operands if o.layout is None]
+    words += [word_of(p, F32) for p in params]
     slots = (*[Slot("in", j) for j in range(len(layouts))], Slot("out", 0), Slot("meta"))
     step = Step(kernel, slots, tuple(i32_word(w) for w in words), grid)
     return Plan((step,), (Output(tuple(shape), out),))
@@ -269,10 +277,12 @@ def plan_elementwise(
     shape: tuple[int, ...],
     facts: Facts,
     returns_bool: bool = False,
+    params: tuple[float, ...] = (),
 ) -> Plan:
     """The plan of `function` (a vec4 WGSL function) over `operands` broadcast to `shape`, computed
-    in `compute` and stored as `out` (`returns_bool`: the function returns vec4<bool>). An input
-    must fit one binding; the output is written in chunks that do."""
+    in `compute` and stored as `out` (`returns_bool`: the function returns vec4<bool>; `params`:
+    f32 arguments after the operands, as an activation's alpha). An input must fit one binding;
+    the output is written in chunks that do."""
     layouts = [o.layout for o in operands if o.layout is not None]
     for layout in layouts:
         low, high = layout.span()
@@ -282,7 +292,7 @@ def plan_elementwise(
                 f"binding, over this device's maxStorageBufferBindingSize of "
                 f"{facts.max_binding:,} bytes"
             )
-    tiled = _plan_tiled(function, operands, compute, out, shape, facts, returns_bool)
+    tiled = _plan_tiled(function, operands, compute, out, shape, facts, returns_bool, params)
     if tiled is not None:
         return tiled
     views = [layout.broadcast_to(shape) for layout in layouts]
@@ -295,12 +305,14 @@ def plan_elementwise(
         returns_bool,
         out.name,
         rank,
+        len(params),
     )
     fixed = (
         [v.offset for v in views]
         + list(dims)
         + [i32_word(s) for st in strides for s in st]
         + [word_of(o.value, o.dtype) for o in operands if o.layout is None]
+        + [word_of(p, F32) for p in params]
     )
     fixed = [i32_word(w) for w in fixed]
     total = int(np.prod(shape))

@@ -1,12 +1,20 @@
-"""The integer matmul generator and planner: (..., m, k) @ (..., k, n) in int32 or uint32 through
-the operands' strides (shaders/matmul_int.wgsl), batch axes broadcast. The float32 matmul runs on
-the tuned tile kernels of pycore/programs.py.
+"""The matmul planners: (..., m, k) @ (..., k, n), batch axes broadcast.
+
+float32 (`plan_matmul`): the tuned tile kernels of shaders/matmul.wgsl (written out from GPU_TILES
+by scripts/matmul_wgsl.py), a dispatch per matrix of the batch and per chunk of rows that fits one
+binding, each binding its matrices where they lie; a matrix at an offset the device cannot bind
+is copied to a scratch buffer first (and a result's part written to one, then copied into place).
+Integers (`plan_matmul_int`): a generated kernel (shaders/matmul_int.wgsl) through the operands'
+strides, in int32 or uint32.
 
 >>> from pycore.array.layout import Layout
 >>> i32 = np.dtype("int32")
 >>> p = plan_matmul_int(Layout.contiguous((2, 3, 4)), Layout.contiguous((4, 5)), i32, Facts())
 >>> p.outputs[0].shape, p.steps[0].grid
 ((2, 3, 5), (1, 1, 2))
+>>> p = plan_matmul(Layout.contiguous((8, 512, 64)), Layout.contiguous((8, 64, 512)), Facts())
+>>> len(p.steps), p.steps[0].kernel.entry, p.steps[1].slots[0]
+(8, 'matmul_t32', Slot(kind='in', index=0, offset=131072, size=131072))
 """
 
 from __future__ import annotations
@@ -16,9 +24,9 @@ from functools import cache
 
 import numpy as np
 
-from ..array.layout import Layout, broadcast_shapes, collapse
-from ..shaders import wgsl_template
-from .plan import Facts, Kernel, Output, Plan, Slot, Step, i32_word, wgsl_type
+from pycore.array.layout import Layout, broadcast_shapes, collapse
+from pycore.kernels.plan import Copy, Facts, Kernel, Output, Plan, Slot, Step, i32_word, wgsl_type
+from pycore.kernels.wgsl import wgsl_constant, wgsl_source, wgsl_template
 
 GROUP = 16  # rows and columns of C per workgroup
 
@@ -77,3 +85,137 @@ def plan_matmul_int(a: Layout, b: Layout, dtype: np.dtype, facts: Facts) -> Plan
     step = Step(kernel, (Slot("in", 0), Slot("in", 1), Slot("out", 0), Slot("meta")),
                 tuple(i32_word(w) for w in words), grid)
     return Plan((step,), (Output((*batch, m, n), dtype),))
+
+
+# ---------------------------------------------------------------- float32: the tile kernels
+
+F32 = np.dtype(np.float32)
+TILE = wgsl_constant("TILE", "matmul")  # rows and columns of C per workgroup of `matmul`
+TILED = wgsl_constant("TILED", "matmul")  # rows and columns of C per workgroup of `matmul_tiled`
+VEC4_ROWS, VEC4_COLS4, VEC4_GROUP = 32, 8, (4, 8)  # per thread, and threads per workgroup
+VEC4_TILE = (VEC4_ROWS * VEC4_GROUP[1], 4 * VEC4_COLS4 * VEC4_GROUP[0])  # C rows, columns per group
+# GPU kernels, largest first: entry -> (C rows, C columns per workgroup, K per slice, C rows and
+# columns per thread). Chosen on an H100 through Dawn against 17 other shapes (docs/benchmarks.md).
+GPU_TILES: dict[str, tuple[int, int, int, int, int]] = {
+    "matmul_t128": (128, 128, 8, 8, 16),
+    "matmul_t64": (64, 64, 16, 4, 4),
+    "matmul_t32": (32, 32, 16, 4, 4),
+}
+FILL = 256  # workgroups a tile's grid must have to be chosen over the next smaller one
+
+
+def float_kernel(cpu_adapter: bool, m: int, n: int, k: int, tiled: bool | None = None,
+                 tile: int | None = None) -> tuple[str, tuple[int, int]]:
+    """The tile kernel for an (m x k) @ (k x n) float product and the (rows, columns) of C a
+    workgroup of it computes. On a GPU, when N and K are multiples of 4: the largest of GPU_TILES
+    whose grid still has FILL workgroups (a small product keeps the cores busy), else
+    `matmul_tiled` (scalar loads, any shape). On a CPU adapter, where barriers cost more than the
+    reloads they save: `matmul_vec4` (N and K multiples of 4) or `matmul`. `tiled` forces the
+    GPU (True) or CPU-adapter (False) choice; `tile` forces one of GPU_TILES where N and K allow.
+
+    >>> [float_kernel(False, s, s, s)[0] for s in (4096, 1024, 256)], float_kernel(False, 9, 9, 9)
+    (['matmul_t128', 'matmul_t64', 'matmul_t32'], ('matmul_tiled', (64, 64)))
+    >>> float_kernel(True, 64, 64, 64), float_kernel(True, 3, 5, 7)
+    (('matmul_vec4', (256, 128)), ('matmul', (32, 32)))
+    >>> float_kernel(False, 64, 64, 64, tile=16)
+    Traceback (most recent call last):
+    ValueError: matmul: tile must be None or one of 128, 64, 32, got 16
+    """
+    vec4 = n % 4 == 0 and k % 4 == 0
+    if tile is not None and f"matmul_t{tile}" not in GPU_TILES:
+        sizes = ", ".join(str(rows) for rows, *_ in GPU_TILES.values())
+        raise ValueError(f"matmul: tile must be None or one of {sizes}, got {tile!r}")
+    if tile is not None and vec4:
+        return f"matmul_t{tile}", (tile, tile)
+    if not (not cpu_adapter if tiled is None else tiled):
+        return ("matmul_vec4", VEC4_TILE) if vec4 else ("matmul", (TILE, TILE))
+    if not vec4:
+        return "matmul_tiled", (TILED, TILED)
+    for entry, (rows, cols, *_) in GPU_TILES.items():
+        if -(-m // rows) * -(-n // cols) >= FILL:
+            return entry, (rows, cols)
+    return entry, (rows, cols)  # the smallest tile
+
+
+def k_step(cap: int | None, tiled: bool) -> int:
+    """The longest K one dispatch may loop over within `cap` iterations per invocation: about K
+    for `matmul_tiled` (16 per staged slice, plus the slice loop; the GPU_TILES kernels loop
+    K / 8 or K / 16 times, fewer), K / 4 (+3) for the CPU-adapter kernels.
+
+    >>> k_step(65_535, False), k_step(65_535, True), k_step(None, True) > 1e9
+    (262108, 61680, True)
+    """
+    if cap is None:
+        return 1 << 62
+    return (cap * 16 // 17) // 16 * 16 if tiled else 4 * (cap - 8)
+
+
+@cache
+def tile_kernel(entry: str) -> Kernel:
+    """An entry point of shaders/matmul.wgsl as a plan's kernel."""
+    return Kernel(f"matmul.{entry}", entry, ("read", "read", "write", "uniform"),
+                  lambda: wgsl_source("matmul"), family="matmul")
+
+
+def _matrix_offsets(x: Layout, batch: tuple[int, ...]) -> list[int]:
+    """The element offset of each matrix of x for the broadcast batch (C order)."""
+    own = x.shape[:-2]
+    strides = (0,) * (len(batch) - len(own)) + _batch_strides(x)
+    offsets = np.full(batch, x.offset, np.int64) if batch else np.array(x.offset, np.int64)
+    for d, st in enumerate(strides):
+        shape = [1] * len(batch)
+        shape[d] = batch[d]
+        offsets = offsets + st * np.arange(batch[d]).reshape(shape)
+    return [int(v) for v in np.asarray(offsets).reshape(-1)]
+
+
+def plan_matmul(a: Layout, b: Layout, facts: Facts, tiled: bool | None = None, tile: int | None = None
+                ) -> Plan:
+    """The plan of a @ b in float32 for operands of 2 or more dimensions (the caller makes 1-D ones
+    2-D) whose matrices are C-ordered (strides (k, 1) and (n, 1); batch strides any); the output
+    is C-ordered (batch..., m, n). The caller has checked the bindings, the grid and the loop cap
+    (see programs.Matmul.unfit)."""
+    m, k, n = a.shape[-2], a.shape[-1], b.shape[-1]
+    for name, x, cols in (("a", a, k), ("b", b, n)):
+        if x.strides[-1] != 1 or x.strides[-2] != cols:
+            raise ValueError(f"matmul: {name}'s matrices must be C-ordered for the tile kernels, got strides "
+                             f"{x.strides}")
+    batch = broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    entry, (tile_rows, tile_cols) = float_kernel(facts.cpu_adapter, m, n, k, tiled, tile)
+    kernel = tile_kernel(entry)
+    align = facts.offset_align
+    # rows per chunk: what one binding and the grid take, a multiple of `unit` (chunks stay aligned)
+    unit = math.lcm(align // math.gcd(align, 4 * k), align // math.gcd(align, 4 * n))
+    rows = min(facts.max_binding // (4 * max(k, 1)), facts.max_binding // (4 * n),
+               facts.max_groups * tile_rows)
+    if rows < m:
+        rows = max(unit, rows // unit * unit)
+    steps: list[Step | Copy] = []
+    scratch: list[int] = []
+    copied: dict[tuple[int, int, int], Slot] = {}
+
+    def bound(index: int, at: int, size: int) -> Slot:
+        """Input `index`'s bytes [at, at + size) as a binding: where they lie, or copied (once)."""
+        if at % align == 0:
+            return Slot("in", index, at, size)
+        found = copied.get((index, at, size))
+        if found is None:
+            found = copied[(index, at, size)] = Slot("tmp", len(scratch), 0, size)
+            scratch.append(size)
+            steps.append(Copy(Slot("in", index, at, size), found, size))
+        return found
+
+    offsets_a, offsets_b = _matrix_offsets(a, batch), _matrix_offsets(b, batch)
+    for i, (oa, ob) in enumerate(zip(offsets_a, offsets_b, strict=True)):
+        b_slot = bound(1, 4 * ob, 4 * k * n)
+        for lo in range(0, m, rows):
+            part = min(rows, m - lo)
+            a_slot = bound(0, 4 * (oa + lo * k), 4 * part * k)
+            at, size = 4 * (i * m * n + lo * n), 4 * part * n
+            out = Slot("out", 0, at, size) if at % align == 0 else Slot("tmp", len(scratch), 0, size)
+            grid = (-(-n // tile_cols), -(-part // tile_rows), 1)
+            steps.append(Step(kernel, (a_slot, b_slot, out, Slot("meta")), (part, n, k, 0, 0, 0, 0, 0), grid))
+            if out.kind == "tmp":
+                scratch.append(size)
+                steps.append(Copy(out, Slot("out", 0, at, size), size))
+    return Plan(tuple(steps), (Output((*batch, m, n), F32),), tuple(scratch))

@@ -1,5 +1,8 @@
-"""What a planner returns and the executor runs: a `Plan` is a list of `Step`s (a generated
-kernel, its bindings as slots, its uniform words and its grid) and the specs of its outputs.
+"""What a planner returns and the executor runs: a `Plan` is a list of `Step`s (a kernel, its
+bindings as slots, its uniform words and its grid) and `Copy`s (bytes from one slot to another,
+where a binding cannot start: offsets are multiples of the device's alignment), and the specs of
+its outputs. A kernel is generated (its `source()`) or a hand-written entry point of a family
+(shaders/<family>.wgsl: the tuned matmul tiles, the convolution).
 
 Slots name buffers the executor provides: an input ("in", k: bound whole, its layout's offset is
 in the uniform words), an output ("out", k) or a scratch buffer ("tmp", k), each optionally a byte
@@ -33,12 +36,25 @@ class Facts:
 
 @dataclass(frozen=True)
 class Kernel:
-    """A generated WGSL kernel: `name` identifies it (the pipeline cache key), `source()` writes it."""
+    """A WGSL kernel: `name` identifies it (the pipeline cache key), `source()` writes it; a
+    `family` other than "generated" is shaders/<family>.wgsl's entry point `entry`."""
 
     name: str
     entry: str
     bindings: tuple[str, ...]  # "read", "write", "uniform", in binding order
     source: Callable[[], str] = field(compare=False, repr=False)
+    family: str = "generated"
+
+    def pipeline_args(self) -> tuple:
+        """What Device.pipeline_async takes to compile it: (family, entry, bindings[, source, name])."""
+        if self.family == "generated":
+            return ("generated", self.entry, self.bindings, self.source, self.name)
+        return (self.family, self.entry, self.bindings)
+
+    def pipeline_key(self) -> tuple[str, str]:
+        """Its key in a Device's pipeline cache (Device.pipeline_key)."""
+        return ("generated", f"{self.entry}:{self.name}") if self.family == "generated" else (self.family,
+                                                                                              self.entry)
 
 
 @dataclass(frozen=True)
@@ -65,6 +81,15 @@ class Step:
 
 
 @dataclass(frozen=True)
+class Copy:
+    """`size` bytes from one slot's buffer to another's (each at its slot's offset, a multiple of 4)."""
+
+    src: Slot
+    dst: Slot
+    size: int
+
+
+@dataclass(frozen=True)
 class Output:
     shape: tuple[int, ...]
     dtype: np.dtype
@@ -72,13 +97,13 @@ class Output:
 
 @dataclass(frozen=True)
 class Plan:
-    steps: tuple[Step, ...]
+    steps: tuple[Step | Copy, ...]
     outputs: tuple[Output, ...]
     scratch: tuple[int, ...] = ()  # bytes of each scratch buffer
 
     def kernels(self) -> list[Kernel]:
         """The distinct kernels the plan runs (what a background compile prepares)."""
-        return list({s.kernel.name: s.kernel for s in self.steps}.values())
+        return list({s.kernel.name: s.kernel for s in self.steps if isinstance(s, Step)}.values())
 
 
 def storage_bytes(shape: tuple[int, ...], dtype: np.dtype) -> int:

@@ -25,9 +25,20 @@ from functools import cache
 
 import numpy as np
 
-from ..array.layout import Layout, collapse
-from ..shaders import wgsl_template, wgsl_typed
-from .plan import Facts, Kernel, Output, Plan, Slot, Step, grid_for, i32_word, wgsl_type, word_of
+from pycore.array.layout import Layout, collapse
+from pycore.kernels.plan import (
+    Facts,
+    Kernel,
+    Output,
+    Plan,
+    Slot,
+    Step,
+    grid_for,
+    i32_word,
+    wgsl_type,
+    word_of,
+)
+from pycore.kernels.wgsl import wgsl_template, wgsl_typed
 
 F32 = np.dtype(np.float32)
 BOOL = np.dtype(np.bool_)
@@ -264,6 +275,7 @@ def plan_reduction(
             count or n_red,
         )
         for step in rest.steps:
+            assert isinstance(step, Step)  # (a reduction's plan has no copies)
             steps.append(
                 Step(step.kernel, tuple(_shift(s, len(scratch)) for s in step.slots), step.words, step.grid)
             )

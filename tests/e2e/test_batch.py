@@ -7,7 +7,7 @@ import pytest
 CHAIN = """
 x_host = np.random.default_rng(2).normal(size=(64, 48)).astype(np.float32)
 w_host = np.random.default_rng(3).normal(size=(48, 16)).astype(np.float32)
-dev = pycore.runtime.RUNTIME.device.transport
+dev = pycore.engine.runtime.RUNTIME.device.transport
 submits = []
 real_submit = dev.submit
 dev.submit = lambda commands: (submits.append(len(commands)), real_submit(commands))[1]
@@ -167,7 +167,7 @@ async with pycore.CommandBatch() as b:
 expect = np.zeros(1000, np.float32)
 for x in xs:
     expect = expect + x
-limit = pycore.runtime.RUNTIME.device.limits.get("maxStorageBuffersPerShaderStage", 8)
+limit = pycore.engine.runtime.RUNTIME.device.limits.get("maxStorageBuffersPerShaderStage", 8)
 {"kernels": b.fused, "limit": limit, "equal": bool(np.array_equal(got, expect))}
 """)
     assert r["equal"]  # same additions in the same order: exact

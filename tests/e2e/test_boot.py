@@ -114,12 +114,13 @@ def test_pycore_is_imported_from_the_bytecode_serve_py_compiled(browser, server)
     page = boot(browser, server.url + "/")
     try:
         r = page.py("""
-import importlib, pycore.api
-source = pycore.api.__spec__.origin
-with open(pycore.api.__cached__, "rb") as f:
+import importlib, pycore.calls.api
+source = pycore.calls.api.__spec__.origin
+with open(pycore.calls.api.__cached__, "rb") as f:
     head = f.read(16)
 folder = source.rsplit("/", 1)[0]
-{"flags": int.from_bytes(head[4:8], "little"), "next_to_source": pycore.api.__cached__.startswith(folder)}
+{"flags": int.from_bytes(head[4:8], "little"),
+ "next_to_source": pycore.calls.api.__cached__.startswith(folder)}
 """)
         assert r == {"flags": 3, "next_to_source": True}  # the checked-hash .pyc from serve.py, used
         # and such a .pyc never runs once its source changed (same size, same mtime even)

@@ -112,11 +112,11 @@ def test_argument_errors_end_in_the_users_frame_internal_errors_keep_pycores(gpu
     type_line(page, "await pycore.relu_async(np.ones(3), backend='tpu')")
     assert "pycore/" not in output_after(page, ">>> await pycore.relu_async(np.ones(3), backend")
     # a failure inside pycore (here: a program made to fail) keeps them
-    type_line(page, "from pycore.programs import PROGRAMS; PROGRAMS['unary'].numpy = lambda *a: 1 / 0")
+    type_line(page, "from pycore.calls.programs import PROGRAMS; PROGRAMS['unary'].numpy = lambda *a: 1 / 0")
     type_line(page, "await pycore.relu_async(np.ones(3), backend='numpy')")
     type_line(page, "del PROGRAMS['unary'].numpy")
     out = output_after(page, ">>> await pycore.relu_async(np.ones(3), backend='numpy')")
-    assert "pycore/dispatch.py" in out and "ZeroDivisionError" in out
+    assert "pycore/calls/dispatch.py" in out and "ZeroDivisionError" in out
 
 
 def test_a_forgotten_await_gets_a_hint(gpu_page):

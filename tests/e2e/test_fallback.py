@@ -49,7 +49,7 @@ def test_lost_device_falls_back_at_once_then_gets_a_new_device(browser, server):
         assert page.ready()["backend"] == "webgpu"
         result = page.py("""
 import asyncio
-pycore.runtime.RUNTIME.device.transport.device.destroy()  # behind pycore's back
+pycore.engine.runtime.RUNTIME.device.transport.device.destroy()  # behind pycore's back
 for _ in range(100):  # the loss is reported asynchronously
     if pycore.info()["backend"] != "webgpu":
         break

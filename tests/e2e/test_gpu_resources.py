@@ -37,7 +37,7 @@ def test_live_gpu_bytes_return_to_baseline_after_1000_mixed_ops(gpu):
 
 
 CHUNKED = """
-from pycore.runtime import RUNTIME
+from pycore.engine.runtime import RUNTIME
 device = RUNTIME.device
 saved = device.max_binding
 device.max_binding = 4096  # 1,024 floats per binding
@@ -48,7 +48,7 @@ try:
     out["relu"] = bool(np.array_equal(await pycore.relu_async(x), np.maximum(x, 0)))
     out["add"] = bool(np.array_equal(await pycore.vec_add_async(x, x), x + x))
     rows = rng.normal(size=(300, 37)).astype(np.float32)
-    ref = pycore.ops.OPS["softmax"].numpy(rows)
+    ref = pycore.tables.ops.OPS["softmax"].numpy(rows)
     out["softmax"] = float(np.abs(await pycore.softmax_async(rows) - ref).max())
     big = rng.normal(size=10_000).astype(np.float32)
     out["sum"] = abs(await pycore.sum_async(big) - float(big.astype(np.float64).sum()))
@@ -97,7 +97,7 @@ first = dict(pycore.info()["pipelines_compiled_ms"])
 await pycore.tanh_async([2.0])
 {"first": first, "second": pycore.info()["pipelines_compiled_ms"]}
 """)
-    assert r["first"]["fused.fused:tanh_(x0)"] > 0 and r["first"] == r["second"]
+    assert r["first"]["generated.strided:strided:tanh__f(f32[1])->f32"] > 0 and r["first"] == r["second"]
 
 
 def test_pipelines_compile_in_the_background_after_boot(browser, server):
@@ -128,8 +128,8 @@ await pycore.softmax_async(np.ones((4, 8)), backend="gpu")
 
 
 BIND_GROUPS = """
-from pycore import bridge
-from pycore.runtime import RUNTIME
+from pycore.engine import bridge
+from pycore.engine.runtime import RUNTIME
 device = RUNTIME.device
 js_device = device.transport.js_device()
 cached = lambda: bridge.functions().groupsCached(js_device)

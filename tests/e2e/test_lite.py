@@ -99,7 +99,7 @@ def test_the_example_notebook_runs_in_jupyterlite_on_webgpu_and_on_numpy(tier, p
     page.locator(".jp-Notebook .jp-Cell").last.locator(".jp-InputArea-prompt").click()
     page.keyboard.press("b")  # a new cell below the last
     page.keyboard.press("Enter")
-    page.keyboard.type("from pycore.settings import STORE; STORE.save('pycore.test', 'kept'); "
+    page.keyboard.type("from pycore.engine.settings import STORE; STORE.save('pycore.test', 'kept'); "
                        "STORE.load('pycore.test')")
     page.keyboard.press("Shift+Enter")
     page.wait_for_function(IDLE, timeout=60_000)

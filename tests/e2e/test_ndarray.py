@@ -13,8 +13,8 @@ from __future__ import annotations
 # Shared by the snippets: the reference of a ufunc and how close a GPU result must be.
 COMMON = '''
 import math
-from pycore.ufuncs import UFUNCS, REDUCTIONS
-from pycore.gpuarray import GpuArray
+from pycore.tables.ufuncs import UFUNCS, REDUCTIONS
+from pycore.calls.gpuarray import GpuArray
 EPS = float(np.finfo(np.float32).eps)
 NARROW = {"float64": np.dtype(np.float32), "int64": np.dtype(np.int32), "uint64": np.dtype(np.uint32)}
 
@@ -373,7 +373,7 @@ OTHER_PLANS = '''
 import ast
 import dataclasses
 from pycore.engine import executor
-from pycore.runtime import RUNTIME
+from pycore.engine.runtime import RUNTIME
 dev = RUNTIME.device
 facts = executor.facts(dev)
 failures = []
@@ -499,3 +499,34 @@ def test_transposed_inputs_run_tiled_and_integer_matmul_is_exact(gpu):
     assert r["bad"] == [], r
     assert {"tiled:add_f32", "tiled:less_f32", "tiled:copy_i32", "tiled:maximum_i32"} <= set(r["tiled"]), r
     assert r["backend"] == "webgpu"
+
+
+def test_softmax_reads_views_through_their_strides_along_any_axis(gpu):
+    # the generated kernel, whatever the axis and the view (no copy first), against float64
+    r = gpu.py('''
+rng = np.random.default_rng(7)
+x = (rng.standard_normal((6, 40, 33)) * 30).astype(np.float32)
+t = await pycore.to_gpu_async(x)
+ints = rng.integers(-50, 50, (9, 7)).astype(np.int32)
+bad = []
+
+def ref(name, v, axis):
+    v = v.astype(np.float64)
+    s = v - v.max(axis=axis, keepdims=True)
+    lse = np.log(np.exp(s).sum(axis=axis, keepdims=True))
+    return np.exp(s - lse) if name == "softmax" else s - lse
+
+views = [(t, x), (t[:, ::-3, 1:].mT, x[:, ::-3, 1:].swapaxes(-1, -2)), (t[2, 5:], x[2, 5:]),
+         (await pycore.to_gpu_async(ints), ints)]
+for view, host in views:
+    for axis in range(-view.ndim, view.ndim):
+        for name in ("softmax", "log_softmax"):
+            got = await getattr(pycore, name + "_async")(view, axis=axis, backend="gpu")
+            ops = [e["op"] for e in pycore.trace()[-1:] if e["backend"] == "webgpu"]
+            value = await got.to_numpy_async()
+            err = float(np.abs(value - ref(name, host, axis)).max())
+            if ops != [name] or got.dtype != np.float32 or value.shape != host.shape or err > 2e-5 * 60:
+                bad.append((view.shape, view.strides, axis, name, ops, err))
+bad
+''')
+    assert r == []

@@ -14,13 +14,13 @@ from tests.harness import Native
 # call fails with "Parent device is lost").
 LOSE = """
 def lose_device():
-    transport = pycore.runtime.RUNTIME.device.transport
+    transport = pycore.engine.runtime.RUNTIME.device.transport
     (transport.device if transport.name == "browser" else transport).destroy()
 
 async def until_lost():
     import asyncio
     for _ in range(200):  # the browser reports a loss asynchronously
-        if pycore.runtime.RUNTIME.device is None:
+        if pycore.engine.runtime.RUNTIME.device is None:
             return
         await asyncio.sleep(0.005)
 """
@@ -35,7 +35,7 @@ async with pycore.CommandBatch() as b:
     await b.execute_async()
     bad = [i for i, h in enumerate(hs)
            if not np.array_equal(await b.read_async(h), x * np.float32(1.0 + i / 64))]
-dev = pycore.runtime.RUNTIME.device
+dev = pycore.engine.runtime.RUNTIME.device
 {"bad": bad, "errors": pycore.info()["gpu_errors"], "cached": len(dev.uniforms), "pinned": len(dev.pins)}
 """)
     assert r["bad"] == [] and r["errors"] == [], r
@@ -59,7 +59,8 @@ async def call(i):
     return i, await pycore.scale_async(x, 3.0 + i / 1024, backend="gpu")
 
 got, *calls = await asyncio.gather(batch(), *[call(i) for i in range(600)])
-want = [pycore.ops.OPS["leaky_relu"].numpy(x * np.float32(1.0 + i / 128), 0.001 * i) for i in range(100)]
+OPS = pycore.tables.ops.OPS
+want = [OPS["leaky_relu"].numpy(x * np.float32(1.0 + i / 128), 0.001 * i) for i in range(100)]
 {"batch_bad": [i for i, (g, w) in enumerate(zip(got, want)) if not np.allclose(g, w, rtol=1e-6)],
  "calls_bad": [i for i, y in calls if not np.array_equal(y, x * np.float32(3.0 + i / 1024))],
  "errors": pycore.info()["gpu_errors"]}
@@ -70,7 +71,7 @@ want = [pycore.ops.OPS["leaky_relu"].numpy(x * np.float32(1.0 + i / 128), 0.001 
 def test_work_the_gpu_rejects_fails_the_reads_that_depend_on_it_and_no_other(gpu):
     # A buffer destroyed behind pycore's back makes the GPU reject every submit that uses it.
     r = gpu.py("""
-from pycore.device import GpuError
+from pycore.engine.device import GpuError
 x = np.arange(8, dtype=np.float32)
 t = await pycore.to_gpu_async(x)
 t._finalizer.detach()  # (its broken buffer must not go back to the pool)
@@ -91,7 +92,7 @@ for name, read in [("y", y.to_numpy_async), ("z", z.to_numpy_async), ("batch", l
         out[name] = str(exc)
 after = await pycore.vec_add_async(x, x, backend="gpu")
 out["after"] = after.tolist()
-pycore.runtime.RUNTIME.device.pool.discard(t._buffer)  # (the destroyed buffer)
+pycore.engine.runtime.RUNTIME.device.pool.discard(t._buffer)  # (the destroyed buffer)
 y.release(); z.release(); b.release()
 del t, y, z, b
 out
@@ -129,7 +130,7 @@ events = [e["why"] for e in pycore.trace() if e["op"] == "device"]
  "recoveries": info["device_recoveries"], "losses": info["device_losses"],
  "matmul": float(np.abs(y - x.astype(np.float64) @ x).max()), "matmul_backend": pycore.trace()[-3]["backend"],
  "old_array": old_array, "events": events,
- "batch": bool(np.allclose(batch_value, pycore.ops.OPS["softmax"].numpy(x), atol=1e-6)),
+ "batch": bool(np.allclose(batch_value, pycore.tables.ops.OPS["softmax"].numpy(x), atol=1e-6)),
  "batch2": bool(np.array_equal(await b2.read_async(h2), np.maximum(x, 0))),
  "batch2_backend": pycore.trace()[-1]["backend"]}
 """)
@@ -144,7 +145,7 @@ events = [e["why"] for e in pycore.trace() if e["op"] == "device"]
 def test_device_lost_while_a_batch_executes_runs_it_on_numpy(gpu):
     r = gpu.py(LOSE + """
 x = np.linspace(-3, 3, 5000, dtype=np.float32)
-transport = pycore.runtime.RUNTIME.device.transport
+transport = pycore.engine.runtime.RUNTIME.device.transport
 real = type(transport).submit
 def submit_then_lose(self, commands):
     lose_device()
@@ -168,10 +169,10 @@ want = np.maximum(x, 0) * 2 + x
 
 FAULTS = LOSE + """
 import random
-from pycore.device import DeviceLostError
+from pycore.engine.device import DeviceLostError
 rng = np.random.default_rng(7)
 pick = random.Random(7)
-transport_cls = type(pycore.runtime.RUNTIME.device.transport)
+transport_cls = type(pycore.engine.runtime.RUNTIME.device.transport)
 names = ["submit", "submit_and_read_async", "write_buffer", "create_pipeline_async"]
 real = {n: getattr(transport_cls, n) for n in names}
 losses = [0]
@@ -179,7 +180,7 @@ losses = [0]
 def faulty(name):
     method = real[name]
     def wrapper(self, *args, **kwargs):
-        if pick.random() < 0.02 and pycore.runtime.RUNTIME.device is not None:
+        if pick.random() < 0.02 and pycore.engine.runtime.RUNTIME.device is not None:
             losses[0] += 1
             lose_device()
         return method(self, *args, **kwargs)
@@ -195,13 +196,13 @@ try:
         w = rng.normal(size=(40, 24)).astype(np.float32)
         try:
             if kind == 0:
-                got, want = await pycore.gelu_async(x), pycore.ops.OPS["gelu"].numpy(x)
+                got, want = await pycore.gelu_async(x), pycore.tables.ops.OPS["gelu"].numpy(x)
             elif kind == 1:
                 got, want = await pycore.matmul_async(x, w), x.astype(np.float64) @ w
             elif kind == 2:
                 t = await pycore.to_gpu_async(x)
                 u = await pycore.softmax_async(await pycore.relu_async(t))
-                got, want = await u.to_numpy_async(), pycore.ops.OPS["softmax"].numpy(np.maximum(x, 0))
+                got, want = await u.to_numpy_async(), pycore.tables.ops.OPS["softmax"].numpy(np.maximum(x, 0))
             elif kind == 3:
                 async with pycore.CommandBatch() as b:
                     h = b.vec_add(b.scale(b.relu(b.upload(x)), 0.5), b.upload(x))
@@ -267,8 +268,8 @@ def test_an_out_of_memory_allocation_names_memory_and_auto_falls_back(gpu):
     # A failed allocation, as the transport reports it (the browser: an out-of-memory error scope
     # around createBuffer, settled with the read; natively: at once).
     r = gpu.py("""
-from pycore.device import GpuOutOfMemoryError
-dev = pycore.runtime.RUNTIME.device
+from pycore.engine.device import GpuOutOfMemoryError
+dev = pycore.engine.runtime.RUNTIME.device
 transport = dev.transport
 cls = type(transport)
 real = cls.create_buffer_checked
@@ -309,11 +310,11 @@ def test_buffers_at_the_binding_limit_allocate_on_swiftshader(gpu_page):
 errors_before = pycore.info()["gpu_errors"]
 x = np.ones(270_000_000, np.float32)          # 1.08 GB: past one binding, summed in chunks
 total = await pycore.sum_async(x, backend="gpu")
-t = await pycore.to_gpu_async(x[:pycore.runtime.RUNTIME.device.max_binding // 4])
+t = await pycore.to_gpu_async(x[:pycore.engine.runtime.RUNTIME.device.max_binding // 4])
 part = await pycore.sum_async(t)
 t.release()
 del x
-{"total": total, "part": part, "max_binding": pycore.runtime.RUNTIME.device.max_binding,
+{"total": total, "part": part, "max_binding": pycore.engine.runtime.RUNTIME.device.max_binding,
  "new_errors": pycore.info()["gpu_errors"] != errors_before}
 """)
     assert r["total"] == 270_000_000.0 and r["part"] == r["max_binding"] // 4 and not r["new_errors"]
@@ -355,7 +356,7 @@ for _ in range(5):  # batches dropped without release() give their buffers back 
     await d.execute_async()
     del d
 gc.collect()
-compiled = [k for k in pycore.runtime.RUNTIME.device.pipelines if k[0] == "fused"]
+compiled = [k for k in pycore.engine.runtime.RUNTIME.device.pipelines if k[0] == "fused"]
 {"chain": chain, "kernels": kernels, "leaked": pycore.info()["memory"]["bytes_in_use"] - base,
  "compiled_fused": len(compiled)}
 """)
@@ -372,12 +373,13 @@ def test_native_loss_found_through_a_failing_call_falls_back_then_recovers():
         r = worker.py("""
 x = np.random.default_rng(4).normal(size=(33, 20)).astype(np.float32)
 await pycore.relu_async(x, backend="gpu")
-pycore.runtime.RUNTIME.device.transport.device.destroy()  # the raw wgpu device, behind pycore's back
+pycore.engine.runtime.RUNTIME.device.transport.device.destroy()  # the raw wgpu device, behind pycore's back
 y = await pycore.softmax_async(x, backend="gpu")  # needs a new pipeline: wgpu says the device is lost
 first = pycore.trace()[-1]
 z = await pycore.gelu_async(x, backend="gpu")
-{"softmax": bool(np.allclose(y, pycore.ops.OPS["softmax"].numpy(x), atol=1e-6)), "first": first["backend"],
- "why": first["why"], "gelu": bool(np.allclose(z, pycore.ops.OPS["gelu"].numpy(x), atol=1e-5)),
+OPS = pycore.tables.ops.OPS
+{"softmax": bool(np.allclose(y, OPS["softmax"].numpy(x), atol=1e-6)), "first": first["backend"],
+ "why": first["why"], "gelu": bool(np.allclose(z, OPS["gelu"].numpy(x), atol=1e-5)),
  "then": pycore.trace()[-1]["backend"], "recoveries": pycore.info()["device_recoveries"]}
 """)
         assert r["softmax"] and r["first"] == "numpy" and "device lost during the call" in r["why"], r
@@ -401,7 +403,7 @@ except ValueError as exc:
     error = str(exc)
 host = await pycore.matmul_async(a, b, backend="gpu")
 ta.release(); tb.release()
-{"error": error, "host": float(host[0, 0]), "cap": pycore.runtime.RUNTIME.device.loop_cap}
+{"error": error, "host": float(host[0, 0]), "cap": pycore.engine.runtime.RUNTIME.device.loop_cap}
 """)
     if r["cap"]:
         assert "loop iterations" in r["error"] and "backend='numpy'" in r["error"], r
@@ -427,7 +429,7 @@ for round_ in range(20):
     if not np.array_equal(await y.to_numpy_async(), np.maximum(x, 0) * 2) or not np.array_equal(z, x + x):
         bad.append(round_)
     other.release()
-queued = len(pycore.runtime.RUNTIME.device.queued)
+queued = len(pycore.engine.runtime.RUNTIME.device.queued)
 {"bad": bad, "queued_after_reads": queued}
 """)
     assert r == {"bad": [], "queued_after_reads": 0}
@@ -435,7 +437,7 @@ queued = len(pycore.runtime.RUNTIME.device.queued)
 
 def test_ops_on_gpu_arrays_share_one_submit_until_a_read(gpu):
     r = gpu.py("""
-dev = pycore.runtime.RUNTIME.device
+dev = pycore.engine.runtime.RUNTIME.device
 transport = type(dev.transport)
 real = transport.submit
 submits = []
@@ -451,3 +453,74 @@ finally:
 {"during": during, "after": submits, "right": bool(np.array_equal(value, np.arange(1024)))}
 """)
     assert r["during"] == 0 and r["after"][0] == 10 and r["right"], r  # (natively the read submits too)
+
+
+def test_an_interrupted_read_drops_the_queued_work_and_the_next_small_op_is_fast(gpu):
+    """Ops queued on GpuArrays, then a read that waits for them is interrupted during its third wait
+    for the GPU (as Ctrl+C during that wait would be): the work not yet submitted is dropped, a
+    4-element op right after waits only for the slices already submitted (about 2 x SLICE_MS),
+    the dropped results raise when read, and the inputs stay readable."""
+    r = gpu.py("""
+import gc, time
+from pycore.engine import interrupts
+from pycore.engine.device import CancelledWorkError
+from pycore.tables.ops import OPS
+from pycore.engine.runtime import RUNTIME
+from pycore.choice.selector import SELECTOR
+async def interrupted_read():
+    dev = RUNTIME.device
+    gc.collect()
+    in_use = pycore.info()["memory"]["buffers_in_use"]
+    host = np.random.default_rng(5).random((256, 256)).astype(np.float32) / 256
+    x = await pycore.to_gpu_async(host)
+    y = await pycore.matmul_async(x, x, backend="gpu")
+    before = await y.to_numpy_async()  # (compiled, and read: valid whatever follows)
+    per_ms = SELECTOR.work_ms(OPS["matmul"], [(256, 256), (256, 256)])
+    n = int(1500 / per_ms)  # 1.5 s of predicted GPU work (under HOLD_MS: the loop does not wait)
+    z = y
+    for _ in range(n):
+        z = await pycore.matmul_async(z, x, backend="gpu")
+    transport = type(dev.transport)
+    real, waits = transport.wait_marked_async, []
+    async def interrupted_in_the_third_wait(self, mark):
+        waits.append(1)
+        if len(waits) == 3:
+            interrupts._state["pending"] = True  # (what Ctrl+C sets while pycore waits)
+        await real(self, mark)
+    transport.wait_marked_async = interrupted_in_the_third_wait
+    t = time.perf_counter()
+    try:
+        await z.to_numpy_async()
+        raised = None
+    except KeyboardInterrupt:
+        raised = "KeyboardInterrupt"
+    finally:
+        transport.wait_marked_async = real
+    interrupted_s = time.perf_counter() - t
+    t = time.perf_counter()
+    small = await pycore.relu_async(np.array([-1.0, 2.0, -3.0, 4.0], np.float32), backend="gpu")
+    small_s = time.perf_counter() - t
+    try:
+        await z.to_numpy_async()
+        dropped = None
+    except CancelledWorkError as exc:
+        dropped = str(exc)
+    waits_traced = [e for e in pycore.trace() if e["op"] == "wait for queued work"]
+    inputs_read = [bool(np.array_equal(await x.to_numpy_async(), host)),
+                   bool(np.array_equal(await y.to_numpy_async(), before))]
+    for a in (x, y, z):
+        a.release()
+    del x, y, z, a
+    gc.collect()
+    return {"raised": raised, "n": n, "interrupted_s": interrupted_s, "small_s": small_s,
+            "small": small.tolist(), "dropped": dropped, "inputs_read": inputs_read,
+            "waits_traced": len(waits_traced), "held": len(dev.queued),
+            "leaked": pycore.info()["memory"]["buffers_in_use"] - in_use}
+await interrupted_read()
+""")
+    assert r["raised"] == "KeyboardInterrupt", r
+    assert r["small"] == [0.0, 2.0, 0.0, 4.0] and r["small_s"] < 1.0, r
+    assert r["dropped"] and "cancelled by an interrupt (KeyboardInterrupt)" in r["dropped"], r
+    assert "matmul" in r["dropped"] and "compute it again" in r["dropped"]
+    assert r["inputs_read"] == [True, True] and r["held"] == 0 and r["leaked"] == 0
+    assert r["waits_traced"] >= 1  # the interrupted read's wait, charged to the queued work

@@ -54,7 +54,7 @@ def test_auto_settles_a_close_call_by_measuring(gpu):
     # Injected numbers make the two predictions for a 4096-element relu 10% apart; auto then times
     # both backends on real calls and keeps the faster, and explain() shows what it measured.
     r = gpu.py("""
-from pycore.selector import Calibration
+from pycore.choice.selector import Calibration
 saved = (pycore.SELECTOR.calibration, pycore.SELECTOR.margin)
 pycore.SELECTOR.calibration = Calibration(dispatch_ms=0.9, numpy_call_ms=1.0)
 pycore.SELECTOR.margin = 1.0
@@ -67,7 +67,7 @@ try:
         y = await pycore.relu_async(x)
         ok = ok and bool(np.array_equal(y, np.maximum(x, 0)))
         ran.append(pycore.trace()[-1]["backend"])
-    seen = pycore.SELECTOR.measured(pycore.ops.OPS["relu"], [(4096,)])
+    seen = pycore.SELECTOR.measured(pycore.tables.ops.OPS["relu"], [(4096,)])
     out = {"n": n, "ran": ran, "ok": ok, "explain": pycore.explain("relu", (4096,)), "seen": seen,
            "why": pycore.trace()[-1]["why"]}
 finally:
@@ -132,9 +132,9 @@ def test_the_page_calibrates_itself_when_idle_gives_way_and_resumes(browser, ser
         before = calibration_done(p)
         r = page.py("""
 import json, time
-from pycore.calibrate import PARTIAL, storage_key
-from pycore.runtime import RUNTIME
-from pycore.settings import STORE
+from pycore.bench.calibrate import PARTIAL, storage_key
+from pycore.engine.runtime import RUNTIME
+from pycore.engine.settings import STORE
 def steps_done():
     saved = STORE.load(storage_key(RUNTIME.device) + PARTIAL)
     return len(json.loads(saved)["done"]) if saved else 0

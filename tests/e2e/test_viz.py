@@ -57,7 +57,7 @@ def test_badge_and_stats_bar(viz):
 def test_activation_gallery_is_computed_on_the_gpu(viz):
     gallery = data(viz, "gallery")
     assert gallery["backend"] == "gpu"
-    from pycore.ops import OPS
+    from pycore.tables.ops import OPS
 
     unary = [name for name, op in OPS.items() if op.kind == "unary"]
     assert sorted(gallery["curves"]) == sorted(unary)
@@ -196,7 +196,7 @@ def test_backend_choice_says_where_predictions_came_from_and_flags_an_off_one(vi
     # A NumPy convolve2d predicted to cost next to nothing: the conv card's next call, on NumPy,
     # takes far longer than predicted, and the card flags it.
     viz.py("""
-from pycore.selector import Calibration
+from pycore.choice.selector import Calibration
 kept = pycore.SELECTOR.calibration
 c = kept.__dict__
 pycore.SELECTOR.calibration = Calibration(**{**c, "numpy_call_ms": 1e-3,

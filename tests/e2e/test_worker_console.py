@@ -125,11 +125,51 @@ def test_ctrl_c_stops_a_chain_of_gpu_ops_and_pycore_stays_consistent(gpu_page):
     assert output_after(page, ">>> r = await").strip().endswith("True")
 
 
+def test_ctrl_c_during_a_read_cancels_the_queued_gpu_work(gpu_page):
+    """A read that waits for queued GPU work says so in the status line; Ctrl+C during the wait drops
+    the work not yet handed to the GPU (SwiftShader here): a small op right after is fast, the
+    dropped result raises when read, and its inputs stay readable."""
+    page = gpu_page.page
+    type_line(page, "import time\nfrom pycore.tables.ops import OPS\n"
+                    "from pycore.choice.selector import SELECTOR\n"
+                    "xq = np.random.default_rng(4).random((256, 256), np.float32) / 256\n"
+                    "xq = await pycore.to_gpu_async(xq)\n"
+                    "zq = await pycore.matmul_async(xq, xq, backend='gpu')\n_ = await zq.to_numpy_async()\n"
+                    "nq = int(3000 / SELECTOR.work_ms(OPS['matmul'], [(256, 256), (256, 256)]))")
+    page.evaluate("""() => {
+      globalThis.__statuses = [];
+      const text = document.getElementById("console-status-text");
+      new MutationObserver(() => __statuses.push(text.textContent))
+        .observe(text, { childList: true, characterData: true, subtree: true });
+    }""")
+    start(page, "for _ in range(nq):\n    zq = await pycore.matmul_async(zq, xq, backend='gpu')\n"
+                "await zq.to_numpy_async()")
+    page.wait_for_function("document.getElementById('console-status-text').textContent"
+                           ".includes('waiting for the GPU: ')", timeout=30_000)
+    time.sleep(0.2)
+    assert interrupt(page) < INTERRUPT_MS
+    statuses = page.evaluate("() => __statuses")
+    assert any("waiting for the GPU: " in s and " queued kernels, ~" in s for s in statuses), statuses
+    type_line(page, "t = time.perf_counter()\n"
+                    "small = await pycore.relu_async(np.array([-1.0, 2.0], np.float32), backend='gpu')\n"
+                    "small_ms = (time.perf_counter() - t) * 1e3\n"
+                    "try:\n    await zq.to_numpy_async()\nexcept pycore.CancelledWorkError as exc:\n"
+                    "    dropped = str(exc)")
+    type_line(page, "import json; print(json.dumps([small_ms, small.tolist(), dropped, "
+                    "bool((await xq.to_numpy_async()).any()), "
+                    "len(pycore.engine.runtime.RUNTIME.device.queued)]))")
+    small_ms, small, dropped, inputs_read, held = json.loads(output_after(page, ">>> import json; print")
+                                                             .split("\n")[1])
+    assert small == [0.0, 2.0] and small_ms < 1000, small_ms
+    assert "cancelled by an interrupt (KeyboardInterrupt)" in dropped and inputs_read and held == 0
+    type_line(page, "xq.release(); zq.release(); del xq, zq")  # (the page is shared: its GPU memory too)
+
+
 def test_a_command_batch_interrupted_mid_execute_raises(gpu_page):
     """The interrupt is signalled from inside execute_async, while it encodes its 20th matmul."""
     result = gpu_page.py("""
 import gc, js
-from pycore.programs import PROGRAMS
+from pycore.calls.programs import PROGRAMS
 gc.collect()
 before = pycore.info()['memory']['buffers_in_use']
 matmul, encoded = PROGRAMS["matmul"], []

@@ -14,11 +14,12 @@ from types import SimpleNamespace
 
 import pytest
 
-from pycore import calibrate, settings
-from pycore.calibrate import PARTIAL, CalibrationRun, load_saved, storage_key
-from pycore.ops import OPS
-from pycore.runtime import RUNTIME
-from pycore.selector import SELECTOR, Calibration, InvalidCalibrationError
+from pycore.bench import calibrate
+from pycore.bench.calibrate import PARTIAL, CalibrationRun, load_saved, storage_key
+from pycore.choice.selector import SELECTOR, Calibration, InvalidCalibrationError
+from pycore.engine import settings
+from pycore.engine.runtime import RUNTIME
+from pycore.tables.ops import OPS
 from tests.harness import Native
 
 
@@ -251,9 +252,9 @@ def test_calls_work_natively_whatever_the_calibration_file_holds():
         r = worker.py("""
 import warnings
 from pathlib import Path
-from pycore.calibrate import storage_key
-from pycore.runtime import RUNTIME
-from pycore.settings import STORE
+from pycore.bench.calibrate import storage_key
+from pycore.engine.runtime import RUNTIME
+from pycore.engine.settings import STORE
 await pycore.init_async()
 key = storage_key(RUNTIME.device)
 path = STORE.path(key)

@@ -13,11 +13,9 @@ from typing import Any
 
 import pytest
 
-from pycore import calibrate, settings
-from pycore.calibrate import CHECK_FACTOR, CalibrationRun, load_saved, storage_key
-from pycore.ops import OPS
-from pycore.runtime import RUNTIME
-from pycore.selector import (
+from pycore.bench import calibrate
+from pycore.bench.calibrate import CHECK_FACTOR, CalibrationRun, load_saved, storage_key
+from pycore.choice.selector import (
     CORRECT_AFTER,
     DOUBT,
     NUMPY_DEFAULTS,
@@ -27,6 +25,9 @@ from pycore.selector import (
     Calibration,
     InvalidCalibrationError,
 )
+from pycore.engine import settings
+from pycore.engine.runtime import RUNTIME
+from pycore.tables.ops import OPS
 from tests.harness import Native
 
 CONV = OPS["convolve2d"]
@@ -199,7 +200,7 @@ def test_a_saved_correction_is_checked(corrected, why):
 
 
 def test_n_d_ops_get_rates_of_their_own_when_corrected():
-    from pycore.calls import nd_cost
+    from pycore.calls.nd import nd_cost
 
     add = nd_cost("add", [(1 << 20,), (1 << 20,)])
     truth = BackendSelector(Calibration(numpy_gflops={**Calibration().numpy_gflops, "add": 5.0}))
@@ -299,10 +300,10 @@ def test_a_corrupted_saved_calibration_is_corrected_by_real_calls_natively(tmp_p
     try:
         r = worker.py(f"""
 import os, time
-from pycore.calibrate import load_saved, storage_key
-from pycore.runtime import RUNTIME
-from pycore.selector import Calibration, SELECTOR
-from pycore.settings import STORE
+from pycore.bench.calibrate import load_saved, storage_key
+from pycore.engine.runtime import RUNTIME
+from pycore.choice.selector import Calibration, SELECTOR
+from pycore.engine.settings import STORE
 os.environ["PYCORE_CACHE_DIR"] = {str(tmp_path)!r}
 await pycore.init_async()
 device = RUNTIME.device

@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 
 import pycore
-from pycore.arrays import as_float32
-from pycore.calls import NDPUBLIC
-from pycore.gpu import pack_uniform
+from pycore.array.convert import as_float32
+from pycore.calls.nd import NDPUBLIC
+from pycore.choice.selector import KINDS
+from pycore.engine.session import pack_uniform
 from pycore.kernels.plan import grid_for as grid
-from pycore.ops import OPS
-from pycore.selector import KINDS
-from pycore.shaders import wgsl_source
+from pycore.kernels.wgsl import wgsl_source
+from pycore.tables.ops import OPS
 
 
 def in_thread(fn, *args):
@@ -98,15 +98,20 @@ def test_trace_records_each_call():
 
 @pytest.mark.parametrize("op", OPS.values(), ids=list(OPS))
 def test_every_op_has_its_kernel_and_public_function(op):
-    if op.kind in ("unary", "binary"):  # one WGSL function; the kernel is generated from it
-        from pycore.programs import PROGRAMS
+    from types import SimpleNamespace
 
-        kernel = PROGRAMS[op.kind].kernel(op, op.typical_params()).source()
-        assert re.search(r"@compute\s+@workgroup_size\([^)]*\)\s*fn\s+fused\s*\(", kernel), op.entry
-        assert f"{op.entry_for(op.typical_params())}_f(" in kernel
-    else:
-        source = wgsl_source(op.family)
-        assert re.search(rf"@compute\s+@workgroup_size\([^)]*\)\s*fn\s+{op.entry}\s*\(", source), op.entry
+    from pycore.calls.programs import PROGRAMS
+
+    for cpu_adapter in (False, True):  # (what the background compile prepares: each entry is in its source)
+        device = SimpleNamespace(max_binding=1 << 27, max_groups=65535, limits={}, loop_cap=None,
+                                 cpu_adapter=cpu_adapter)
+        kernels = PROGRAMS[op.kind].kernels(device, op)
+        assert kernels, op.name
+        for family, entry, _bindings, *generated in kernels:
+            source = generated[0]() if generated else wgsl_source(family)
+            assert re.search(rf"@compute\s+@workgroup_size\([^)]*\)\s*fn\s+{entry}\s*\(", source), entry
+            if op.kind in ("unary", "binary"):  # one WGSL function; the kernel is generated from it
+                assert f"{op.entry_for(op.typical_params())}_f(" in source
     fn = getattr(pycore, op.public_name)
     assert asyncio.iscoroutinefunction(fn) and fn.__doc__ and ">>>" in fn.__doc__
     if op.public_name in NDPUBLIC:  # an n-d op took over its name (vec_add is add's alias, sum takes axis)
@@ -160,10 +165,11 @@ def test_bad_arguments_raise_clear_errors(call, error, match):
         run(eval(call, {"pycore": pycore, "np": np}))
 
 
-@pytest.mark.parametrize("module", ["pycore", "pycore.pool", "pycore.arrays", "pycore.shaders",
-                                    "pycore.selector", "pycore.gpuarray", "pycore.calibrate", "pycore.gpu",
-                                    "pycore.device", "pycore.samples", "pycore.programs",
-                                    "pycore.bench.sweep", "pycore.fusion"])
+@pytest.mark.parametrize("module", [
+    "pycore", "pycore.engine.pool", "pycore.array.convert", "pycore.kernels.wgsl", "pycore.choice.selector",
+    "pycore.calls.gpuarray", "pycore.bench.calibrate", "pycore.engine.session", "pycore.engine.device",
+    "pycore.tables.samples", "pycore.calls.programs", "pycore.bench.sweep", "pycore.kernels.fusion",
+    "pycore.tables.ops", "pycore.array.layout"])
 def test_docstring_examples_run(module):
     import doctest
     import importlib
@@ -211,7 +217,7 @@ def test_backend_and_explain_arguments_are_checked():
 
 
 def test_selector_decisions_with_injected_calibration():
-    from pycore.selector import BackendSelector, Calibration
+    from pycore.choice.selector import BackendSelector, Calibration
 
     slow_link = BackendSelector(Calibration(dispatch_ms=3.5, upload_gbps=0.5, readback_gbps=0.5,
                                             gpu_gflops={k: 2000.0 if k == "matmul" else 50.0 for k in KINDS},
@@ -228,7 +234,7 @@ def test_selector_decisions_with_injected_calibration():
 
 
 def test_close_calls_are_settled_by_measuring_both_backends():
-    from pycore.selector import BackendSelector, Calibration
+    from pycore.choice.selector import BackendSelector, Calibration
 
     relu, matmul = OPS["relu"], OPS["matmul"]
     # Predictions 10% apart at 1000 elements (webgpu ahead); far apart at 1M elements.
@@ -258,7 +264,7 @@ def test_close_calls_are_settled_by_measuring_both_backends():
     sel.forget_measurements()
     assert sel.choose(relu, [(1000,)]).measuring
     # The backend not chosen is tried again now and then; while it stays slower, ever more rarely.
-    from pycore.selector import REPROBE
+    from pycore.choice.selector import REPROBE
 
     def settled_calls(times, count):
         picks = []
@@ -318,9 +324,9 @@ def test_explain_on_the_numpy_fallback_says_numpy():
 def test_an_uncalibrated_device_starts_from_its_adapter_class_defaults():
     from types import SimpleNamespace
 
-    from pycore import settings
-    from pycore.calibrate import load_saved
-    from pycore.selector import SELECTOR, Calibration
+    from pycore.bench.calibrate import load_saved
+    from pycore.choice.selector import SELECTOR, Calibration
+    from pycore.engine import settings
 
     saved, store = SELECTOR.calibration, settings.STORE
     settings.STORE = settings.Store()  # (keeps nothing)
@@ -343,7 +349,7 @@ def test_a_calibration_resumes_from_its_saved_steps():
     import asyncio
     import json
 
-    from pycore.calibrate import CalibrationRun
+    from pycore.bench.calibrate import CalibrationRun
 
     first = CalibrationRun(repeats=1)
     asyncio.run(first.run("numpy relu"))

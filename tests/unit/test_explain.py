@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 
 import pycore
-from pycore import calls
-from pycore.api import PUBLIC
-from pycore.calls import NDPUBLIC
-from pycore.ops import OPS
-from pycore.selector import SELECTOR, Calibration
-from pycore.ufuncs import UFUNCS
+from pycore.calls import nd as calls
+from pycore.calls.api import PUBLIC
+from pycore.calls.nd import NDPUBLIC
+from pycore.choice.selector import SELECTOR, Calibration
+from pycore.tables.ops import OPS
+from pycore.tables.ufuncs import UFUNCS
 
 
 @pytest.fixture(autouse=True)
@@ -82,6 +82,8 @@ def test_explain_answers_for_every_public_op(op):
     ("var", (np.ones((64, 64), np.float32),), {"axis": -1}, [(64, 64)], {"axis": -1}),
     ("argmax", (np.ones((64, 64), np.float32),), {"axis": 0}, [(64, 64)], {"axis": 0}),
     ("logical_not", ([True, False] * 500,), {}, [(1000,)], {}),
+    ("softmax", (np.ones((64, 300), np.float32),), {"axis": 0}, [(64, 300)], {"axis": 0}),
+    ("log_softmax", (np.ones((64, 300), np.float32),), {}, [(64, 300)], {}),
 ])
 def test_explain_predicts_from_the_cost_the_call_gives_the_selector(monkeypatch, op, args, kwargs, shapes,
                                                                      explained):
@@ -170,7 +172,7 @@ def test_explain_says_where_its_prediction_came_from_and_flags_an_off_call():
 def test_explain_gives_the_decision_where_the_next_call_checks_the_prediction(monkeypatch):
     from types import SimpleNamespace
 
-    from pycore.runtime import RUNTIME
+    from pycore.engine.runtime import RUNTIME
 
     monkeypatch.setattr(RUNTIME, "device", SimpleNamespace(max_binding=1 << 30))  # (as if there were a GPU)
     cal = Calibration.for_adapter(True)  # (a slow GPU add and a slow NumPy one: NumPy, by prediction)

@@ -1,11 +1,11 @@
-"""Which CommandBatch steps fuse (pycore/fusion.py's plan), and the kernels generated for them."""
+"""Which CommandBatch steps fuse (pycore/kernels/fusion.py's plan), and the kernels generated for them."""
 
 from __future__ import annotations
 
 import re
 
-from pycore.fusion import FusedKernel, Node, fused_kernels, plan
-from pycore.ops import OPS
+from pycore.kernels.fusion import FusedKernel, Node, fused_kernels, plan
+from pycore.tables.ops import OPS
 
 N = 1000
 

@@ -1,4 +1,4 @@
-"""Where Ctrl+C lands (pycore/interrupts.py): raised in the user's code, kept for pycore's next safe
+"""Where Ctrl+C lands (pycore/engine/interrupts.py): raised in the user's code, kept for pycore's next safe
 point, passed on from the standard library, and raised once per key press."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import types
 
 import pytest
 
-from pycore import interrupts
+from pycore.engine import interrupts
 
 
 @pytest.fixture
@@ -38,7 +38,7 @@ def test_in_the_users_code_it_raises_once(signals):
 
 
 def test_in_pycore_it_waits_for_the_next_safe_point(signals):
-    deliver(interrupts.SIGINT, os.path.join(interrupts.PACKAGE, "device.py"))
+    deliver(interrupts.SIGINT, os.path.join(interrupts.PACKAGE, "engine", "device.py"))
     assert signals[0] == interrupts.REPOST  # passed on too: a readback may take it
     with pytest.raises(KeyboardInterrupt):
         interrupts.check()

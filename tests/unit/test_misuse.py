@@ -48,7 +48,7 @@ def test_an_upload_handle_of_a_released_gpu_array_refuses_to_be_read():
 def test_a_handle_of_a_collected_batch_is_refused_by_a_new_one(monkeypatch):
     import gc
 
-    from pycore import batch as batch_module
+    from pycore.calls import batch as batch_module
 
     # CPython gives a collected object's id() to a new one: make every batch's id() the same
     monkeypatch.setattr(batch_module, "id", lambda obj: 4242, raising=False)
@@ -85,7 +85,7 @@ def test_read_async_of_something_not_a_handle_says_so(bad):
 def test_a_second_execute_async_while_the_first_runs_is_refused(monkeypatch):
     import asyncio
 
-    from pycore.runtime import RUNTIME
+    from pycore.engine.runtime import RUNTIME
 
     real_init = RUNTIME.init_async
 
@@ -123,7 +123,7 @@ def test_masked_arrays_are_refused_by_the_fixed_kernel_ops_too():
 @pytest.mark.parametrize("repeats, error", [(0, ValueError), (-2, ValueError), (1.5, TypeError),
                                             (True, TypeError), ("3", TypeError), (None, TypeError)])
 def test_calibrate_async_names_a_bad_repeats(repeats, error):
-    from pycore.calibrate import CalibrationRun
+    from pycore.bench.calibrate import CalibrationRun
 
     with pytest.raises(error, match=r"^calibrate_async: repeats must be (an int )?>= 1 \(the runs timed"):
         run(pycore.calibrate_async(repeats=repeats, save=False))
@@ -159,8 +159,8 @@ def test_explain_takes_lists_numpy_ints_and_what_a_call_takes():
 
 
 def test_a_selector_needs_a_whole_calibration():
-    from pycore.ops import OPS
-    from pycore.selector import KINDS, BackendSelector, Calibration, InvalidCalibrationError
+    from pycore.choice.selector import KINDS, BackendSelector, Calibration, InvalidCalibrationError
+    from pycore.tables.ops import OPS
 
     assert BackendSelector(calibration=None).predict(OPS["matmul"], [(8, 8), (8, 8)]).gpu_ms > 0  # defaults
     with pytest.raises(TypeError, match=r"SELECTOR\.calibration must be a Calibration, got NoneType"):
@@ -183,8 +183,8 @@ def test_a_selector_needs_a_whole_calibration():
 def test_programs_say_which_shapes_a_device_cannot_take():
     from types import SimpleNamespace
 
-    from pycore.ops import OPS
-    from pycore.programs import PROGRAMS
+    from pycore.calls.programs import PROGRAMS
+    from pycore.tables.ops import OPS
 
     limits = {"max_binding": 1 << 27, "max_groups": 65535, "limits": {}}  # (what Device and GpuSession say)
     gpu = SimpleNamespace(**limits, loop_cap=None, cpu_adapter=False)
@@ -217,11 +217,11 @@ def test_auto_runs_on_numpy_what_a_device_cannot_take(monkeypatch):
 
     import numpy as np
 
-    from pycore.runtime import RUNTIME
+    from pycore.engine.runtime import RUNTIME
 
     run(pycore.init_async())
     small = SimpleNamespace(max_binding=4096, max_groups=16, loop_cap=None, cpu_adapter=False, limits={},
-                            plans={})
+                            plans={}, backlogged=lambda: False)
     monkeypatch.setattr(RUNTIME, "device", small)
     x = np.arange(1100, dtype=np.float32).reshape(1, -1)  # one row of 4,400 bytes: no part of it fits
     cases = [(lambda **k: pycore.add_async(x, 1.0, **k), x + 1, "add: one row of the result (1, 1100)"),
@@ -241,14 +241,15 @@ def test_auto_runs_on_numpy_what_an_n_d_planner_refuses(monkeypatch):
 
     import numpy as np
 
-    from pycore.runtime import RUNTIME
+    from pycore.engine.runtime import RUNTIME
 
     run(pycore.init_async())
     async def never_lost(seconds):
         return False
 
     capped = SimpleNamespace(max_binding=1 << 20, max_groups=65535, loop_cap=100, cpu_adapter=True, limits={},
-                             plans={}, lost=None, transport=SimpleNamespace(lost_within_async=never_lost))
+                             plans={}, lost=None, transport=SimpleNamespace(lost_within_async=never_lost),
+                             backlogged=lambda: False)
     # (the planner refuses before anything reaches this made-up device)
     monkeypatch.setattr(RUNTIME, "device", capped)
     monkeypatch.setattr(pycore.SELECTOR, "margin", 0.0)  # auto picks the GPU

@@ -37,11 +37,11 @@ from pycore.array.layout import (
     normalize_axis,
     resolve_shape,
 )
-from pycore.gpuarray import GpuArray
+from pycore.calls.gpuarray import GpuArray
 from pycore.kernels.elementwise import Operand, plan_elementwise
 from pycore.kernels.plan import Facts, Slot, grid_for, word_of
 from pycore.kernels.reduction import Combine, plan_reduction
-from pycore.ufuncs import REDUCTIONS, UFUNCS
+from pycore.tables.ufuncs import REDUCTIONS, UFUNCS
 from tests.unit.test_cpython_api import run
 
 EPS = float(np.finfo(np.float32).eps)

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from pycore.ops import OPS
+from pycore.tables.ops import OPS
 from tests.reference import REFERENCES, case_ids, cases, run_case_async
 from tests.unit.test_cpython_api import run
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from pycore.pool import BufferPool, size_class
+from pycore.engine.pool import BufferPool, size_class
 
 
 def test_size_classes_are_tight_and_aligned():

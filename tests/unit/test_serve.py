@@ -39,7 +39,7 @@ def get(server, path: str, method: str = "GET") -> tuple[int, dict[str, str], by
     "/pyodide/../../serve.py", "/pyodide/%2e%2e/%2e%2e/serve.py", "/wheels/..%5c..%5cserve.py",
     "/web/index.html", "/pycore/__init__.py", "/serve.py", "/node_modules/pyodide/pyodide.mjs",
     "/.git/HEAD", "/%00index.html", "/index.html%00.png", "/nope.html", "/%ff%fe",
-    "/shaders/../pycore/ops.py", "/./index.html",
+    "/shaders/../pycore/tables/ops.py", "/./index.html",
 ])
 def test_paths_outside_the_web_roots_are_404(server, path):
     status, _, body = get(server, path)
@@ -148,9 +148,9 @@ def test_pycore_wheel_carries_the_package_the_bridge_and_the_shaders(server):
     status, _headers, wheel = get(server, url)
     assert status == 200 and url.endswith("-py3-none-any.whl")
     names = zipfile.ZipFile(BytesIO(wheel)).namelist()
-    assert "pycore/__init__.py" in names and "pycore/browser.py" in names
-    bridge = zipfile.ZipFile(BytesIO(wheel)).read("pycore/bridge.js")  # the browser transport's JS
-    assert bridge == (ROOT / "pycore" / "bridge.js").read_bytes()
+    assert "pycore/__init__.py" in names and "pycore/engine/browser.py" in names
+    bridge = zipfile.ZipFile(BytesIO(wheel)).read("pycore/engine/bridge.js")  # the browser transport's JS
+    assert bridge == (ROOT / "pycore" / "engine" / "bridge.js").read_bytes()
     shaders = {p.name for p in (ROOT / "shaders").glob("*.wgsl")}
     assert shaders and {f"pycore/shaders/{s}" for s in shaders} <= set(names)
     record = zipfile.ZipFile(BytesIO(wheel)).read(next(n for n in names if n.endswith("RECORD"))).decode()

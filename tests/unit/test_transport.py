@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pycore import transport
+from pycore.engine import transport
 from tests.harness import Native
 
 INFO = "info = await pycore.init_async()\n{k: info[k] for k in ('backend', 'transport', 'reason', 'tier')}"
@@ -65,7 +65,7 @@ def test_shutdown_gives_the_device_back_and_init_chooses_again():
     worker = Native()
     try:
         r = worker.py("""
-from pycore.runtime import RUNTIME
+from pycore.engine.runtime import RUNTIME
 await pycore.init_async()
 t = await pycore.to_gpu_async(np.ones(4))
 first = RUNTIME.transport
@@ -123,11 +123,11 @@ back = await pycore.init_async("auto")
 def test_both_transports_implement_the_whole_interface():
     import ast
 
-    from pycore.native import NativeTransport
+    from pycore.engine.native import NativeTransport
 
     wanted = set(transport.Transport.__abstractmethods__)
     assert not NativeTransport.__abstractmethods__
-    # pycore/browser.py imports Pyodide's `js`, so read its class instead of importing it.
+    # pycore/engine/browser.py imports Pyodide's `js`, so read its class instead of importing it.
     tree = ast.parse((Path(transport.__file__).parent / "browser.py").read_text())
     browser = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "BrowserTransport")
     defined = {n.name for n in browser.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
@@ -151,7 +151,7 @@ def test_every_bridge_function_called_from_python_is_one_bridge_js_returns():
     """bridge.js is a file of the package, beside the modules that call its functions."""
     import re
 
-    from pycore import bridge
+    from pycore.engine import bridge
 
     here = Path(transport.__file__).parent
     assert bridge.SOURCE_FILE == here / "bridge.js" and bridge.source() == bridge.SOURCE_FILE.read_text()
@@ -169,7 +169,7 @@ def test_settings_are_files_natively_and_info_says_where():
     try:
         r = worker.py("""
 import os
-from pycore import settings
+from pycore.engine import settings
 info = await pycore.init_async()
 path = settings.STORE.path("pycore.test")
 settings.STORE.save("pycore.test", "kept")

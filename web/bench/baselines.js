@@ -16,25 +16,33 @@ const UNIFORM = GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST;
 const READ = GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST;
 const TYPES = { read: "read-only-storage", write: "storage", uniform: "uniform" };
 
-// op -> how pycore binds and dispatches it (see pycore/programs.py). rawOp returns the head of its
+// op -> how pycore binds and dispatches it (see pycore/calls/programs.py). rawOp returns the head of its
 // result, which pycore/bench/peers.py checks against NumPy on the same inputs (randomData).
 const KERNELS = {
-  relu: {  // the kernel pycore generates from relu_f (its source comes from pycore: `code`)
-    family: null, entry: "fused", bindings: ["read", "write", "uniform"],
-    inputs: ([n]) => [n], out: ([n]) => n, words: () => [],
-    groups: ([n], s) => grid(Math.ceil(n / 4 / s.WORKGROUP)), pad: 16,
+  relu: {  // the kernel pycore generates from relu_f (its source comes from pycore: `code`): the
+    // words are the count, the first index, the offset, the shape and the stride
+    family: null, entry: "strided", bindings: ["read", "write", "uniform"],
+    inputs: ([n]) => [n], out: ([n]) => n, words: ([n]) => [n, 0, 0, n, 1],
+    groups: ([n], s) => grid(Math.ceil(n / 4 / s.WORKGROUP)), pad: 4,
   },
-  softmax: {
-    family: "rowwise", entry: "softmax", bindings: ["read", "write", "uniform"],
-    inputs: ([r, c]) => [r * c], out: ([r, c]) => r * c,
-    words: ([r, c]) => [r, c, 0xff800000], groups: ([r]) => grid(r), pad: 4,
+  softmax: {  // a workgroup per row; the kernel pycore generates (kernels/rowwise.py: `code`)
+    family: null, entry: "rows_tree", bindings: ["read", "write", "uniform"],
+    inputs: ([r, c]) => [r * c], out: ([r, c]) => r * c, words: softmaxWords,
+    groups: ([r]) => grid(r), pad: 4,
   },
-  softmax_thread: {  // pycore's choice on CPU adapters for many rows (see Rowwise.uses_tree)
-    family: "rowwise", entry: "softmax_thread", bindings: ["read", "write", "uniform"],
-    inputs: ([r, c]) => [r * c], out: ([r, c]) => r * c,
-    words: ([r, c]) => [r, c, 0xff800000], groups: ([r], s) => grid(Math.ceil(r / s.THREAD_GROUP)), pad: 4,
+  softmax_thread: {  // pycore's choice on CPU adapters for many rows (kernels/rowwise.py: uses_tree)
+    family: null, entry: "rows_thread", bindings: ["read", "write", "uniform"],
+    inputs: ([r, c]) => [r * c], out: ([r, c]) => r * c, words: softmaxWords,
+    groups: ([r], s) => grid(Math.ceil(r / s.THREAD_GROUP)), pad: 4,
   },
 };
+
+/** The row-wise kernel's words for (r, c) rows along the last axis, as kernels/rowwise.py lays
+ *  them out: rows, columns, offset, the strides along the row, -inf's bits, then the rows' shape
+ *  and strides (none for a single row). */
+function softmaxWords([r, c]) {
+  return r === 1 ? [r, c, 0, 1, 1, 0xff800000] : [r, c, 0, 1, 1, 0xff800000, r, c, c];
+}
 
 /** One of pycore's matmul kernels (programs.Matmul.kernel_for names it): vec4 bindings (whole
  *  16-byte words) for all but the two scalar ones. */
@@ -85,7 +93,7 @@ async function wgsl(family) {
   return sources.get(family);
 }
 
-// The workgroup sizes, read from shaders/common.wgsl, which owns them (as pycore/shaders.py does).
+// The workgroup sizes, read from shaders/common.wgsl, which owns them (as pycore/kernels/wgsl.py does).
 let workgroupSizes = null;
 async function sizes() {
   if (!workgroupSizes) {
@@ -170,20 +178,20 @@ export async function rawOp(device, op, shape, repeats, tile = null, code = null
   const outBytes = k.out(shape) * 4;
   const ins = inputs.map((a) => device.createBuffer({ size: roundUp(a.byteLength, 16), usage: STORAGE }));
   const dst = device.createBuffer({ size: roundUp(outBytes, 16), usage: STORAGE });
-  const params = device.createBuffer({ size: 32, usage: UNIFORM });
+  const params = device.createBuffer({ size: 64, usage: UNIFORM });
   const staging = device.createBuffer({ size: outBytes, usage: READ });
   const bind = device.createBindGroup({
     layout: pipe.getBindGroupLayout(0),
     entries: [...ins, dst, params].map((buffer, i) => ({
       binding: i,
-      resource: { buffer, size: buffer === params ? 32 : roundUp(buffer.size, k.pad) } })),
+      resource: { buffer, size: buffer === params ? 64 : roundUp(buffer.size, k.pad) } })),
   });
   const result = new Float32Array(outBytes / 4);
   const groups = k.groups(shape, await sizes(), tile);  // tile: [rows, columns] of C a matmul group computes
   try {
     const timed = await timeRuns(async () => {
       inputs.forEach((a, i) => device.queue.writeBuffer(ins[i], 0, a));
-      device.queue.writeBuffer(params, 0, new Uint32Array([...k.words(shape), 0, 0, 0, 0, 0, 0, 0, 0].slice(0, 8)));
+      device.queue.writeBuffer(params, 0, new Uint32Array([...k.words(shape), ...Array(16).fill(0)].slice(0, 16)));
       await dispatchAndRead(device, pipe, bind, groups, dst, staging, result);
     }, repeats);
     return { ...timed, head: Array.from(result.subarray(0, 8)) };

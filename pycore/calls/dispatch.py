@@ -8,28 +8,29 @@ any array input is a GpuArray, the result is a GpuArray too, on the GPU whicheve
 (reductions return floats). If the
 device is lost during a call, the NumPy path answers it. Each call is recorded in the trace with
 its backend, the selector's reasoning and the time per stage. A call on GpuArrays that repeats an
-earlier one (same op, parameters and shapes) replays that call's dispatch (plans.py) instead of
-running the program again.
+earlier one (same op, parameters and shapes) replays the plan that call's program made (through
+the executor) instead of running the program again.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from . import interrupts, plans
-from .array.layout import normalize_axis
-from .arrays import as_float32
-from .device import Device, GpuOutOfMemoryError
-from .gpu import GpuSession, GpuView
-from .gpuarray import GpuArray, to_gpu_async
-from .ops import OPS, Op
-from .programs import PROGRAMS
-from .runtime import RUNTIME
-from .selector import SELECTOR
+from pycore.array.convert import as_float32
+from pycore.calls.gpuarray import GpuArray, to_gpu_async
+from pycore.calls.programs import PROGRAMS
+from pycore.choice.selector import SELECTOR
+from pycore.engine import interrupts
+from pycore.engine.device import Device, GpuOutOfMemoryError, expect_cost
+from pycore.engine.executor import remember, replay, run_plans_async
+from pycore.engine.runtime import RUNTIME
+from pycore.engine.session import GpuSession, GpuView
+from pycore.tables.ops import OPS, Op
 
 RUNTIME.on_device.append(lambda device: SELECTOR.forget_measurements())  # a new device, new speeds
 
@@ -43,13 +44,17 @@ def precompile(device: Device | None) -> None:
     order = ("unary", "binary", "reduce", "rowwise", "matmul", "conv2d")
     kernels = [k for kind in order for op in OPS.values() if op.kind == kind
                for k in PROGRAMS[kind].kernels(device, op)]
+    kernels += [k for source in KERNEL_SOURCES for k in source(device)]
     try:
         asyncio.get_running_loop().create_task(device.precompile_async(list(dict.fromkeys(kernels))))
     except RuntimeError:  # no running loop: the kernels compile on first use
         pass
 
 
-PRECOMPILE = True  # pycore.dispatch.PRECOMPILE = False: compile each kernel on its first use only
+PRECOMPILE = True  # pycore.calls.dispatch.PRECOMPILE = False: compile each kernel on its first use only
+# More kernels to prepare, from the layers that plan them: device -> pipeline_async arguments (the
+# n-d ops register theirs: calls/nd.py).
+KERNEL_SOURCES: list[Callable[[Device], list[tuple]]] = []
 RUNTIME.on_device.append(precompile)
 
 BACKENDS = ("auto", "gpu", "numpy")
@@ -104,12 +109,27 @@ def is_argument_error(exc: BaseException) -> bool:
     return bool(getattr(exc, "pycore_argument_error", False))
 
 
-def _replayed(op: Op, program: Any, inputs: list[Any], params: dict[str, Any], backend: str,
-              start: float) -> GpuArray | None:
-    """The result of a call on GpuArrays that repeats a planned one (plans.py), or None to take the
-    general path. Its arguments need no checks: a call with the same shapes, parameters and program
-    settings passed them (the inputs' own state is still checked, by view()). Anything unusual (a
-    GpuArray on the NumPy fallback, auto choosing NumPy, a failing replay) goes the general way."""
+def plan_key(op: Op, shapes: list[tuple[int, ...]], params: dict[str, Any], device: Device,
+             program: Any) -> tuple | None:
+    """The key of a fixed-kernel call's plan on GpuArrays: the op, its parameters by their exact
+    bits (-0.0 == 0.0, yet x * -0.0 is not x * 0.0), the shapes, and what can change which kernel
+    runs (the program's settings, the device's binding limit); None when a parameter cannot be a key."""
+    try:
+        values = tuple(v.hex() if type(v) is float else v for v in params.values())
+        k = (op.name, values, tuple(shapes), program.revision, device.max_binding)
+        hash(k)
+    except TypeError:
+        return None
+    return k
+
+
+async def _replayed_async(op: Op, program: Any, inputs: list[Any], params: dict[str, Any], backend: str,
+                          start: float) -> GpuArray | None:
+    """The result of a call on GpuArrays that repeats a planned one (engine.executor.remember), or
+    None to take the general path. Its arguments need no checks: a call with the same shapes,
+    parameters and program settings passed them (the inputs' own state is still checked, by
+    binding()). Anything unusual (a GpuArray on the NumPy fallback, auto choosing NumPy, a failing
+    replay) goes the general way."""
     device = RUNTIME.device
     if device is None or not device.plans or (backend != "gpu" and backend != "auto"):
         return None
@@ -117,10 +137,11 @@ def _replayed(op: Op, program: Any, inputs: list[Any], params: dict[str, Any], b
         if type(x) is not GpuArray or not x._plain:
             return None
     shapes = [x.shape for x in inputs]
-    plan = device.plans.get(plans.key(op, shapes, params, device, program))
-    if plan is None:
+    known = device.plans.get(plan_key(op, shapes, params, device, program))
+    if known is None:
         return None
-    views = [x.view() for x in inputs]
+    plan, shape = known
+    bound = [(*x.binding(), x.checks) for x in inputs]
     why = "backend='gpu'"
     choice = None
     if backend == "auto":
@@ -128,15 +149,20 @@ def _replayed(op: Op, program: Any, inputs: list[Any], params: dict[str, Any], b
         if choice.backend != "webgpu":
             return None
         why = choice.why
+    expect_cost(op.name, SELECTOR.work_ms(op, shapes))
     try:
-        result = plan.run(device, views)
+        queued = replay(device, op.name, plan, bound)
+        if queued is None:
+            buf, checks, stages = await run_plans_async(device, op.name, [(plan, bound)], keep=True)
+        else:
+            (buf, checks), stages = queued, {"buffers": 0.0, "dispatch": 0.0}
     except Exception:  # (the general path runs it again, and handles a lost device or full memory)
         return None
     took = time.perf_counter() - start
-    _record(op, shapes, "webgpu", {"buffers": 0.0, "dispatch": 0.0, "python": took}, why)
+    _record(op, shapes, "webgpu", {**stages, "python": took - sum(stages.values())}, why)
     if choice is not None and choice.key is not None:  # a call auto settles by timing it
         SELECTOR.observe(choice, took * 1e3, "webgpu")
-    return GpuArray.of(result, device)
+    return GpuArray(shape, buffer=buf, checks=checks, device=device)
 
 
 async def _plain_async(x: Any) -> Any:
@@ -181,49 +207,22 @@ async def _dot_async(inputs: list[Any], backend: str) -> Any:
     return out.reshape(*a.shape[:-1], *b.shape[:-2], b.shape[-1])
 
 
-async def _along_axis_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: str) -> Any:
-    """A row-wise op along an axis other than the last: the kernels' rows run along the last axis,
-    so the axis is moved there (a view of a GpuArray, copied when the kernel binds it), the op runs,
-    and the axis is moved back (a contiguous result). None when the axis is already the last."""
-    x = inputs[0]
-    host = None if isinstance(x, GpuArray) else as_float32(x, op.inputs[0])
-    ndim = x.ndim if host is None else host.ndim
-    try:
-        axis = normalize_axis(params["axis"], ndim)
-    except (ValueError, TypeError) as exc:
-        raise mark_argument_error(ValueError(f"{op.name}: {exc}")) from None
-    if axis == ndim - 1:
-        return None
-    order = [d for d in range(ndim) if d != axis] + [axis]
-    back = list(np.argsort(order))
-    rest = {**params, "axis": -1}
-    if host is not None:
-        result = await run_async(op, [np.ascontiguousarray(host.transpose(order))], rest, backend)
-        if isinstance(result, GpuArray):
-            return await result.transpose(back).copy_async()
-        return np.ascontiguousarray(result.transpose(back))
-    result = await run_async(op, [x.transpose(order)], rest, backend)
-    return await result.transpose(back).copy_async()
-
-
 async def run_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: str = "auto") -> Any:
     """Run `op` on `inputs` (array-likes or GpuArrays, named as in op.inputs) with checked `params`."""
     users = RUNTIME.call_started()
     try:
         start = time.perf_counter()
         interrupts.check()
+        if RUNTIME.device is not None and RUNTIME.device.backlogged():  # (wait for the GPU first)
+            await RUNTIME.device.keep_up_async()
         program = PROGRAMS[op.kind]
-        replayed = _replayed(op, program, inputs, params, backend, start)
+        replayed = await _replayed_async(op, program, inputs, params, backend, start)
         if replayed is not None:
             return replayed
         if op.name == "dot":
             product = await _dot_async(inputs, backend)
             if product is not None:
                 return product
-        if op.kind == "rowwise" and params.get("axis", -1) != -1:
-            moved = await _along_axis_async(op, inputs, params, backend)
-            if moved is not None:
-                return moved
         inputs = [await _plain_async(x) for x in inputs]
         try:
             arrays, shapes = _checked(op, program, inputs, params, backend)
@@ -252,12 +251,13 @@ async def run_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: 
             why = f"no WebGPU: {RUNTIME.reason}"
         if use_gpu:
             assert device is not None  # (use_gpu needs a device)
-            plan_key = plans.key(op, shapes, params, device, program) if keep and all(on_gpu) else None
+            key = plan_key(op, shapes, params, device, program) if keep and all(on_gpu) else None
+            expect_cost(op.name, SELECTOR.work_ms(op, shapes))
             try:
                 async with GpuSession(device, op.name, keep_result=keep) as gpu:
                     result = await program.gpu_async(gpu, op, arrays, params)
-                if plan_key is not None:
-                    plans.remember(device, plan_key, plans.record(gpu, op, arrays, result))
+                if key is not None:
+                    remember(device, key, gpu, arrays, result)
                 stages = gpu.stages
                 stages["python"] = time.perf_counter() - start - sum(stages.values())
                 _record(op, shapes, "webgpu", stages, why)

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import wgpu
 
-from .transport import (
+from pycore.engine.transport import (
     BUFFER_BINDING_TYPES,
     COPY_SRC,
     LIMIT_NAMES,

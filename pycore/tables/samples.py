@@ -1,7 +1,7 @@
 """The sample inputs' shapes an op is measured on at a size n, shared by the benchmark (bench.py)
 and the calibration (calibrate.py). Matrix kinds read n as the side of a square.
 
->>> from pycore.ops import OPS
+>>> from pycore.tables.ops import OPS
 >>> shapes_for(OPS["softmax"], 100_000), shapes_for(OPS["dot"], 10)
 ([(100, 1000)], [(10,), (10,)])
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .ops import Op
+from pycore.tables.ops import Op
 
 ROW = 1000  # rowwise ops run on (size // ROW, ROW)
 

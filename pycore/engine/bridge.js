@@ -1,7 +1,7 @@
-// The JavaScript half of pycore's browser transport, read once by pycore/bridge.py and evaluated
+// The JavaScript half of pycore's browser transport, read once by pycore/engine/bridge.py and evaluated
 // with Pyodide's run_js: a few functions that do in one FFI call what would otherwise take dozens
 // (encoding a command buffer, copying between the WebAssembly heap and GPU buffers), and the
-// IndexedDB settings store (pycore/settings.py). `m` is Pyodide's Emscripten module, whose HEAPU8
+// IndexedDB settings store (pycore/engine/settings.py). `m` is Pyodide's Emscripten module, whose HEAPU8
 // is the heap (looked up on each use: it is replaced when the heap grows). No op logic lives here.
 (m) => {
   const heap = () => m.HEAPU8;
@@ -179,6 +179,21 @@
       }
     },
     submit: encode,
+    // A mark of the work submitted to `queue` so far: {done, finished}, done once the GPU has
+    // finished it (a rejected wait counts as finished: the device is gone).
+    mark(queue) {
+      const m = { done: false };
+      m.finished = queue.onSubmittedWorkDone().then(() => { m.done = true; }, () => { m.done = true; });
+      return m;
+    },
+    // Resolves with true once `mark` is done, or with "interrupted" if `interrupt` (as for
+    // submitAndRead) is signalled first, taking the signal.
+    waitMark(mark, interrupt) {
+      if (mark.done) return true;
+      const done = mark.finished.then(() => true);
+      if (!interrupt || typeof Atomics.waitAsync !== "function") return done;
+      return Promise.race([done, signalled(interrupt, done)]);
+    },
     // Resolves with the encode time (ms) when neither this work nor the `earlier` checks (an array
     // of their promises, or null) report an error; else with [earlier errors, error, map error,
     // encode ms]; or, if `interrupt` (an Int32Array on a SharedArrayBuffer: Pyodide's interrupt

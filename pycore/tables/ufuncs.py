@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from .array.dtypes import BOOL, FLOAT32, INT32, UINT32, promote
+from pycore.array.dtypes import BOOL, FLOAT32, INT32, UINT32, promote
 
 
 @dataclass(frozen=True, kw_only=True)

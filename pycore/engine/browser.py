@@ -18,8 +18,8 @@ import js  # type: ignore[import-not-found]  # Pyodide only
 import numpy as np
 from pyodide.ffi import create_once_callable, create_proxy, jsnull, to_js  # type: ignore[import-not-found]
 
-from . import bridge, interrupts
-from .transport import (
+from pycore.engine import bridge, interrupts
+from pycore.engine.transport import (
     BUFFER_BINDING_TYPES,
     LIMIT_NAMES,
     STAGE_COMPUTE,
@@ -155,6 +155,20 @@ class BrowserTransport(Transport):
 
     async def work_done_async(self) -> None:
         await self.queue.onSubmittedWorkDone()
+
+    def mark(self) -> Any:
+        return bridge.functions().mark(self.queue)
+
+    def marked(self, mark: Any) -> bool | None:
+        return bool(mark.done)
+
+    async def wait_marked_async(self, mark: Any) -> None:
+        """Interrupted like a readback (see submit_and_read_async)."""
+        if mark.done:
+            return
+        if isinstance(await bridge.functions().waitMark(mark, _interrupt_buffer()), str):
+            interrupts.taken()
+            raise KeyboardInterrupt
 
     async def time_dispatch_async(self, pipeline: Any, bindings: list[tuple], groups: tuple[int, int, int],
                                   reps: int) -> float | None:

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from . import bridge
+from pycore.engine import bridge
 
 MAX_CHARS = 64 * 1024  # the longest text kept under a key (a file store reads no further)
 

@@ -29,12 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from . import settings
-from .device import Device
-from .progress import report as report_progress
-from .runtime import QUIET, RUNTIME
-from .samples import shapes_for
-from .selector import (
+from pycore.choice.selector import (
     ADAPTER_DEFAULTS,
     NUMPY_DEFAULTS,
     SELECTOR,
@@ -46,6 +41,11 @@ from .selector import (
     now,
     parse_saved,
 )
+from pycore.engine import settings
+from pycore.engine.device import Device
+from pycore.engine.progress import report as report_progress
+from pycore.engine.runtime import QUIET, RUNTIME
+from pycore.tables.samples import shapes_for
 
 
 class GiveWayError(Exception):
@@ -167,7 +167,7 @@ class CalibrationRun:
         return {"cal": asdict(self.cal), "done": self.done}
 
     def steps(self, gpu: bool) -> list[str]:
-        from .ops import OPS
+        from pycore.tables.ops import OPS
 
         names = ["numpy call"] + [f"numpy {op}" for op in OPS]
         if gpu:
@@ -176,7 +176,7 @@ class CalibrationRun:
 
     @staticmethod
     def _sample(op_name: str) -> tuple[Any, list[np.ndarray], dict[str, Any], float]:
-        from .ops import OPS
+        from pycore.tables.ops import OPS
 
         op = OPS[op_name]
         rng = np.random.default_rng(sorted(OPS).index(op_name))
@@ -221,9 +221,9 @@ class CalibrationRun:
 
     async def _measure(self, name: str) -> dict[str, float]:
         """Measure step `name`: its figures ("dispatch_ms", ..., "numpy_gflops.relu"), unchecked."""
-        from . import api
-        from .gpuarray import to_gpu_async
-        from .programs import PROGRAMS
+        from pycore.calls import api
+        from pycore.calls.gpuarray import to_gpu_async
+        from pycore.calls.programs import PROGRAMS
 
         cal, repeats, give_way = self.cal, self.repeats, self.give_way
         relu, tiny = api.PUBLIC["relu_async"], np.ones(256, np.float32)
@@ -346,7 +346,7 @@ def calibrate_in_background() -> None:
     """From now on, calibrate by itself: whenever a device is acquired without a saved calibration
     for its adapter, measure it step by step (see CalibrationRun) while no call of the user's has
     run for IDLE_S, giving way as soon as one starts. Each step is saved, so a later visit resumes;
-    progress is reported as the task "background calibration" (pycore.progress); its calls are
+    progress is reported as the task "background calibration" (pycore.engine.progress); its calls are
     not traced. The page does this once pycore is up; `calibrate_async()` measures at once instead."""
     _background["on"] = True
     if RUNTIME.device is not None:

@@ -17,7 +17,7 @@ raises RuntimeError once it is released. A handle belongs to its batch (a serial
 reused): another batch refuses it with ValueError.
 
 Element-wise steps whose handles the caller no longer holds are fused into the step that consumes
-them (pycore/fusion.py): above, relu and scale run inside vec_add's kernel, in one pass over the
+them (pycore/kernels/fusion.py): above, relu and scale run inside vec_add's kernel, in one pass over the
 data. A handle still held is computed and kept, so every handle you can name can be read.
 """
 
@@ -33,16 +33,17 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import interrupts
-from .api import bind, signature_of
-from .arrays import as_float32
-from .device import Check, Device
-from .fusion import fused_kernels
-from .gpu import GpuSession, GpuView, raise_for
-from .gpuarray import GpuArray
-from .ops import OPS, Op
-from .programs import PROGRAMS
-from .runtime import RUNTIME
+from pycore.array.convert import as_float32
+from pycore.calls.api import bind, signature_of
+from pycore.calls.gpuarray import GpuArray
+from pycore.calls.programs import PROGRAMS
+from pycore.engine import interrupts
+from pycore.engine.device import Check, Device
+from pycore.engine.executor import execute_async
+from pycore.engine.runtime import RUNTIME
+from pycore.engine.session import GpuSession, GpuView, raise_for
+from pycore.kernels.fusion import fused_kernels
+from pycore.tables.ops import OPS, Op
 
 FUSED = object()  # the value of a step computed inside a fused kernel (never stored)
 _SERIALS = itertools.count(1)  # each batch's serial number: unlike id(), never reused in the process
@@ -217,8 +218,8 @@ class CommandBatch:
                 continue
             kernel = kernels.get(s)
             if kernel is not None:
-                binds = [gpu.upload(self._input(i)) for i in kernel.inputs]
-                dst = await kernel.dispatch_async(gpu, binds, elements[s])
+                binds = [gpu.upload(self._input(i))[:2] for i in kernel.inputs]  # (each from its start)
+                dst = (await execute_async(gpu, kernel.plan(elements[s], gpu.max_groups), binds))[0]
                 self.fused.append(kernel.name)
             else:
                 views = [self._input(i) for i in inputs]

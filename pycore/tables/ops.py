@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from pycore.array.layout import conv_shape, matmul_shape
+
 Shapes = tuple[tuple[int, ...], ...]
 
 F32 = np.float32
@@ -39,7 +41,8 @@ REQUIRED = object()
 
 
 # Where each kind's WGSL lives: shaders/<family>.wgsl (an op may name another family).
-KIND_FAMILY = {"unary": "elementwise", "binary": "binary", "rowwise": "rowwise", "reduce": "reduce",
+# (row-wise ops and reductions are generated from declarations: kernels/rowwise.py, kernels/reduction.py)
+KIND_FAMILY = {"unary": "elementwise", "binary": "binary", "rowwise": "generated", "reduce": "generated",
                "matmul": "matmul", "conv2d": "conv2d"}
 
 
@@ -71,6 +74,20 @@ class Op:
     def entry_for(self, params: dict[str, Any]) -> str:
         """The WGSL entry point that computes this op with these parameters."""
         return self.variant(params) if self.variant else self.entry
+
+    def out_shape(self, shapes: Shapes, params: dict[str, Any] | None = None) -> tuple[int, ...]:
+        """The shape of the op's result for inputs of these shapes (checked ones).
+
+        >>> OPS["matmul"].out_shape(((8, 3, 4), (4, 5))), OPS["sum"].out_shape(((3, 4),))
+        ((8, 3, 5), ())
+        """
+        if self.kind == "reduce":
+            return ()
+        if self.kind == "matmul":
+            return matmul_shape(shapes[0], shapes[1])
+        if self.kind == "conv2d":
+            return conv_shape(shapes[0], shapes[1], (params or {}).get("mode", "valid"))
+        return tuple(shapes[0])
 
     def typical_params(self) -> dict[str, Any]:
         """Parameters for a benchmark call: the defaults, and a sample value where there is none."""
@@ -271,27 +288,27 @@ OPS: dict[str, Op] = {
            shows='array([-0.6931472, -0.6931472], dtype=float32)',
            params=(Param("axis", -1, "the axis log_softmax runs along"),)),
         # ---- reductions to a Python float, entirely on the GPU
-        Op(name="sum", kind="reduce", entry="reduce", inputs=("x",),
+        Op(name="sum", kind="reduce", inputs=("x",),
            numpy=lambda x: float(np.sum(x, dtype=F32)), flops=per_element(1),
            summary="The sum of all elements, as a float (0.0 for an empty array).",
            example="pycore.sum_async([[1.0, 2.0], [3.0, 4.5]])",
            shows='10.5',
            combine="sum"),
-        Op(name="max", kind="reduce", entry="reduce", inputs=("x",),
+        Op(name="max", kind="reduce", inputs=("x",),
            numpy=_max, flops=per_element(1),
            summary="The largest element, as a float; NaN if any element is NaN; empty input is an "
                    "error.",
            example="pycore.max_async([3.0, -1.0, 7.5])",
            shows='7.5',
            combine="max"),
-        Op(name="min", kind="reduce", entry="reduce", inputs=("x",),
+        Op(name="min", kind="reduce", inputs=("x",),
            numpy=_min, flops=per_element(1),
            summary="The smallest element, as a float; NaN if any element is NaN; empty input is an "
                    "error.",
            example="pycore.min_async([3.0, -1.0, 7.5])",
            shows='-1.0',
            combine="min"),
-        Op(name="dot", kind="reduce", entry="dot_products", inputs=("a", "b"),
+        Op(name="dot", kind="reduce", inputs=("a", "b"),
            numpy=lambda a, b: float(np.sum(a * b, dtype=F32)), flops=per_element(2),
            summary="numpy.dot: of two 1-D arrays, sum(a * b) as a float; of a 0-d one, a scale; else "
                    "a sum over a's last axis and b's second-to-last (a matmul).",

@@ -26,10 +26,10 @@ from typing import Any
 
 import numpy as np
 
-from . import settings
-from ._version import __version__
-from .device import Device, DeviceLostError
-from .transport import TRANSPORTS, GpuUnavailableError, is_lost_text, request_async, wanted_transport
+from pycore._version import __version__
+from pycore.engine import settings
+from pycore.engine.device import Device, DeviceLostError
+from pycore.engine.transport import TRANSPORTS, GpuUnavailableError, Transport, is_lost_text, wanted_transport
 
 IN_PYODIDE = sys.platform == "emscripten"
 DEVICE_TIMEOUT_S = 15.0
@@ -40,6 +40,35 @@ LOSS_REPORT_S = 0.25  # how long a failed call waits for the device's own report
 # Set in pycore's own background work (the background calibration): its calls are not the user's,
 # so they are neither traced nor counted as activity.
 QUIET: ContextVar[bool] = ContextVar("pycore_quiet", default=False)
+
+
+async def request_async(wanted: str, timeout_s: float) -> Transport:
+    """The transport `wanted` ("auto", "browser" or "native"), with a device acquired.
+
+    Raises GpuUnavailableError naming why none is usable (no WebGPU in this browser, wgpu not
+    installed, no adapter ...)."""
+    import sys
+
+    in_pyodide = sys.platform == "emscripten"
+    if wanted not in TRANSPORTS or wanted == "numpy":
+        raise ValueError(f"transport must be one of {', '.join(TRANSPORTS[:3])}, got {wanted!r}")
+    if wanted == "auto":
+        wanted = "browser" if in_pyodide else "native"
+    if wanted == "browser":
+        if not in_pyodide:
+            raise GpuUnavailableError("the browser transport needs Pyodide (this is CPython)")
+        from pycore.engine import browser
+
+        return await browser.request_device_async(timeout_s)
+    if in_pyodide:
+        raise GpuUnavailableError("the native transport (wgpu-py) does not run in Pyodide")
+    try:
+        from pycore.engine import native
+    except ImportError as exc:
+        raise GpuUnavailableError(f"wgpu is not installed ({exc}); `pip install wgpu` for the "
+                                  "native WebGPU transport") from None
+    return await native.request_device_async(timeout_s)
+
 
 
 class Runtime:
@@ -115,6 +144,7 @@ class Runtime:
         self.reason = ("WebGPU device acquired from the browser" if transport.name == "browser" else
                        "WebGPU device acquired through wgpu-py (wgpu-native)")
         transport.on_lost(lambda reason: self.lose(device, reason))
+        device.on_wait = self.waited
         for hook in self.on_device:
             hook(device)
         return None
@@ -213,6 +243,15 @@ class Runtime:
         for shape in entry["shapes"]:  # (math.prod: np.prod costs more than a small op)
             c["elements"] += math.prod(shape)
         c["busy_ms"] += entry["total_ms"]
+
+    def waited(self, ms: float, why: str) -> None:
+        """A wait for queued GPU work (Device.drain_async) in the trace, as its own entry (op "wait
+        for queued work"): charged to that work, not to the call that happened to wait."""
+        if QUIET.get():
+            return
+        self.trace.append({"op": "wait for queued work", "shapes": [], "backend": "webgpu", "why": why,
+                           "ms": {"wait": ms}, "total_ms": ms})
+        self.counters["busy_ms"] += ms
 
     def note(self, why: str, ms: float) -> None:
         """A device event in the trace (op "device"): a loss, a new device, a failed try."""

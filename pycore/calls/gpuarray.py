@@ -23,14 +23,14 @@ from typing import Any
 
 import numpy as np
 
-from .array.dtypes import BOOL, FLOAT32, as_array, pycore_dtype
-from .array.layout import Layout
-from .device import Check, Device
-from .engine.executor import facts, planned, run_plans_async
-from .gpu import GpuSession, GpuView
-from .kernels.elementwise import Operand, plan_elementwise
-from .kernels.plan import SUFFIX
-from .runtime import RUNTIME
+from pycore.array.dtypes import BOOL, FLOAT32, as_array, pycore_dtype
+from pycore.array.layout import Layout
+from pycore.engine.device import Check, Device
+from pycore.engine.executor import facts, planned, run_plans_async
+from pycore.engine.runtime import RUNTIME
+from pycore.engine.session import GpuSession, GpuView
+from pycore.kernels.elementwise import Operand, plan_elementwise
+from pycore.kernels.plan import SUFFIX
 
 
 class GpuArray:

@@ -9,8 +9,8 @@ import re
 from functools import cache
 from pathlib import Path
 
-_HERE = Path(__file__).resolve().parent
-SHADER_DIRS = (_HERE / "shaders", _HERE.parent / "shaders")  # installed wheel, then a checkout
+_PACKAGE = Path(__file__).resolve().parent.parent  # pycore/
+SHADER_DIRS = (_PACKAGE / "shaders", _PACKAGE.parent / "shaders")  # installed wheel, then a checkout
 
 
 def _read(name: str) -> str:
@@ -63,7 +63,7 @@ def wgsl_functions(family: str) -> str:
 
 @cache
 def wgsl_template(name: str) -> str:
-    """shaders/<name>.wgsl as it is, for a generator to fill in (see pycore/fusion.py)."""
+    """shaders/<name>.wgsl as it is, for a generator to fill in (see pycore/kernels/fusion.py)."""
     return _read(name)
 
 

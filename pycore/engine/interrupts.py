@@ -29,10 +29,10 @@ from typing import Any
 
 SIGINT = int(signal.SIGINT)
 REPOST = int(getattr(signal, "SIGUSR1", 10))
-PACKAGE = os.path.dirname(os.path.abspath(__file__))
+PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # pycore/ (this is pycore/engine/)
 STDLIB = os.path.dirname(os.__file__)
 SITE = sysconfig.get_paths()["purelib"]
-_state: dict[str, Any] = {"buffer": None, "internal": (), "outstanding": False, "pending": False}
+_state: dict[str, Any] = {"buffer": None, "internal": (), "outstanding": False, "pending": False, "count": 0}
 
 
 def install(buffer: Any, internal: tuple[str, ...] = ()) -> None:
@@ -59,9 +59,19 @@ def check() -> None:
         raise KeyboardInterrupt
 
 
+def count() -> int:
+    """How many interrupts were raised so far: GPU work queued before one and not yet submitted is
+    dropped (Device.cancel).
+
+    >>> isinstance(count(), int)
+    True
+    """
+    return _state["count"]
+
+
 def taken() -> None:
     """The interrupt is being raised (here, or by a readback that saw the buffer): forget it."""
-    _state.update(outstanding=False, pending=False)
+    _state.update(outstanding=False, pending=False, count=_state["count"] + 1)
     if _state["buffer"] is not None:
         import js  # type: ignore[import-not-found]  # (installed only in Pyodide)
 

@@ -2,7 +2,7 @@
 
 Two transports implement `Transport`: `browser.py` (the browser's WebGPU, through Pyodide's FFI)
 and `native.py` (wgpu-py on wgpu-native, under CPython). Nothing above this module knows which one
-is in use; the WGSL in shaders/ is the same for both. `request_async()` picks one from the
+is in use; the WGSL in shaders/ is the same for both. `runtime.request_async()` picks one from the
 environment: Pyodide -> browser; CPython with `wgpu` importable and an adapter present -> native;
 otherwise none, and pycore runs on NumPy, with the reason in `pycore.info()`.
 
@@ -124,6 +124,13 @@ class Transport(ABC):
     @abstractmethod
     async def work_done_async(self) -> None:
         """Wait until the GPU has finished everything submitted so far."""
+    def mark(self) -> Any:
+        return None  # a mark of the work submitted so far (None: this transport keeps none)
+    def marked(self, mark: Any) -> bool | None:
+        return None  # whether the work up to `mark` has finished (None: cannot tell without waiting)
+    async def wait_marked_async(self, mark: Any) -> None:
+        """Wait for the work up to `mark` (KeyboardInterrupt if the page interrupts meanwhile)."""
+        await self.work_done_async()
 
     async def time_dispatch_async(self, pipeline: Any, bindings: list[tuple], groups: tuple[int, int, int],
                                   reps: int) -> float | None:
@@ -148,34 +155,6 @@ class Transport(ABC):
         return False
     @abstractmethod
     def destroy(self) -> None: ...
-
-
-async def request_async(wanted: str, timeout_s: float) -> Transport:
-    """The transport `wanted` ("auto", "browser" or "native"), with a device acquired.
-
-    Raises GpuUnavailableError naming why none is usable (no WebGPU in this browser, wgpu not
-    installed, no adapter ...)."""
-    import sys
-
-    in_pyodide = sys.platform == "emscripten"
-    if wanted not in TRANSPORTS or wanted == "numpy":
-        raise ValueError(f"transport must be one of {', '.join(TRANSPORTS[:3])}, got {wanted!r}")
-    if wanted == "auto":
-        wanted = "browser" if in_pyodide else "native"
-    if wanted == "browser":
-        if not in_pyodide:
-            raise GpuUnavailableError("the browser transport needs Pyodide (this is CPython)")
-        from . import browser
-
-        return await browser.request_device_async(timeout_s)
-    if in_pyodide:
-        raise GpuUnavailableError("the native transport (wgpu-py) does not run in Pyodide")
-    try:
-        from . import native
-    except ImportError as exc:
-        raise GpuUnavailableError(f"wgpu is not installed ({exc}); `pip install wgpu` for the "
-                                  "native WebGPU transport") from None
-    return await native.request_device_async(timeout_s)
 
 
 def wanted_transport() -> str:

@@ -16,26 +16,28 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
-from . import interrupts
-from .api import PUBLIC
-from .array.dtypes import BOOL, FLOAT32, as_array, result_type, scalar_kind, scalar_value
-from .array.layout import Layout, broadcast_shapes, normalize_axes, normalize_axis
-from .device import GpuOutOfMemoryError
-from .dispatch import BACKENDS, is_argument_error, mark_argument_error, unfit_why
-from .engine.executor import facts, planned, replay, run_plans_async
-from .gpuarray import GpuArray, storage_of, to_gpu_async
-from .kernels.elementwise import Operand, plan_elementwise
-from .kernels.matmul import plan_matmul_int
-from .kernels.plan import SUFFIX, Plan, word_of
-from .kernels.reduction import Combine, plan_reduction
-from .programs import matmul_shape
-from .runtime import RUNTIME
-from .selector import SELECTOR
-from .ufuncs import REDUCTIONS, UFUNCS, Reduction, Ufunc
+from pycore.array.dtypes import BOOL, FLOAT32, as_array, result_type, scalar_kind, scalar_value
+from pycore.array.layout import Layout, broadcast_shapes, matmul_shape, normalize_axes, normalize_axis
+from pycore.calls.api import PUBLIC, bind, docstring, signature_of
+from pycore.calls.dispatch import BACKENDS, KERNEL_SOURCES, is_argument_error, mark_argument_error, unfit_why
+from pycore.calls.gpuarray import GpuArray, storage_of, to_gpu_async
+from pycore.calls.programs import PROGRAMS, Rowwise
+from pycore.choice.selector import SELECTOR
+from pycore.engine import interrupts
+from pycore.engine.device import GpuOutOfMemoryError
+from pycore.engine.executor import facts, planned, replay, run_plans_async
+from pycore.engine.runtime import RUNTIME
+from pycore.kernels.elementwise import Operand, plan_elementwise
+from pycore.kernels.matmul import plan_matmul_int
+from pycore.kernels.plan import SUFFIX, Plan, word_of
+from pycore.kernels.reduction import Combine, plan_reduction
+from pycore.kernels.rowwise import ROW_OPS, plan_rowwise, row_limits
+from pycore.tables.ops import OPS, Op
+from pycore.tables.ufuncs import REDUCTIONS, UFUNCS, Reduction, Ufunc
 
 
 @dataclass(frozen=True)
@@ -216,10 +218,16 @@ _prepared: dict[tuple, _Prepared] = {}
 PREPARED = 1024  # calls remembered (the table is emptied when it grows past this)
 
 
-def _call_key(u: Ufunc, args: tuple[Any, ...], backend: str, device: Any) -> tuple | None:
+def _prepare(key: tuple, prep: _Prepared) -> None:
+    if len(_prepared) > PREPARED:
+        _prepared.clear()
+    _prepared[key] = prep
+
+
+def _call_key(name: str, args: tuple[Any, ...], backend: str, device: Any) -> tuple | None:
     """The key of a call whose arrays are all GpuArrays on the GPU and whose other arguments are
     Python scalars (their values and types: a scalar rides in the plan's words), or None."""
-    key: list[Any] = [u.name, backend, device]
+    key: list[Any] = [name, backend, device]
     for x in args:
         t = type(x)
         if t is GpuArray:
@@ -235,7 +243,7 @@ def _call_key(u: Ufunc, args: tuple[Any, ...], backend: str, device: Any) -> tup
     return tuple(key)
 
 
-async def _replay_async(u: Ufunc, prep: _Prepared, args: tuple[Any, ...], backend: str, device: Any,
+async def _replay_async(name: str, prep: _Prepared, args: tuple[Any, ...], backend: str, device: Any,
                         start: float) -> Any:
     """A call that repeats a prepared one: its plan on these arrays, no conversion or checks but
     the arrays' own state. None when auto picks NumPy (the general path answers)."""
@@ -248,16 +256,16 @@ async def _replay_async(u: Ufunc, prep: _Prepared, args: tuple[Any, ...], backen
         why = choice.why
     inputs = [(*x.binding(), x._checks) for x in args if type(x) is GpuArray]
     try:
-        queued = replay(device, u.name, prep.plan, inputs)
+        queued = replay(device, name, prep.plan, inputs)
         if queued is None:
-            buf, checks, stages = await run_plans_async(device, u.name, [(prep.plan, inputs)], keep=True)
+            buf, checks, stages = await run_plans_async(device, name, [(prep.plan, inputs)], keep=True)
         else:
             (buf, checks), stages = queued, {"buffers": 0.0, "dispatch": 0.0}
     except Exception:  # (the general path runs it again, and handles a lost device or full memory)
         return None
     stages = dict(stages)
     stages["python"] = time.perf_counter() - start - sum(stages.values())
-    _record(u.name, prep.shapes, "webgpu", stages, why, choice, start)
+    _record(name, prep.shapes, "webgpu", stages, why, choice, start)
     return GpuArray(prep.shape, buffer=buf, checks=checks, device=device, dtype=prep.dtype)
 
 
@@ -294,11 +302,13 @@ async def ufunc_async(u: Ufunc, args: tuple[Any, ...], backend: str = "auto") ->
     start = time.perf_counter()
     interrupts.check()
     device = RUNTIME.device
-    call_key = _call_key(u, args, backend, device) if device is not None and backend != "numpy" else None
+    if device is not None and device.backlogged():  # (too much queued work held back: wait for the GPU)
+        await device.keep_up_async()
+    call_key = _call_key(u.name, args, backend, device) if device is not None and backend != "numpy" else None
     if call_key is not None:
         prep = _prepared.get(call_key)
         if prep is not None:
-            found = await _replay_async(u, prep, args, backend, device, start)
+            found = await _replay_async(u.name, prep, args, backend, device, start)
             if found is not None:
                 return found
     try:
@@ -366,9 +376,7 @@ async def ufunc_async(u: Ufunc, args: tuple[Any, ...], backend: str = "auto") ->
             ),
         )
         if call_key is not None and device is RUNTIME.device:
-            if len(_prepared) > PREPARED:
-                _prepared.clear()
-            _prepared[call_key] = _Prepared(plan, shape, out_dtype, cost, shapes)
+            _prepare(call_key, _Prepared(plan, shape, out_dtype, cost, shapes))
         return await _run_gpu(u.name, [(plan, arrays)], keep, shape, out_dtype)
 
     async def on_numpy_work() -> Any:
@@ -428,6 +436,8 @@ async def reduce_async(
     """Run reduction `r` over `axis` of `x`."""
     start = time.perf_counter()
     interrupts.check()
+    if RUNTIME.device is not None and RUNTIME.device.backlogged():  # (wait for the GPU first)
+        await RUNTIME.device.keep_up_async()
     try:
         _check_backend(r.name, backend)
         if not isinstance(keepdims, (bool, np.bool_)):
@@ -582,6 +592,90 @@ async def matmul_async(a: Any, b: Any, *, backend: str = "auto") -> Any:
     return await _call("matmul", start, use_gpu, why, choice, shapes, on_gpu_work, on_numpy_work)
 
 
+ROWWISE = cast(Rowwise, PROGRAMS["rowwise"])  # (its `tree` setting forces a kernel variant)
+
+
+async def _rowwise_in_parts_async(op: Op, x: np.ndarray, axis: int, backend: str, limit: int) -> np.ndarray:
+    """A host array larger than one GPU binding: its rows (along `axis`, moved last) in parts that
+    fit, the parts' results joined and the axis moved back."""
+    cols = x.shape[axis]
+    moved = np.ascontiguousarray(np.moveaxis(x, axis, -1))
+    rows = moved.reshape(-1, cols)
+    step = max(1, limit // (4 * cols))
+    done = [await rowwise_async(op, rows[lo:lo + step], -1, backend) for lo in range(0, rows.shape[0], step)]
+    return np.moveaxis(np.concatenate(done, axis=0).reshape(moved.shape), -1, axis)
+
+
+async def rowwise_async(op: Op, x: Any, axis: int = -1, backend: str = "auto") -> Any:
+    """Run row-wise op `op` (softmax, log_softmax) along `axis` of `x` (float32; other dtypes are
+    converted), reading a GpuArray through its strides."""
+    start = time.perf_counter()
+    interrupts.check()
+    device = RUNTIME.device
+    if device is not None and device.backlogged():  # (too much queued work held back: wait for the GPU)
+        await device.keep_up_async()
+    call_key = None
+    if device is not None and backend != "numpy" and type(x) is GpuArray and x.dtype == FLOAT32:
+        call_key = _call_key(op.name, (x, axis), backend, device)
+        prep = _prepared.get(call_key) if call_key is not None else None
+        if prep is not None:
+            found = await _replay_async(op.name, prep, (x,), backend, device, start)
+            if found is not None:
+                return found
+    try:
+        _check_backend(op.name, backend)
+        x = _argument(x, "x")
+        if not isinstance(x, (GpuArray, np.ndarray)):
+            x = as_array(x, "x")
+        if x.ndim < 1:
+            raise ValueError(f"{op.name}: x must have at least 1 dimension (rows along an axis), "
+                             "got a 0-D shape ()")
+        axis = normalize_axis(axis, x.ndim)
+    except (ValueError, TypeError, OverflowError) as exc:
+        mark_argument_error(exc)
+        raise
+    shape = tuple(x.shape)
+    keep = isinstance(x, GpuArray)
+    await RUNTIME.init_async()
+    device = RUNTIME.device
+    if (device is not None and backend != "numpy" and isinstance(x, np.ndarray) and x.size
+            and 4 * x.size > device.max_binding and row_limits(op.name, shape[axis], facts(device)) is None):
+        return await _rowwise_in_parts_async(op, x.astype(FLOAT32, copy=False), axis, backend,
+                                             device.max_binding)
+    on_gpu = [isinstance(x, GpuArray) and x.device == "webgpu"]
+    cost = rowwise_cost(op, shape)
+    unfit = None
+    if device is not None and backend == "auto" and x.size:
+        unfit = row_limits(op.name, shape[axis], facts(device))
+    use_gpu, why, choice = _placement(op.name, backend, [shape], on_gpu, keep, cost, math.prod(shape) == 0,
+                                      unfit)
+
+    async def on_gpu_work() -> Any:
+        device = RUNTIME.device
+        src = _on_host(x)
+        if isinstance(src, GpuArray):
+            src = src if src.dtype == FLOAT32 else await src.astype_async(FLOAT32)
+            layout = src.layout
+        else:
+            src = np.ascontiguousarray(src, FLOAT32)
+            layout = Layout.contiguous(shape)
+        f = facts(device)
+        row_op = ROW_OPS[op.name]
+        plan = _planned(("rows", op.name, layout, axis, ROWWISE.tree, f),
+                        lambda: plan_rowwise(row_op, layout, axis, f, ROWWISE.tree))
+        if call_key is not None and device is RUNTIME.device:
+            _prepare(call_key, _Prepared(plan, shape, FLOAT32, cost, [shape]))
+        return await _run_gpu(op.name, [(plan, [src])], keep, shape, FLOAT32)
+
+    async def on_numpy_work() -> Any:
+        host = np.asarray(await _host(x)).astype(FLOAT32, copy=False)
+        with np.errstate(all="ignore"):
+            value = host.copy() if host.size == 0 else np.asarray(op.numpy(host, axis=axis), FLOAT32)
+        return await _result(value, keep)
+
+    return await _call(op.name, start, use_gpu, why, choice, [shape], on_gpu_work, on_numpy_work)
+
+
 # ---------------------------------------------------------------- the public functions
 
 
@@ -680,6 +774,13 @@ def make_reduction(r: Reduction) -> Any:
     return _public(public, f"{r.name}_async", signature, _doc(r.summary, lines, r.example, r.shows))
 
 
+# The public names the n-d tables describe (their docs and stubs come from there; the others'
+# from the op table, whichever layer runs them).
+TABLED = frozenset(
+    [f"{n}_async" for n in (*UFUNCS, *REDUCTIONS)]
+    + [f"{a}_async" for u in UFUNCS.values() for a in u.aliases]
+)
+
 NDPUBLIC: dict[str, Any] = {
     **{f"{u.name}_async": make_ufunc(u) for u in UFUNCS.values()},
     **{f"{r.name}_async": make_reduction(r) for r in REDUCTIONS.values()},
@@ -697,6 +798,58 @@ async def _matmul_public(a: Any, b: Any, *, backend: str = "auto") -> Any:
             __tracebackhide__ = True
         raise
 
+
+TYPICAL = 1 << 20  # elements of the typical n-d call whose kernels the background compile prepares
+
+
+def typical_kernels(device: Any) -> list[tuple]:
+    """The kernels of the n-d calls a session most likely starts with, on float32 (each a
+    pipeline_async argument tuple): the arithmetic ufuncs on two arrays, on an array and a scalar,
+    and on a matrix and a row (a bias); sum, mean and max along the last axis, along the first
+    and over everything. What dispatch.precompile prepares in the background beside the fixed ops."""
+    f = facts(device)
+    flat, rows = Layout.contiguous((TYPICAL,)), Layout.contiguous((1024, TYPICAL // 1024))
+    row = Layout.contiguous((TYPICAL // 1024,))
+    plans = []
+    for name in ("add", "subtract", "multiply", "divide", "maximum", "minimum"):
+        fn = _wgsl_function(UFUNCS[name], FLOAT32)
+        for operands, shape in (([Operand(FLOAT32, flat), Operand(FLOAT32, flat)], flat.shape),
+                                ([Operand(FLOAT32, flat), Operand(FLOAT32, None, np.float32(2))], flat.shape),
+                                ([Operand(FLOAT32, rows), Operand(FLOAT32, row)], rows.shape)):
+            plans.append(plan_elementwise(name, fn, operands, FLOAT32, FLOAT32, shape, f))
+    for name in ("sum", "mean", "max"):
+        r = REDUCTIONS[name]
+        c = Combine(r.function, FLOAT32, r.identity(FLOAT32), finish=r.finish)
+        for layout, axes in ((rows, (1,)), (rows, (0,)), (flat, (0,))):
+            plans.append(plan_reduction(c, layout, axes, FLOAT32, f, FLOAT32, name))
+    return list(dict.fromkeys(k.pipeline_args() for plan in plans for k in plan.kernels()))
+
+
+KERNEL_SOURCES.append(typical_kernels)
+
+
+def make_rowwise(op: Op) -> Any:
+    """The public function of a row-wise op (its signature and docstring from the op table)."""
+    signature = signature_of(op)
+
+    async def public(*args: Any, **kwargs: Any) -> Any:
+        try:
+            (x,), params, rest = bind(op, signature, op.public_name, args, kwargs)
+        except (ValueError, TypeError) as exc:
+            raise mark_argument_error(exc) from None
+        try:
+            return await rowwise_async(op, x, params["axis"], rest["backend"])
+        except (ValueError, TypeError, OverflowError) as exc:
+            if is_argument_error(exc):
+                __tracebackhide__ = True
+            raise
+
+    return _public(public, op.public_name, signature, docstring(op))
+
+
+for _op in OPS.values():
+    if _op.kind == "rowwise":
+        NDPUBLIC[_op.public_name] = make_rowwise(_op)
 
 NDPUBLIC["matmul_async"] = _public(_matmul_public, "matmul_async", inspect.signature(PUBLIC["matmul_async"]),
                                    inspect.cleandoc(matmul_async.__doc__ or ""))
@@ -717,12 +870,18 @@ def reduction_cost(r: Reduction, kept: tuple[int, ...]) -> _Cost:
     return _Cost(r.name, r.kind, r.flops, kept)
 
 
+def rowwise_cost(op: Op, shape: tuple[int, ...]) -> _Cost:
+    """What a call of row-wise op `op` (softmax, log_softmax) on an array of `shape` asks the selector."""
+    return _Cost(op.name, op.kind, op.flops((shape,)) / max(1, math.prod(shape)), shape)
+
+
 def nd_cost(name: str, shapes: list[tuple[int, ...]], axis: Any = None) -> _Cost:
-    """What a call of n-d op `name` (an element-wise op, an alias of one, or a reduction) on arrays
-    of these shapes asks the selector, as ufunc_async and reduce_async make it: a reduction over
-    `axis` (every axis when None). Raises as such a call would: ValueError for shapes that do not
-    broadcast, an axis out of range, an empty reduction without a value; TypeError for an axis that
-    is not an int (or a tuple of them, where the reduction takes one); KeyError for another name.
+    """What a call of n-d op `name` (an element-wise op, an alias of one, a reduction, or a row-wise
+    op) on arrays of these shapes asks the selector, as ufunc_async, reduce_async and rowwise_async
+    make it: a reduction over `axis` (every axis when None), a row-wise op along it (the last when
+    None). Raises as such a call would: ValueError for shapes that do not broadcast, an axis out of
+    range, an empty reduction without a value; TypeError for an axis that is not an int (or a tuple
+    of them, where the reduction takes one); KeyError for another name.
 
     >>> nd_cost("sum", [(1000, 10)], axis=1).out, nd_cost("vec_add", [(3, 1), (4,)]).out
     ((1000,), (3, 4))
@@ -733,6 +892,13 @@ def nd_cost(name: str, shapes: list[tuple[int, ...]], axis: Any = None) -> _Cost
             return ufunc_cost(u, broadcast_shapes(*shapes) if len(shapes) > 1 else shapes[0])
         except ValueError as exc:
             raise ValueError(f"{u.name}: {exc}") from None
+    if name in ROW_OPS:
+        (shape,) = shapes
+        if not shape:
+            raise ValueError(f"{name}: x must have at least 1 dimension (rows along an axis), "
+                             "got a 0-D shape ()")
+        normalize_axis(-1 if axis is None else axis, len(shape))
+        return rowwise_cost(OPS[name], shape)
     r = REDUCTIONS[name]
     (shape,) = shapes
     if r.arg and axis is not None:
@@ -748,8 +914,9 @@ def nd_cost(name: str, shapes: list[tuple[int, ...]], axis: Any = None) -> _Cost
 def nd_placement(name: str, shapes: list[tuple[int, ...]], on_gpu: list[bool], axis: Any = None,
                  keepdims: bool = False) -> tuple[_Cost, bool, bool, str, Any]:
     """What backend="auto" does with a call of n-d op `name` on arrays of these shapes (on_gpu:
-    which are GpuArrays), as ufunc_async and reduce_async decide it: (its cost, whether its result
-    stays on the GPU, whether it runs on the GPU, why, the selector's Choice or None)."""
+    which are GpuArrays), as ufunc_async, reduce_async and rowwise_async decide it: (its cost,
+    whether its result stays on the GPU, whether it runs on the GPU, why, the selector's Choice or
+    None)."""
     cost = nd_cost(name, shapes, axis)
     if name in REDUCTIONS:
         keep = on_gpu[0] and bool(cost.out or keepdims)  # (a reduction to a scalar returns a Python scalar)
@@ -757,8 +924,12 @@ def nd_placement(name: str, shapes: list[tuple[int, ...]], on_gpu: list[bool], a
         keep = any(on_gpu)
     empty = math.prod(cost.out) == 0 or any(math.prod(s) == 0 for s in shapes)
     device, unfit = RUNTIME.device, None
-    if (device is not None and name not in REDUCTIONS and not keep and cost.out
+    if device is not None and name in ROW_OPS and not empty:
+        unfit = row_limits(name, cost.out[normalize_axis(-1 if axis is None else axis, len(cost.out))],
+                           facts(device))
+    elif (device is not None and name in UFUNCS and not keep and cost.out
             and any(4 * math.prod(s) > device.max_binding for s in shapes)):
         unfit = _row_too_big(UFUNCS[ALIASES.get(name, name)], cost.out, device.max_binding)
-    use_gpu, why, choice = _placement(cost.name, "auto", shapes, on_gpu, keep, cost, empty, unfit)
+    use_gpu, why, choice = _placement(cost.name, "auto", shapes, on_gpu, keep, cost, empty,
+                                      unfit)
     return cost, keep, use_gpu, why, choice

@@ -20,11 +20,11 @@ from typing import Any
 
 import numpy as np
 
-from . import interrupts
-from .device import Check, Device, GpuOutOfMemoryError, gpu_error, pending_of
-from .progress import report as report_progress
-from .shaders import wgsl_constant
-from .transport import COPY_DST, COPY_SRC, MAP_READ, STORAGE, Command, Copy, Dispatch
+from pycore.engine import interrupts
+from pycore.engine.device import CancelledWorkError, Check, Device, GpuOutOfMemoryError, gpu_error, pending_of
+from pycore.engine.progress import report as report_progress
+from pycore.engine.transport import COPY_DST, COPY_SRC, MAP_READ, STORAGE, Command, Copy, Dispatch
+from pycore.kernels.wgsl import wgsl_constant
 
 WORKGROUP = wgsl_constant("WORKGROUP")  # threads per workgroup of the GPU kernels (common.wgsl)
 THREAD_GROUP = wgsl_constant("THREAD_GROUP")  # threads per workgroup of the CPU-adapter kernels
@@ -129,7 +129,7 @@ class GpuSession:
         self._held: list[Any] = []
         self._fresh: list[Any] = []  # buffers made (not reused) for this session
         self._commands: list[Command] = []
-        self.enqueued: list[Command] = []  # what run_async queued on the device (plans.py reads it)
+        self.planned: list[tuple[Any, list, list]] = []  # (plan, inputs, outputs) the executor ran
         self._pins: list[bytes] = []  # uniform blocks queued commands use
         self._inherited: list[Check] = []  # checks of the inputs and of large allocations
         self._result: GpuView | None = None  # the output that stays on the GPU (keep_result)
@@ -292,6 +292,7 @@ class GpuSession:
         cost no submit each, and their check is settled at the next read. With a read, the queue
         is submitted first, then every unsettled check and the mapping are awaited together, in
         one await, and the read raises if its own work, or work it depends on, was rejected.
+        (Earlier queued work is submitted slice by slice first: Device.drain_async, traced apart.)
         Stages: "dispatch" is encoding and submitting; "readback" is waiting for the GPU (its
         compute time included) and copying the result into NumPy memory."""
         if self.deferred:
@@ -305,7 +306,6 @@ class GpuSession:
         commands, self._commands = self._commands, []
         inherited, self._inherited = self._inherited, []
         if read is None:
-            self.enqueued += commands
             check = device.enqueue(self.op_name, commands, self._pins, submit)
             self.checks = pending_of([*self.checks, *inherited, check])
             self.stages["dispatch"] += time.perf_counter() - t
@@ -313,6 +313,9 @@ class GpuSession:
                 await device.settle_async()
             return
         interrupts.check()
+        raise_for(self.op_name, [c for c in inherited if c.cancelled])  # (nothing to wait for)
+        await device.drain_async()  # (earlier queued work, slice by slice: traced as its own wait)
+        t = time.perf_counter()
         device.flush()
         earlier = device.take_checks()
         others = [c for c in inherited if not c.settled and c not in earlier]  # taken by a read in flight
@@ -336,10 +339,14 @@ class GpuSession:
 
 def raise_for(reader: str, checks: list[Check] | tuple[Check, ...]) -> None:
     """Raise if work that a result depends on failed (an allocation's failure first: it names
-    memory), naming what failed."""
+    memory; work dropped by an interrupt last: CancelledWorkError), naming what failed."""
     failed = [c for c in checks if c.error]
     if failed:
-        check = next((c for c in failed if c.op.startswith("allocating")), failed[0])
+        check = next((c for c in failed if c.op.startswith("allocating")),
+                     next((c for c in failed if not c.cancelled), failed[0]))
+        if check.cancelled:
+            raise CancelledWorkError(f"{reader}: this result was computed by work {check.error} before the "
+                                     f"GPU ran it ({check.op}); compute it again")
         what = check.op if check.op.startswith("allocating") else f"{check.op}, which this result depends on,"
         assert check.error is not None  # (every check in `failed` has an error)
         raise gpu_error(f"{reader}: {what} failed", check.error)

@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from .dispatch import is_argument_error, mark_argument_error, run_async
-from .ops import OPS, REQUIRED, Op
+from pycore.calls.dispatch import is_argument_error, mark_argument_error, run_async
+from pycore.tables.ops import OPS, REQUIRED, Op
 
 
 def _check_param(op: Op, name: str, value: Any, default: Any) -> Any:
@@ -43,7 +43,7 @@ def _check_param(op: Op, name: str, value: Any, default: Any) -> Any:
     return value
 
 
-def _docstring(op: Op) -> str:
+def docstring(op: Op) -> str:
     lines = [op.summary, ""]
     for name in op.inputs:
         lines.append(f"{name}: array-like, converted to float32.")
@@ -129,7 +129,7 @@ def make_public(op: Op) -> Callable[..., Any]:
 
     public.__name__ = public.__qualname__ = op.public_name
     public.__module__ = "pycore"
-    public.__doc__ = _docstring(op)
+    public.__doc__ = docstring(op)
     public.__signature__ = signature  # type: ignore[attr-defined]
     return public
 

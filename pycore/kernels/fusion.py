@@ -13,7 +13,7 @@ So `b.vec_add(b.scale(b.relu(x), 2.0), y)` runs as one pass that reads x and y a
 relu's and scale's results are never written to memory. Keep a handle (`r = b.relu(x)`) and that
 value is computed and stored as usual, so it can be read after execute_async.
 
->>> from pycore.ops import OPS
+>>> from pycore.tables.ops import OPS
 >>> tree = Node(2, OPS["vec_add"], {}, [Node(1, OPS["scale"], {"s": 2.0}, [0]), 0])
 >>> kernel = FusedKernel(tree)
 >>> kernel.name, kernel.inputs, kernel.numbers
@@ -30,10 +30,12 @@ from typing import Any
 
 import numpy as np
 
-from .gpu import WORKGROUP, GpuSession, whole_vec4s
-from .kernels.plan import grid_for
-from .ops import Op
-from .shaders import wgsl_functions, wgsl_template
+from pycore.kernels import plan as planned
+from pycore.kernels.plan import Kernel, Output, Plan, Slot, grid_for
+from pycore.kernels.wgsl import wgsl_constant, wgsl_functions, wgsl_template
+from pycore.tables.ops import Op
+
+WORKGROUP = wgsl_constant("WORKGROUP")  # threads per workgroup (common.wgsl)
 
 FUSABLE_KINDS = ("unary", "binary")
 MAX_STEPS = 32  # steps in one fused kernel
@@ -102,7 +104,7 @@ def fused_kernels(steps: list[Step], elements: list[int], alive: Callable[[int],
     steps folded inside them). A batch built like an earlier one (the same steps, sizes and held
     handles; parameter values may differ) reuses that batch's kernels instead of planning again.
 
-    >>> from pycore.ops import OPS
+    >>> from pycore.tables.ops import OPS
     >>> steps = [(None, [], {}), (OPS["relu"], [0], {}), (OPS["scale"], [1], {"s": 3.0})]
     >>> kernels, inside = fused_kernels(steps, [8, 8, 8], lambda i: i == 2, 7, 1 << 20)
     >>> kernels[2].name, kernels[2].numbers, sorted(inside)
@@ -210,12 +212,14 @@ class FusedKernel:
         return "\n".join([wgsl_template("common"), wgsl_functions("elementwise"),
                           wgsl_functions("binary"), filled])
 
-    async def dispatch_async(self, gpu: GpuSession, inputs: list[tuple], elements: int) -> tuple[Any, int]:
-        """Queue the kernel on `inputs` (bindings of self.inputs, in order) and return its output
-        binding (a new buffer of `elements` float32s)."""
-        pipeline = await gpu.pipeline_async("fused", "fused", self.bindings, self.source, self.name)
-        dst = gpu.output(4 * elements)
-        uniform = gpu.uniform_words(self.words())
-        gpu.dispatch(pipeline, [whole_vec4s(b) for b in [*inputs, dst]] + [uniform],
-                     grid_for(-(-elements // (4 * WORKGROUP)), gpu.max_groups))
-        return dst
+    def plan(self, elements: int, max_groups: int) -> Plan:
+        """The plan of this kernel over `elements` float32s: one step, its inputs (self.inputs, in
+        order) and its output bound as whole vec4s (pooled buffers are multiples of 32 bytes, so
+        the padding lanes stay inside them: computed, never read), its numbers as uniform words."""
+        kernel = Kernel(f"fused:{self.name}", "fused", self.bindings, self.source)
+        size = max(16, -(-4 * elements // 16) * 16)
+        slots = (*[Slot("in", j, 0, size) for j in range(len(self.inputs))], Slot("out", 0, 0, size),
+                 Slot("meta"))
+        step = planned.Step(kernel, slots, tuple(int(w) for w in self.words()),
+                    grid_for(-(-elements // (4 * WORKGROUP)), max_groups))
+        return Plan((step,), (Output((elements,), np.dtype(np.float32)),))

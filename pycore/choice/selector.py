@@ -61,8 +61,8 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from .ops import Op
-from .settings import MAX_CHARS
+from pycore.engine.settings import MAX_CHARS
+from pycore.tables.ops import Op
 
 STORAGE_KEY = "pycore.calibration.v2"
 KINDS = ("unary", "binary", "rowwise", "reduce", "matmul", "conv2d")
@@ -174,7 +174,7 @@ def parse_saved(text: Any) -> Any:
     >>> parse_saved("[" * 100000)
     Traceback (most recent call last):
     ...
-    pycore.selector.InvalidCalibrationError: it is 100000 characters long (at most 65536)
+    pycore.choice.selector.InvalidCalibrationError: it is 100000 characters long (at most 65536)
     """
     if not isinstance(text, str):
         raise InvalidCalibrationError(f"it is {type(text).__name__}, not text")
@@ -212,8 +212,8 @@ def _shown(value: Any) -> str:
 
 def rate_names() -> set[str]:
     """The names a rate table may hold: the kinds, the fixed-kernel ops and the n-d ops."""
-    from .ops import OPS
-    from .ufuncs import REDUCTIONS, UFUNCS
+    from pycore.tables.ops import OPS
+    from pycore.tables.ufuncs import REDUCTIONS, UFUNCS
 
     return {*KINDS, *OPS, *UFUNCS, *REDUCTIONS}
 
@@ -246,7 +246,7 @@ class Calibration:
     >>> Calibration(upload_gbps=-2.0)
     Traceback (most recent call last):
     ...
-    pycore.selector.InvalidCalibrationError: upload_gbps is -2.0 (wanted a number from 1e-09 to 1e+09)
+    pycore.choice.selector.InvalidCalibrationError: upload_gbps is -2.0 (wanted a number from 1e-09 to 1e+09)
     """
 
     dispatch_ms: float = 1.0
@@ -385,7 +385,7 @@ class Calibration:
         >>> Calibration.from_dict({**asdict(Calibration()), "dispatch_ms": 0})
         Traceback (most recent call last):
         ...
-        pycore.selector.InvalidCalibrationError: dispatch_ms is 0 (wanted a number from 1e-09 to 1e+09)
+        pycore.choice.selector.InvalidCalibrationError: dispatch_ms is 0 (wanted a number from 1e-09 to 1e+09)
         """
         if not isinstance(data, dict):
             raise InvalidCalibrationError(f"it is {type(data).__name__}, not an object of fields")
@@ -486,7 +486,7 @@ class BackendSelector:
     """Predicts both backends' times for a call and picks one (see the module doc). Without a
     calibration, Calibration()'s modest defaults apply.
 
-    >>> from pycore.ops import OPS
+    >>> from pycore.tables.ops import OPS
     >>> sel = BackendSelector(Calibration(dispatch_ms=2.0))
     >>> sel.predict(OPS["relu"], [(1000,)]).choice
     'numpy'
@@ -498,6 +498,7 @@ class BackendSelector:
     def __init__(self, calibration: Calibration | None = None, margin: float = 1.0,
                  explore_ratio: float = 2.0, explore_ms: float = 100.0, samples: int = 5) -> None:
         self._cache: dict[tuple, Prediction] = {}
+        self._work: dict[tuple, float] = {}  # (op, *shapes) -> work_ms's answer
         self._decided: dict[tuple, _Decided] = {}  # by the key as asked, and by the call's one key
         self._measured: dict[tuple, dict[str, list[float]]] = {}
         self._probes: dict[tuple, list[int]] = {}  # settled key -> [calls since the last probe, interval]
@@ -525,6 +526,7 @@ class BackendSelector:
         """Forget what followed from the predictions (a setting changed): cached predictions and
         decisions, and the model checks of calls against them."""
         self._cache.clear()
+        self._work.clear()
         self._decided.clear()
         self._off.clear()
         self._last.clear()
@@ -546,13 +548,34 @@ class BackendSelector:
         self._cache[_as_asked(op, shapes, on_gpu, result_on_gpu)] = found
         return found
 
+    def work_ms(self, op: Op, shapes: list[tuple[int, ...]]) -> float:
+        """The predicted GPU milliseconds of the call's kernels alone (inputs and result on the GPU,
+        less the fixed cost of a call): what it adds to the queue (see device.py).
+
+        >>> from pycore.tables.ops import OPS
+        >>> cal = Calibration(dispatch_ms=2.0)
+        >>> cal.gpu_gflops["matmul"] = 100.0  # GFLOP/s
+        >>> round(BackendSelector(cal).work_ms(OPS["matmul"], [(1000, 1000), (1000, 1000)]), 3)
+        20.0
+        """
+        try:
+            return self._work[(op.name, *shapes)]
+        except (KeyError, TypeError):  # not seen yet, or shapes given as lists
+            pass
+        p = self.predict(op, shapes, [True] * len(shapes), result_on_gpu=True)
+        ms = max(0.0, p.gpu_ms - self.calibration.dispatch_ms)
+        if len(self._work) > 4096:
+            self._work.clear()
+        self._work[(op.name, *(tuple(s) for s in shapes))] = ms
+        return ms
+
     def choose(self, op: Op, shapes: list[tuple[int, ...]], on_gpu: list[bool] | None = None,
                result_on_gpu: bool = False) -> Choice:
         """The backend auto runs for this call: by prediction, or by this call's measured times
         once they exist (see the module doc). Report the call's time with observe() when the
         returned Choice has a key.
 
-        >>> from pycore.ops import OPS
+        >>> from pycore.tables.ops import OPS
         >>> sel = BackendSelector(Calibration(dispatch_ms=0.9, numpy_call_ms=1.0))
         >>> first = sel.choose(OPS["relu"], [(1000,)])  # predictions 10% apart: measure both
         >>> first.backend, first.key is not None
@@ -781,12 +804,9 @@ class BackendSelector:
 
     def _predict(self, op: Op, shapes: list[tuple[int, ...]], on_gpu: list[bool],
                  result_on_gpu: bool) -> Prediction:
-        from .programs import PROGRAMS
-
         c = self.calibration
         sizes = [4 * _count(s) for s in shapes]
-        out_shape = getattr(op, "out_shape", None) or PROGRAMS[op.kind].out_shape  # (n-d ops say their own)
-        out_bytes = 4 * _count(out_shape(tuple(shapes)))
+        out_bytes = 4 * _count(op.out_shape(tuple(shapes)))
         flops = op.flops(tuple(shapes))
         upload = sum(b for b, g in zip(sizes, on_gpu, strict=True) if not g)
         readback = 0 if result_on_gpu else out_bytes

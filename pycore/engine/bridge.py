@@ -1,4 +1,4 @@
-"""The JavaScript half of the browser transport: pycore/bridge.js, a file of the package (the wheel
+"""The JavaScript half of the browser transport: pycore/engine/bridge.js, a file of the package (the wheel
 carries it beside this module), read once and evaluated once with Pyodide's run_js.
 
 Its functions do in one FFI call what would otherwise take dozens: encoding a whole submit,

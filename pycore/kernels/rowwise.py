@@ -1,0 +1,136 @@
+"""The row-wise generator and planner: ops that reduce each row along one axis to its max and its
+sum of exp(x - max), then write every element of the row from them (softmax, log_softmax), declared
+once each as a `RowOp` (two WGSL expressions), in one dispatch over an n-d input read through its
+strides (shaders/rowwise.wgsl). The result is C-ordered in the input's shape.
+
+`plan_rowwise` collapses the other axes (a row's start is one or two index splits away), and
+picks a workgroup per row (tree reductions in workgroup memory: GPUs, and few long rows) or a
+thread per row (CPU adapters, where every barrier costs a context switch per thread).
+
+>>> from pycore.array.layout import Layout
+>>> p = plan_rowwise(ROW_OPS["softmax"], Layout.contiguous((8, 512, 512)), 2, Facts())
+>>> p.steps[0].kernel.name, p.steps[0].words[:5], p.steps[0].grid
+('rows:softmax:tree[1]', (4096, 512, 0, 1, 1), (4096, 1, 1))
+>>> plan_rowwise(ROW_OPS["softmax"], Layout.contiguous((8, 512, 512)), 0, Facts()).steps[0].words[:5]
+(262144, 8, 0, 262144, 262144)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from pycore.array.layout import Layout, collapse
+from pycore.kernels.plan import Facts, Kernel, Output, Plan, Slot, Step, grid_for, i32_word
+from pycore.kernels.wgsl import wgsl_template
+
+F32 = np.dtype(np.float32)
+WORKGROUP, THREAD_GROUP = 256, 64  # threads per workgroup of rows_tree and rows_thread (common.wgsl)
+THREAD_ROWS, THREAD_COLS = 64, 4096  # CPU adapters: fewer rows, each longer, keep the workgroups
+THREAD_COLS_MAX = 16_384  # and so do longer rows (a thread's three loops over a row stay within a loop cap)
+NEG_INF = int(np.float32(-np.inf).view(np.uint32))
+
+
+@dataclass(frozen=True)
+class RowOp:
+    """A row-wise op: `prepare` (WGSL of m, the row's max, and s, its sum of exp(x - m)) is a
+    per-row constant k; `finish` (WGSL of x, m and k) is an element's result."""
+
+    name: str
+    prepare: str
+    finish: str
+
+
+ROW_OPS = {
+    "softmax": RowOp("softmax", "1.0 / s", "exp(x - m) * k"),
+    "log_softmax": RowOp("log_softmax", "log(s)", "(x - m) - k"),  # (in this order: see rowwise.wgsl)
+}
+
+
+def uses_tree(facts: Facts, rows: int, cols: int, tree: bool | None = None) -> bool:
+    """Whether rows of `cols` elements run a workgroup per row (else a thread per row): on GPUs,
+    and on CPU adapters for few long rows or very long ones (a thread takes ~0.3 s for a row of 1M
+    on SwiftShader; barriers cost ~0.6 ms per row there), or where a thread's loops over a row
+    would pass the loop cap. `tree` forces the choice (but never past a loop cap).
+
+    >>> uses_tree(Facts(cpu_adapter=True), 100_000, 10), uses_tree(Facts(cpu_adapter=True), 1, 1 << 20)
+    (False, True)
+    """
+    few_long = rows < THREAD_ROWS and cols > THREAD_COLS
+    chosen = not facts.cpu_adapter or few_long or cols > THREAD_COLS_MAX if tree is None else tree
+    cap = facts.loop_cap
+    return chosen or bool(cap and 3 * cols + cols // 64 + 8 > cap)
+
+
+def row_limits(name: str, cols: int, facts: Facts) -> ValueError | None:
+    """The error of rows the adapter cannot take (a row past one binding, or past the loop cap of
+    a workgroup's threads), or None."""
+    if 4 * cols > facts.max_binding:
+        return ValueError(f"{name}: one row needs {4 * cols:,} bytes in one GPU binding, over this "
+                          f"device's maxStorageBufferBindingSize of {facts.max_binding:,} bytes")
+    cap = facts.loop_cap
+    if cap and 3 * -(-cols // WORKGROUP) > cap:
+        return ValueError(f"{name}: rows of {cols:,} values need more loop iterations per GPU thread "
+                          f"than this adapter runs ({cap:,}); use backend='numpy'")
+    return None
+
+
+@cache
+def _kernel(op: RowOp, rank: int, tree: bool) -> Kernel:
+    kept_at = 6
+    n_words = kept_at + 3 * rank
+    kept = ["    var r = row;"] if rank else []
+    for d in reversed(range(rank)):
+        coord = f"(r % word({kept_at + d}u))" if d else "r"
+        kept.append(f"    ib = ib + i32({coord}) * iword({kept_at + rank + d}u);")
+        kept.append(f"    ob = ob + i32({coord}) * iword({kept_at + 2 * rank + d}u);")
+        if d:
+            kept.append(f"    r = r / word({kept_at + d}u);")
+    entry = "rows_tree" if tree else "rows_thread"
+
+    def source() -> str:
+        filled = (
+            wgsl_template("rowwise")
+            .replace("{{meta_vec4s}}", str(-(-n_words // 4)))
+            .replace("{{kept}}", "\n".join(kept))
+            .replace("{{prepare}}", op.prepare)
+            .replace("{{finish}}", op.finish)
+        )
+        return "\n".join([wgsl_template("common"), filled])
+
+    name = f"rows:{op.name}:{'tree' if tree else 'thread'}[{rank}]"
+    return Kernel(name, entry, ("read", "write", "uniform"), source)
+
+
+def plan_rowwise(op: RowOp, layout: Layout, axis: int, facts: Facts, tree: bool | None = None) -> Plan:
+    """The plan of `op` along `axis` (normalized) of a float32 input of `layout`; its output is
+    C-ordered in layout.shape. Raises ValueError for rows the adapter cannot take (row_limits)."""
+    shape = layout.shape
+    cols = shape[axis]
+    rows = math.prod(shape) // cols if cols else 0
+    if rows == 0:
+        raise ValueError(f"{op.name}: nothing to compute on the GPU (the NumPy path answers empty inputs)")
+    problem = row_limits(op.name, cols, facts)
+    if problem is not None:
+        raise problem
+    out_strides = Layout.contiguous(shape).strides
+    others = [d for d in range(len(shape)) if d != axis]
+    k_shape = tuple(shape[d] for d in others)
+    dims, (in_st, out_st) = collapse(k_shape, [tuple(layout.strides[d] for d in others),
+                                               tuple(out_strides[d] for d in others)])
+    if rows == 1:
+        dims, in_st, out_st = (), (), ()
+    chosen = uses_tree(facts, rows, cols, tree)
+    kernel = _kernel(op, len(dims), chosen)
+    words = [rows, cols, layout.offset, layout.strides[axis], out_strides[axis], NEG_INF,
+             *dims, *in_st, *out_st]
+    grid = grid_for(rows if chosen else -(-rows // THREAD_GROUP), facts.max_groups)
+    slots = (Slot("in", 0), Slot("out", 0), Slot("meta"))
+    step = Step(kernel, slots, tuple(i32_word(w) for w in words), grid)
+    return Plan((step,), (Output(tuple(shape), F32),))
+
+
+__all__ = ["ROW_OPS", "RowOp", "plan_rowwise", "row_limits", "uses_tree"]

@@ -1,0 +1,236 @@
+"""Queued GPU work (pycore/engine/device.py): slices bounded by predicted GPU time, submitted as the GPU
+takes them, dropped by an interrupt, waited for with a status line and a trace entry. A fake
+transport stands in for the GPU: its marks finish when the test (or a wait) says so."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+
+from pycore.engine import interrupts, progress
+from pycore.engine.device import (
+    AHEAD_MS,
+    HOLD_MS,
+    SLICE_MS,
+    CancelledWorkError,
+    Check,
+    Device,
+    expect_cost,
+    pending_of,
+    queue_status,
+    slices_of,
+)
+from pycore.engine.session import DATA_USAGE, raise_for
+from pycore.engine.transport import Dispatch, Transport
+
+
+class Mark:
+    def __init__(self, n: int) -> None:
+        self.n, self.done = n, False
+
+
+class FakeGpu(Transport):
+    """Records submits; a submit's work finishes when `finish()` or a wait says so. A wait can
+    note an interrupt (as Ctrl+C during the wait would), raised at the drain's next safe point."""
+
+    name = "fake"
+
+    def __init__(self) -> None:
+        self.adapter_info = {"adapter_type": "CPU", "description": "fake"}
+        self.limits: dict[str, int] = {}
+        self.features: list[str] = []
+        self.submits: list[list[Any]] = []
+        self.marks: list[Mark] = []
+        self.waits = 0
+        self.interrupt_at_wait: int | None = None
+
+    def create_buffer(self, size: int, usage: int, label: str = "") -> Any:
+        return object()
+
+    def create_buffer_checked(self, size: int, usage: int, label: str = "") -> tuple[Any, Any]:
+        return object(), None
+
+    def destroy_buffer(self, buffer: Any) -> None:
+        pass
+
+    def write_buffer(self, buffer: Any, array: np.ndarray) -> None:
+        pass
+
+    def create_shader_module(self, wgsl: str, label: str) -> Any:
+        raise NotImplementedError
+
+    async def create_pipeline_async(self, module: Any, entry_point: str, label: str,
+                                    bindings: tuple[str, ...]) -> Any:
+        raise NotImplementedError
+
+    def submit(self, commands: list[Any]) -> Any:
+        self.submits.append(list(commands))
+        return None
+
+    async def settle_async(self, checks: list[Any]) -> list[str | None]:
+        return [None] * len(checks)
+
+    async def submit_and_read_async(self, commands: list[Any], staging: Any, out: np.ndarray,
+                                    earlier: list[Any]) -> tuple[list[str | None], str | None, float]:
+        raise NotImplementedError
+
+    async def work_done_async(self) -> None:
+        self.finish(len(self.marks))
+
+    def mark(self) -> Any:
+        self.marks.append(Mark(len(self.submits)))
+        return self.marks[-1]
+
+    def marked(self, mark: Any) -> bool | None:
+        return mark.done
+
+    async def wait_marked_async(self, mark: Any) -> None:
+        self.waits += 1
+        if self.waits == self.interrupt_at_wait:
+            interrupts._state["pending"] = True  # (Ctrl+C while pycore waited: raised at its next check)
+        self.finish(mark.n)
+
+    def finish(self, submits: int) -> None:
+        """The GPU has run the first `submits` submits."""
+        for m in self.marks:
+            if m.n <= submits:
+                m.done = True
+
+    def on_lost(self, callback: Any) -> None:
+        pass
+
+    def destroy(self) -> None:
+        pass
+
+
+@pytest.fixture()
+def gpu(monkeypatch) -> Iterator[tuple[Device, FakeGpu]]:
+    for key, value in {"buffer": None, "pending": False, "outstanding": False}.items():
+        monkeypatch.setitem(interrupts._state, key, value)  # (no page: nothing to signal)
+    fake = FakeGpu()
+    yield Device(fake), fake
+
+
+def queue(dev: Device, op: str, ms: float, kernels: int = 1, pins: list[bytes] | None = None) -> Check:
+    """Queue `kernels` dispatches of `op`, predicted to take `ms` in all."""
+    expect_cost(op, ms)
+    commands = [Dispatch(None, [(object(), 1024)], (1, 1, 1)) for _ in range(kernels)]
+    return dev.enqueue(op, commands, pins if pins is not None else [])
+
+
+def test_slices_hold_at_most_their_predicted_time_and_one_op_at_least():
+    assert slices_of([(30.0, 1)] * 7) == [[0, 1, 2], [3, 4, 5], [6]]
+    assert slices_of([(SLICE_MS * 5, 1), (1.0, 1), (SLICE_MS, 1)]) == [[0], [1], [2]]
+    assert slices_of([(0.01, 1)] * 70) == [list(range(64)), list(range(64, 70))]  # QUEUED_DISPATCHES
+    assert slices_of([]) == []
+
+
+def test_the_gpu_is_handed_slices_as_it_takes_them(gpu):
+    dev, fake = gpu
+    checks = [queue(dev, f"op{i}", 40.0) for i in range(10)]  # five slices of two ops (80 ms each)
+    assert [len(s.ops) for s in dev.slices] == [2, 2, 2]  # two submitted: AHEAD_MS reached
+    assert [len(c) for c in fake.submits] == [2, 2] and AHEAD_MS <= 160
+    assert checks[0] is checks[1] and checks[1] is not checks[2]  # a check per slice
+    assert checks[0].op == "op0, op1" and checks[0] in dev.checks
+    fake.finish(1)  # the GPU finished the first slice: the next op's enqueue submits one more
+    queue(dev, "op10", 40.0)
+    assert len(fake.submits) == 3 and len(dev.slices) == 3
+    dev.flush()  # everything, now
+    assert len(fake.submits) == 6 and not dev.slices and not dev.queued
+
+
+def test_work_the_model_does_not_predict_is_charged_for_its_bytes(gpu):
+    dev, _ = gpu
+    expect_cost("other", 1e6)  # (for another op: not this one's)
+    dev.enqueue("copy", [Dispatch(None, [(object(), 3 * 1_000_000)], (1, 1, 1))], [])
+    assert dev.slices[0].ms == pytest.approx(3e6 / dev.bytes_per_ms)
+
+
+def test_a_read_drains_slice_by_slice_and_an_interrupt_drops_the_rest(gpu):
+    dev, fake = gpu
+    pins: list[bytes] = []
+    dev.uniform(np.zeros(8, np.uint32), pins)  # a uniform block the dropped work pins
+    early = queue(dev, "conv", 90.0, pins=pins)
+    checks = [early] + [queue(dev, "conv", 90.0) for _ in range(9)]  # ten slices of one op
+    dropped_buf = dev.pool.acquire(4096, DATA_USAGE)
+    dev.release(dropped_buf)  # dropped meanwhile: pooled once the work reading it is gone
+    assert dev.pool.stats()["buffers_in_use"] == 1
+    waited: list[tuple[float, str]] = []
+    dev.on_wait = lambda ms, why: waited.append((ms, why))
+    statuses: list[str] = []
+    stop = progress.listen(lambda task, done, total, detail: statuses.append(detail))
+    fake.interrupt_at_wait = 3
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            asyncio.run(dev.drain_async())
+    finally:
+        stop()
+    submitted = len(fake.submits)
+    assert fake.waits == 3 and submitted < 6  # slice by slice, not all at once
+    assert not dev.slices and not dev.pins and dev.pool.stats()["buffers_in_use"] == 0
+    cancelled = [c for c in checks if c.cancelled]
+    assert len(cancelled) == 10 - submitted and all(not c.cancelled for c in checks[:submitted])
+    assert cancelled[0].error == "cancelled by an interrupt (KeyboardInterrupt)" and cancelled[0].settled
+    with pytest.raises(CancelledWorkError, match=r"to_numpy: this result was computed by work cancelled by "
+                                                 r"an interrupt \(KeyboardInterrupt\) before the GPU ran it "
+                                                 r"\(conv\); compute it again"):
+        raise_for("to_numpy", [checks[0], cancelled[-1]])
+    raise_for("to_numpy", checks[:submitted])  # the work submitted before the interrupt is fine
+    assert statuses[0].startswith("waiting for the GPU: 10 queued kernels, ~900 ms predicted")
+    assert statuses[-1] == ""  # the status line's wait ends
+    assert len(waited) == 1 and waited[0][1].startswith("10 queued kernels (conv), predicted 900 ms")
+
+
+def test_a_drain_without_interrupt_submits_everything_and_waits_for_it(gpu):
+    dev, fake = gpu
+    checks = [queue(dev, "conv", 90.0) for _ in range(5)]
+    asyncio.run(dev.drain_async())
+    assert len(fake.submits) == 5 and not dev.slices and not dev.flight
+    assert all(m.done for m in fake.marks) and not any(c.cancelled for c in checks)
+
+
+def test_an_interrupt_raised_in_the_users_code_drops_held_work_at_the_next_op(gpu):
+    dev, _ = gpu
+    checks = [queue(dev, "conv", 90.0) for _ in range(4)]
+    assert len(dev.slices) == 2  # (two submitted: the GPU has AHEAD_MS and more to do)
+    interrupts.taken()  # (Ctrl+C raised KeyboardInterrupt in the user's loop, outside pycore)
+    after = queue(dev, "relu", 1.0)  # the next op's work is queued; what was held before is not
+    assert [c.cancelled for c in checks] == [False, False, True, True] and not after.cancelled
+    assert [len(s.ops) for s in dev.slices] == [1] and dev.slices[0].ops == ["relu"]
+
+
+def test_a_long_queue_makes_the_next_op_wait_and_says_so(gpu):
+    dev, fake = gpu
+    statuses: list[str] = []
+    stop = progress.listen(lambda task, done, total, detail: statuses.append(detail))
+    try:
+        for _ in range(30):
+            queue(dev, "conv", 90.0)
+            asyncio.run(dev.keep_up_async())
+            dev._reported = 0.0  # (no throttling of the status line here)
+    finally:
+        stop()
+    held = sum(s.ms for s in dev.slices)
+    assert held <= HOLD_MS and fake.waits > 0
+    assert any(s.startswith("GPU work queued: ") and "kernels, ~" in s for s in statuses), statuses
+    assert any(s.startswith("waiting for the GPU: ") for s in statuses), statuses
+
+
+def test_queue_status_words_it_for_the_status_line():
+    assert queue_status(12, 4100.0, True) == "waiting for the GPU: 12 queued kernels, ~4.1 s predicted"
+    assert queue_status(1, 40.0, waiting=False) == "GPU work queued: 1 kernel, ~40 ms predicted"
+    assert queue_status(200, 100_000.0, waiting=False) == "GPU work queued: 200 kernels, ~100.0 s predicted"
+
+
+def test_work_queued_on_a_dropped_result_raises_too(gpu):
+    dev, _ = gpu
+    checks = [queue(dev, "conv", 90.0) for _ in range(4)]
+    dev.cancel("KeyboardInterrupt")
+    later = queue(dev, "relu", 1.0)  # an op on a dropped result: its result inherits the drop
+    with pytest.raises(CancelledWorkError, match=r"computed by work cancelled by an interrupt"):
+        raise_for("to_numpy", pending_of([checks[-1], later]))
+    assert not later.cancelled and pending_of([checks[0]]) == (checks[0],)  # (not yet settled)
