@@ -3,13 +3,14 @@
 whatever adapter Dawn finds; `--native` for wgpu-py): ratios that do not depend on the machine.
 
 - element-wise `add` on 2048 x 2048 float32 inputs: contiguous, a transposed view, a broadcast row,
-  a strided slice, and the fixed vec4 kernel (relu) beside them; each as time per op in a chain of
+  a strided slice, and the fixed op relu (its kernel from the same generator) and softmax along the
+  last axis and along the first (rows read through strides) beside them; each as time per op in a chain of
   ops (the chain of K ops minus the chain of 1, over K - 1, then a 4-element read), and its ratio
   to contiguous. At this size a chained op on a fast GPU costs its host work more than its kernel;
 - reductions of a 4096 x 4096 float32 array as GB/s read, against a copy of the same array
   (`copy_async`: bytes read and written) measured the same way;
 - host time of a resident small op (1,024 elements, result kept on the GPU) for `add` (an n-d
-  plan) against the fixed-kernel `relu`, over 200 calls;
+  plan) against the fixed op `relu` (its plan replayed), over 200 calls;
 - the same element-wise cases and reductions on 8192 x 8192 arrays, where the kernels (0.3 ms and
   more on an H100) outweigh the host's work per op; strided against contiguous of the same bytes;
 - kernel times from GPU timestamp queries (engine.executor.time_plan_async) of the same 8192²
@@ -71,7 +72,9 @@ cases = {
     "transposed": lambda: pycore.add_async(a.T, b, backend="gpu"),
     "broadcast row": lambda: pycore.add_async(a, row, backend="gpu"),
     "strided slice": lambda: pycore.add_async(wide[:, ::2], b, backend="gpu"),
-    "fixed vec4 kernel (relu)": lambda: pycore.relu_async(a, backend="gpu"),
+    "relu (fixed op)": lambda: pycore.relu_async(a, backend="gpu"),
+    "softmax last axis": lambda: pycore.softmax_async(a, backend="gpu"),
+    "softmax axis 0 (strided rows)": lambda: pycore.softmax_async(a, axis=0, backend="gpu"),
 }
 for name, make in cases.items():
     out["elementwise"][name] = await per_op_ms(make)
@@ -100,7 +103,7 @@ for name, make in reductions.items():
 
 small = await pycore.to_gpu_async(rng.standard_normal(1024, dtype=np.float32))
 for name, make in {"add (n-d plan)": lambda: pycore.add_async(small, small, backend="gpu"),
-                   "relu (fixed kernel)": lambda: pycore.relu_async(small, backend="gpu")}.items():
+                   "relu (fixed op)": lambda: pycore.relu_async(small, backend="gpu")}.items():
     for _ in range(20):
         await make()
     t = time.perf_counter()
@@ -176,6 +179,9 @@ kt["add strided (every other column)"] = (await kernel_ms(ew("add_f32", [A[:, ::
                                                            [A[:, ::2], B[:, ::2]]), 3 * big_bytes // 2)
 kt["add contiguous half"] = (await kernel_ms(ew("add_f32", [A[:half], B[:half]], (half, side)),
                                               [A[:half], B[:half]]), 3 * big_bytes // 2)
+from pycore.kernels.rowwise import ROW_OPS, plan_rowwise
+for name, axis in (("softmax last axis", 1), ("softmax axis 0 (strided rows)", 0)):
+    kt[name] = (await kernel_ms(plan_rowwise(ROW_OPS["softmax"], A.layout, axis, f), [A]), 2 * big_bytes)
 total = Combine("sum", f32, 0.0)
 for name, c, axes in [("sum axis=0", total, (0,)), ("sum axis=1", total, (1,)), ("sum all", total, (0, 1)),
                       ("max axis=0", Combine("max", f32, -np.inf), (0,)),

@@ -116,7 +116,7 @@ async function boot({ interrupt, settings, calibrate }) {
         console.warn("pycore: its bytecode could not be unpacked; compiling its sources", err);
       }
     }
-    pyodide.runPython("import js, pycore, pycore.engine.progress\npycore.progress.listen(js.postProgress)");
+    pyodide.runPython("import js, pycore, pycore.engine.progress\npycore.engine.progress.listen(js.postProgress)");
     session = consoleNs.get("ConsoleSession")((kind, text) => post({ type: "write", kind, text }));
     consoleNs.destroy();
   });
@@ -127,7 +127,7 @@ async function boot({ interrupt, settings, calibrate }) {
   const info = await stage("gpu", async () =>
     JSON.parse(await pyodide.runPythonAsync("import json, pycore\njson.dumps(await pycore.init_async())")));
   // The selector calibrates itself while the page is idle (?calibrate=manual: only when asked).
-  if (calibrate !== "manual") pyodide.runPython("import pycore.bench.calibrate\npycore.calibrate.calibrate_in_background()");
+  if (calibrate !== "manual") pyodide.runPython("import pycore.bench.calibrate\npycore.bench.calibrate.calibrate_in_background()");
   return info;
 }
 

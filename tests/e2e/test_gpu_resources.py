@@ -97,7 +97,8 @@ first = dict(pycore.info()["pipelines_compiled_ms"])
 await pycore.tanh_async([2.0])
 {"first": first, "second": pycore.info()["pipelines_compiled_ms"]}
 """)
-    assert r["first"]["generated.strided:strided:tanh__f(f32[1])->f32"] > 0 and r["first"] == r["second"]
+    tanh = "generated.strided:strided:tanh__f(f32[1])->f32"  # (the background compile may add others)
+    assert r["first"][tanh] > 0 and r["second"][tanh] == r["first"][tanh]
 
 
 def test_pipelines_compile_in_the_background_after_boot(browser, server):

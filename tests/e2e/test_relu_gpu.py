@@ -64,8 +64,8 @@ after = pycore.info()
 {"before": before["memory"], "after": after["memory"], "compiled": after["pipelines_compiled_ms"],
  "compiled_before": before["pipelines_compiled_ms"]}
 """)
-    assert "generated.strided:strided:relu_f(f32[1])->f32" in r["compiled"]
-    assert r["compiled"] == r["compiled_before"]
+    relu = "generated.strided:strided:relu_f(f32[1])->f32"  # (compiled once: its time unchanged; the
+    assert r["compiled"][relu] == r["compiled_before"][relu]  # background compile may add others)
     assert r["after"]["bytes_in_use"] == r["before"]["bytes_in_use"]
     assert r["after"]["allocations"] - r["before"]["allocations"] <= 3  # reused, not re-made
 
