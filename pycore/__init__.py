@@ -65,26 +65,97 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'pycore' has no attribute {name!r}")
 
 
-def explain(op: str, *shapes: tuple[int, ...], on_gpu: tuple[bool, ...] | None = None) -> dict[str, Any]:
+def explain(op: str, *shapes: tuple[int, ...], on_gpu: tuple[bool, ...] | None = None, axis: Any = None,
+            keepdims: bool = False) -> dict[str, Any]:
     """Which backend backend="auto" would pick for `op` on inputs of these shapes, and why: the
     predicted milliseconds of each (gpu_ms, numpy_ms, predicted_choice) and, where auto settles
     such calls by measuring, the recent wall times it measured (measured_ms). on_gpu: which inputs
-    are already GpuArrays. Each shape is a tuple (or list) of sizes >= 0, one per input of the op,
-    and they must fit the op as a call's would (TypeError or ValueError naming the input if not).
+    are already GpuArrays. Each shape is a tuple (or list) of sizes >= 0, one per input of the op
+    (an element-wise op's Python scalar operand has none: leave it out), and they must fit the op
+    as a call's would (TypeError or ValueError naming the input if not). axis: a reduction's axis
+    (None, the default: every axis), or softmax's; keepdims: a reduction's.
+
+    Where the prediction came from: prediction_from is "default" (the adapter class's defaults),
+    "calibrated <when>" or "corrected by use <when>" (auto's own calls showed a rate was off), and
+    rates gives each backend's rate (GFLOP/s) and where it came from. last_call is the last call
+    like this one auto timed since the predictions last changed (the backend that ran, ms,
+    predicted_ms, their ratio), or None; off is True when that call took more than 3x more or
+    less than predicted (calls under half a millisecond are not judged).
 
     >>> import pycore
     >>> pycore.explain("matmul", (1024, 1024), (1024, 1024))["choice"] in ("webgpu", "numpy")
     True
+    >>> pycore.explain("mean", (1000, 64), axis=1)["prediction_from"].split()[0] in ("default", "calibrated")
+    True
     """
+    from pycore.calls.nd import ALIASES, nd_placement
+    from pycore.kernels.rowwise import ROW_OPS
+    from pycore.tables.ufuncs import REDUCTIONS, UFUNCS
+
+    name = ALIASES.get(op, op) if isinstance(op, str) else ""
+    nd = name in UFUNCS or name in REDUCTIONS or name in ROW_OPS
+    if not nd and (not isinstance(op, str) or op not in OPS):
+        ops = ", ".join(n.removesuffix("_async") for n in dict.fromkeys([*PUBLIC, *NDPUBLIC]))
+        raise ValueError(f"explain: unknown op {op!r}; the ops are {ops}")
+    if name in UFUNCS:
+        inputs = ("x1", "x2") if UFUNCS[name].nin == 2 else ("x",)
+        counts, says = range(1, len(inputs) + 1), f"{len(inputs)} input shape(s)"
+        if len(inputs) == 2:
+            says = "1 or 2 input shape(s) (a Python scalar operand has none)"
+    else:
+        inputs = ("x",) if nd else OPS[op].inputs
+        counts, says = range(len(inputs), len(inputs) + 1), f"{len(inputs)} input shape(s)"
+    if len(shapes) not in counts:
+        raise ValueError(f"explain: {op} takes {says}, got {len(shapes)}")
+    shapes = tuple(_explained_shape(s, f"{op}'s {what}") for s, what in zip(shapes, inputs, strict=False))
+    if on_gpu is not None and (not isinstance(on_gpu, (tuple, list))
+                               or not all(isinstance(f, bool) for f in on_gpu)):
+        raise TypeError(f"explain: on_gpu must be a tuple of bools (one per input shape), got {on_gpu!r}")
+    if on_gpu is not None and len(on_gpu) != len(shapes):
+        raise ValueError(f"explain: on_gpu has {len(on_gpu)} flag(s) for {len(shapes)} input shape(s)")
+    if not isinstance(keepdims, bool):
+        raise TypeError(f"explain: keepdims must be True or False, got {keepdims!r}")
+    if keepdims and name not in REDUCTIONS:
+        raise TypeError(f"explain: keepdims is a reduction's; {op} takes none")
+    if axis is not None and not (name in REDUCTIONS or name in ROW_OPS):
+        raise TypeError(f"explain: axis is a reduction's (or softmax's); {op} takes none")
+    flags = list(on_gpu) if on_gpu is not None else [False] * len(shapes)
+    if nd:
+        try:
+            cost, keep, use_gpu, why, choice = nd_placement(name, list(shapes), flags, axis, keepdims)
+        except (ValueError, TypeError) as exc:
+            raise type(exc)(f"explain: {exc}") from None
+        prediction = SELECTOR.predict(cost, list(shapes), flags, result_on_gpu=keep).as_dict()  # type: ignore[arg-type]
+        prediction["predicted_choice"] = prediction["choice"]
+        prediction["choice"], prediction["why"] = _decided("webgpu" if use_gpu else "numpy", why, choice)
+    else:
+        cost, keep = OPS[op], all(flags) and OPS[op].kind != "reduce"
+        prediction = _explain_fixed(cost, shapes, flags, keep, axis)
+    c = SELECTOR.calibration
+    last = SELECTOR.last_call(cost, list(shapes), flags, result_on_gpu=keep)  # type: ignore[arg-type]
+    prediction["measured_ms"] = SELECTOR.measured(cost, list(shapes), flags, result_on_gpu=keep)  # type: ignore[arg-type]
+    prediction["backend_available"] = RUNTIME.backend
+    prediction["calibration"] = c.source
+    prediction["margin"] = SELECTOR.margin
+    prediction["prediction_from"] = c.origin(cost.name, cost.kind)
+    prediction["rates"] = {b: dict(zip(("gflops", "from"), c.rate(b, cost.name, cost.kind), strict=True))
+                           for b in ("webgpu", "numpy")}
+    prediction["last_call"] = last
+    prediction["off"] = bool(last and last["off"])
+    return prediction
+
+
+def _explain_fixed(spec: Any, shapes: tuple[tuple[int, ...], ...], flags: list[bool], keep: bool,
+                   axis: Any) -> dict[str, Any]:
+    """explain() of a fixed-kernel op (ops.OPS): its prediction, and what a call would run."""
     from pycore.calls.programs import PROGRAMS
 
-    if op not in OPS:
-        raise ValueError(f"explain: unknown op {op!r}; the ops are {', '.join(OPS)}")
-    spec = OPS[op]
-    if len(shapes) != len(spec.inputs):
-        raise ValueError(f"explain: {op} takes {len(spec.inputs)} input shape(s), got {len(shapes)}")
-    shapes = tuple(_explained_shape(s, f"{op}'s {name}") for s, name in zip(shapes, spec.inputs, strict=True))
+    op = spec.name
     params = spec.typical_params()
+    if axis is not None:
+        if "axis" not in params:
+            raise TypeError(f"explain: axis is a reduction's (or softmax's); {op} takes none")
+        params["axis"] = axis
     if spec.kind == "conv2d":
         params["mode"] = "same"  # (explain takes no mode: any kernel fits "same")
     try:
@@ -92,17 +163,10 @@ def explain(op: str, *shapes: tuple[int, ...], on_gpu: tuple[bool, ...] | None =
             PROGRAMS[spec.kind].check(spec, shapes, params)
     except (ValueError, TypeError) as exc:
         raise type(exc)(f"explain: {exc}") from None
-    if on_gpu is not None and (not isinstance(on_gpu, (tuple, list))
-                               or not all(isinstance(f, bool) for f in on_gpu)):
-        raise TypeError(f"explain: on_gpu must be a tuple of bools (one per input shape), got {on_gpu!r}")
-    if on_gpu is not None and len(on_gpu) != len(shapes):
-        raise ValueError(f"explain: on_gpu has {len(on_gpu)} flag(s) for {len(shapes)} input shape(s)")
-    flags = list(on_gpu) if on_gpu is not None else [False] * len(shapes)
-    keep = all(flags) and spec.kind != "reduce"
     prediction = SELECTOR.predict(spec, list(shapes), flags, result_on_gpu=keep).as_dict()
     choice = SELECTOR.choose(spec, list(shapes), flags, result_on_gpu=keep)
     prediction["predicted_choice"] = prediction["choice"]
-    prediction["choice"], prediction["why"] = choice.backend, choice.why
+    prediction["choice"], prediction["why"] = _decided(choice.backend, choice.why, choice)
     problem = None if RUNTIME.device is None or op == "dot" else PROGRAMS[spec.kind].unfit(
         RUNTIME.device, spec, list(shapes), params, any(flags) or keep)
     if RUNTIME.device is None:  # what a call would do now: there is no GPU to choose
@@ -112,11 +176,16 @@ def explain(op: str, *shapes: tuple[int, ...], on_gpu: tuple[bool, ...] | None =
         from pycore.calls.dispatch import unfit_why
 
         prediction["choice"], prediction["why"] = "numpy", unfit_why(problem)
-    prediction["measured_ms"] = SELECTOR.measured(spec, list(shapes), flags, result_on_gpu=keep)
-    prediction["backend_available"] = RUNTIME.backend
-    prediction["calibration"] = SELECTOR.calibration.source
-    prediction["margin"] = SELECTOR.margin
     return prediction
+
+
+def _decided(backend: str, why: str, choice: Any) -> tuple[str, str]:
+    """What auto decided for such calls, and why: the prediction's choice where the next call is one
+    now and then on the other backend (to check the prediction), which `why` then says."""
+    if choice is None or not (choice.probe and choice.predicted):
+        return backend, why
+    p = choice.prediction
+    return p.choice, f"{p.why}; the next such call tries {choice.backend}, to check the prediction"
 
 
 def _explained_shape(shape: Any, what: str) -> tuple[int, ...]:

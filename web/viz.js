@@ -61,6 +61,8 @@ last = pycore.trace()[-1]
 {"logits": logits, "probs": probs, "ms": last["total_ms"] - last["ms"].get("compile", 0),
  "compile_ms": last["ms"].get("compile", 0), "backend": last["backend"]}`,
   trace: () => `pycore.trace()[-24:]`,
+  choices: () => `{"calibration": pycore.SELECTOR.calibration.source, "backend": pycore.info()["backend"],
+ "calls": pycore.SELECTOR.last_calls()[-12:]}`,
   stats: () => `info = pycore.info()
 {"counters": info["counters"], "memory": info["memory"], "adapter": info["adapter"],
  "tier": info["tier"], "backend": info["backend"], "last": (pycore.trace() or [None])[-1]}`,
@@ -422,6 +424,38 @@ async function refreshTrace() {
                                          y: { stacked: true, ticks: { autoSkip: false } } } } });
 }
 
+// ---- backend choice: auto's last calls, how far off their predictions were, and where they came from
+async function refreshChoices() {
+  const code = CODE.choices();
+  showCode("card-choices", code);
+  const data = await peekPython(code);
+  vizState.data.choices = data;
+  document.getElementById("choices-model").textContent = `cost model: ${data.calibration}`;
+  const rows = data.calls.map((c) => {
+    const tr = document.createElement("tr");
+    const factor = c.ratio >= 1 ? c.ratio : 1 / c.ratio;
+    const cells = [c.op, c.shapes.map((s) => `(${s.join(", ")})`).join(" "), c.backend, c.ms.toFixed(2),
+                   c.predicted_ms.toFixed(2), c.off ? `⚠ ${factor.toFixed(1)}× ${c.ratio >= 1 ? "slower" : "faster"}` : "",
+                   c.prediction_from];
+    cells.forEach((text, i) => {
+      const td = document.createElement("td");
+      td.textContent = text;
+      td.className = ["", "", "", "num", "num", "flag", ""][i];
+      tr.append(td);
+    });
+    if (c.off) {
+      tr.className = "off";
+      tr.title = `this call took ${factor.toFixed(1)}× ${c.ratio >= 1 ? "longer" : "less"} than predicted `
+        + "(more than 3× off); calls off the same way 3 times in a row correct the rate the prediction used";
+    }
+    return tr;
+  });
+  document.querySelector("#choices-table tbody").replaceChildren(...rows);
+  document.getElementById("choices-empty").textContent = rows.length ? ""
+    : data.backend === "webgpu" ? "No call on backend=\"auto\" timed yet."
+      : "No WebGPU here: every call runs on NumPy, and auto has no choice to make.";
+}
+
 function formatRate(n) {
   for (const [unit, scale] of [["G", 1e9], ["M", 1e6], ["K", 1e3]]) if (n >= scale) return `${(n / scale).toFixed(1)} ${unit}`;
   return n.toFixed(0);
@@ -472,7 +506,10 @@ async function start() {
   document.getElementById("matmul-size").addEventListener("change", () => drawMatmul().catch((x) => cardError("card-matmul", x)));
   document.getElementById("conv-kernel").addEventListener("change", () => drawConv().catch((x) => cardError("card-conv", x)));
   document.getElementById("softmax-again").addEventListener("click", () => drawSoftmax().catch((x) => cardError("card-softmax", x)));
-  document.addEventListener("pycore:ran", () => { refreshStats().catch(() => {}); });
+  document.addEventListener("pycore:ran", () => {
+    refreshStats().catch(() => {});
+    refreshChoices().catch((err) => cardError("card-choices", err));
+  });
   showCode("card-bench", CODE.bench(BENCH_SCOPES[button.dataset.scope]));
   drawBench();
   await refreshStats();
@@ -480,6 +517,7 @@ async function start() {
                  ["card-softmax", drawSoftmax]];
   for (const [id, draw] of cards) await draw().catch((err) => cardError(id, err));
   await refreshTrace();
+  await refreshChoices().catch((err) => cardError("card-choices", err));
 }
 
 vizState.ready = start();

@@ -2,7 +2,10 @@
 
 `await pycore.calibrate_async()` times, in this process: the fixed cost of one GPU call and of one
 NumPy call, upload and readback bandwidth, and the GPU's and NumPy's rates on each kind of kernel.
-Each figure is the median of a few runs. The result replaces the selector's defaults and is saved
+Each figure is the median of a few runs, checked for plausibility before it is kept (CHECK_FACTOR,
+4x): a run that far from the others is timed again, and a figure that far from its adapter class's
+measured default is measured again, keeping the value its measurements support best (see
+CalibrationRun.run). The result replaces the selector's defaults and is saved
 in the settings store (settings.py: a browser's localStorage, or a file under ~/.cache/pycore
 natively) for the next init_async() to load.
 
@@ -22,18 +25,20 @@ import warnings
 from collections.abc import Awaitable, Callable
 from contextvars import copy_context
 from dataclasses import asdict
-from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
 
 from pycore.choice.selector import (
+    ADAPTER_DEFAULTS,
+    NUMPY_DEFAULTS,
     SELECTOR,
     STORAGE_KEY,
     UPLOAD_KNEE,
     Calibration,
     InvalidCalibrationError,
     median,
+    now,
     parse_saved,
 )
 from pycore.engine import settings
@@ -47,32 +52,65 @@ class GiveWayError(Exception):
     """The user started a call: a background step gives way (and runs again later)."""
 
 
+# Plausibility: a timed run more than CHECK_FACTOR from the median of a figure's other runs is
+# timed again, and a figure more than CHECK_FACTOR from its adapter class's measured default
+# (selector.ADAPTER_DEFAULTS, NUMPY_DEFAULTS) is measured again (see CalibrationRun.run).
+CHECK_FACTOR = 4.0
+
+
+def _apart(a: float, b: float) -> bool:
+    """Whether a and b are more than CHECK_FACTOR apart (either way)."""
+    return a > CHECK_FACTOR * b or b > CHECK_FACTOR * a
+
+
+def _outliers(times: list[float]) -> int:
+    """How many of `times` are more than CHECK_FACTOR from the median of them all (from the other
+    one, of two).
+
+    >>> _outliers([1.0, 1.1, 8.0]), _outliers([1.0, 1.2, 0.9]), _outliers([2.0]), _outliers([1.0, 5.0])
+    (1, 0, 0, 2)
+    """
+    middle = median(times)
+    if len(times) == 2:
+        return 2 * _apart(*times)
+    return sum(_apart(t, middle) for t in times)
+
+
+async def _timed_runs(run: Callable[[], Awaitable[float]], repeats: int) -> list[float]:
+    """The times of `repeats` runs after one warm-up run; each run more than CHECK_FACTOR from the
+    others (_outliers) is answered by one more run (at most `repeats` more), so that the median
+    (or the fastest) of them all is what most runs say."""
+    await run()
+    times = [await run() for _ in range(repeats)]
+    for _ in range(min(_outliers(times), repeats)):
+        times.append(await run())
+    return times
+
+
 async def _median_ms(fn: Callable[[], Awaitable[Any]], repeats: int, give_way: bool = False,
                      pick: Callable[[list[float]], float] = median) -> float:
     """The median time of `fn` after one warm-up run (pipelines compiled, buffers pooled), or
-    what `pick` makes of the times. give_way: raise GiveWayError as soon as a call of the user's
-    is under way."""
-    times = []
-    for i in range(repeats + 1):
+    what `pick` makes of the times; a run that disagrees with the others is timed again
+    (_timed_runs). give_way: raise GiveWayError as soon as a call of the user's is under way."""
+    async def run() -> float:
         if give_way and RUNTIME.calls_running:
             raise GiveWayError
         t = time.perf_counter()
         await fn()
-        if i:
-            times.append((time.perf_counter() - t) * 1e3)
-    return pick(times)
+        return (time.perf_counter() - t) * 1e3
+
+    return pick(await _timed_runs(run, repeats))
 
 
 async def _median_sync_ms(fn: Callable[[], Any], repeats: int) -> float:
     """The same for a synchronous `fn`, letting other work run between runs."""
-    times = []
-    for i in range(repeats + 1):
+    async def run() -> float:
         await asyncio.sleep(0)
         t = time.perf_counter()
         fn()
-        if i:
-            times.append((time.perf_counter() - t) * 1e3)
-    return median(times)
+        return (time.perf_counter() - t) * 1e3
+
+    return median(await _timed_runs(run, repeats))
 
 
 # Sample size per kind (elements, or n of n x n): big enough that the fixed cost does not hide the
@@ -108,6 +146,7 @@ class CalibrationRun:
         self.repeats = _checked_repeats(repeats, "CalibrationRun")
         self.cal, self.done = self._checked(state) if state is not None else (Calibration(), [])
         self.give_way = False
+        self.rechecked: dict[str, list[dict[str, float]]] = {}  # step -> its measurements, if several
 
     @classmethod
     def from_saved(cls, text: str, repeats: int = 3) -> CalibrationRun:
@@ -145,7 +184,43 @@ class CalibrationRun:
         return op, inputs, op.typical_params(), op.flops(tuple(i.shape for i in inputs))
 
     async def run(self, name: str) -> None:
-        """Measure step `name` into self.cal."""
+        """Measure step `name` into self.cal, checked for plausibility: a figure more than
+        CHECK_FACTOR from its adapter class's default is measured again, and the better-supported
+        value kept: both measurements' median where they agree (this device differs from the
+        defaults), else the second where it agrees with the default (the first was a hiccup), else
+        the median of a third measurement and those two. `rechecked` keeps each remeasured step's
+        measurements."""
+        if name not in self.steps(gpu=True):
+            raise ValueError(f"no calibration step {name!r}")
+        found = [await self._measure(name)]
+        if any(self._implausible(fig, value) for fig, value in found[0].items()):
+            found.append(await self._measure(name))
+            if any(_apart(a, found[1][fig]) and self._implausible(fig, found[1][fig])
+                   for fig, a in found[0].items()):
+                found.append(await self._measure(name))
+            self.rechecked[name] = found
+        for fig in found[0]:
+            setattr_figure(self.cal, fig, self._supported(fig, [f[fig] for f in found]))
+        self.done.append(name)
+
+    def _implausible(self, figure: str, value: float) -> bool:
+        """Whether `value` is more than CHECK_FACTOR from the adapter class's default for `figure`."""
+        default = _default(figure, RUNTIME.device.cpu_adapter if RUNTIME.device is not None else True)
+        return default is not None and _apart(value, default)
+
+    def _supported(self, figure: str, values: list[float]) -> float:
+        """The value of `figure` that its measurements (see run) support best."""
+        if len(values) == 1:
+            return values[0]
+        first, second = values[:2]
+        if not _apart(first, second):
+            return median([first, second])
+        if len(values) == 2 or not self._implausible(figure, second):
+            return second
+        return median(values)
+
+    async def _measure(self, name: str) -> dict[str, float]:
+        """Measure step `name`: its figures ("dispatch_ms", ..., "numpy_gflops.relu"), unchecked."""
         from pycore.calls import api
         from pycore.calls.gpuarray import to_gpu_async
         from pycore.calls.programs import PROGRAMS
@@ -155,11 +230,11 @@ class CalibrationRun:
         what, _, op_name = name.partition(" ")
         if name == "numpy call":
             took = await _median_ms(lambda: relu(tiny, backend="numpy"), repeats, give_way)
-            cal.numpy_call_ms = max(took, CLOCK_FLOOR_MS)
-        elif name == "gpu call":
+            return {"numpy_call_ms": max(took, CLOCK_FLOOR_MS)}
+        if name == "gpu call":
             took = await _median_ms(lambda: relu(tiny, backend="gpu"), repeats, give_way)
-            cal.dispatch_ms = max(took, CLOCK_FLOOR_MS)
-        elif name in ("upload", "readback"):
+            return {"dispatch_ms": max(took, CLOCK_FLOOR_MS)}
+        if name in ("upload", "readback"):
             stream = np.random.default_rng(0).standard_normal(1 << 20, dtype=np.float32)
             assert RUNTIME.device is not None  # (the transfer steps run only on a WebGPU device)
             transport = RUNTIME.device.transport
@@ -179,39 +254,54 @@ class CalibrationRun:
                 ms = [await _median_ms(upload(x), max(repeats, 5), give_way, pick=min)
                       for x in (small, mid, large)]
                 added_ms = max(ms[1] - ms[0], 0.25 * ms[1], 1e-3)
-                cal.upload_gbps = (mid.nbytes - small.nbytes) / (added_ms * 1e6)
-                knee_ms = UPLOAD_KNEE / (cal.upload_gbps * 1e6)
+                upload_gbps = (mid.nbytes - small.nbytes) / (added_ms * 1e6)
+                knee_ms = UPLOAD_KNEE / (upload_gbps * 1e6)
                 beyond_ms = max(ms[2] - ms[0] - knee_ms, 0.25 * (ms[2] - ms[0]), 1e-3)
-                cal.upload_large_gbps = (large.nbytes - UPLOAD_KNEE) / (beyond_ms * 1e6)
-            else:  # (the same way: two sizes, the fastest of a few runs)
-                t_big, t_small = await to_gpu_async(stream), await to_gpu_async(stream[:256])
-                try:
-                    ms = [await _median_ms(x.to_numpy_async, max(repeats, 5), give_way, pick=min)
-                          for x in (t_small, t_big)]
-                finally:
-                    t_big.release()
-                    t_small.release()
-                added_ms = max(ms[1] - ms[0], 0.25 * ms[1], 1e-3)
-                cal.readback_gbps = (stream.nbytes - 1024) / (added_ms * 1e6)
-        elif what == "numpy":
-            op, inputs, params, flops = self._sample(op_name)
+                return {"upload_gbps": upload_gbps,
+                        "upload_large_gbps": (large.nbytes - UPLOAD_KNEE) / (beyond_ms * 1e6)}
+            # (the same way: two sizes, the fastest of a few runs)
+            t_big, t_small = await to_gpu_async(stream), await to_gpu_async(stream[:256])
+            try:
+                ms = [await _median_ms(x.to_numpy_async, max(repeats, 5), give_way, pick=min)
+                      for x in (t_small, t_big)]
+            finally:
+                t_big.release()
+                t_small.release()
+            added_ms = max(ms[1] - ms[0], 0.25 * ms[1], 1e-3)
+            return {"readback_gbps": (stream.nbytes - 1024) / (added_ms * 1e6)}
+        op, inputs, params, flops = self._sample(op_name)
+        if what == "numpy":
             np_ms = await _median_sync_ms(lambda: PROGRAMS[op.kind].numpy(op, inputs, params), repeats)
-            cal.numpy_gflops[op.name] = flops / (max(np_ms, 1e-3) * 1e6)
-        elif what == "gpu":
-            op, inputs, params, flops = self._sample(op_name)
-            fn = api.PUBLIC[op.public_name]
-            gpu_ms = await _median_ms(lambda: fn(*inputs, **params, backend="gpu"), repeats, give_way)
-            out_bytes = 4 * int(np.prod(PROGRAMS[op.kind].out_shape(tuple(i.shape for i in inputs), params)))
-            moved = cal.upload_ms(sum(i.nbytes for i in inputs)) + out_bytes / (cal.readback_gbps * 1e6)
-            cal.gpu_gflops[op.name] = flops / (max(gpu_ms - cal.dispatch_ms - moved, 0.05 * gpu_ms) * 1e6)
-        else:
-            raise ValueError(f"no calibration step {name!r}")
-        self.done.append(name)
+            return {f"numpy_gflops.{op.name}": flops / (max(np_ms, 1e-3) * 1e6)}
+        fn = api.PUBLIC[op.public_name]
+        gpu_ms = await _median_ms(lambda: fn(*inputs, **params, backend="gpu"), repeats, give_way)
+        out_bytes = 4 * int(np.prod(PROGRAMS[op.kind].out_shape(tuple(i.shape for i in inputs), params)))
+        moved = cal.upload_ms(sum(i.nbytes for i in inputs)) + out_bytes / (cal.readback_gbps * 1e6)
+        return {f"gpu_gflops.{op.name}": flops / (max(gpu_ms - cal.dispatch_ms - moved, 0.05 * gpu_ms) * 1e6)}
 
     def finish(self, how: str) -> Calibration:
-        when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-        self.cal.source = f"calibrated {when} on {RUNTIME.tier()}{how}"
+        self.cal.source = f"calibrated {now()} on {RUNTIME.tier()}{how}"
+        self.cal.corrected = {}  # (all measured now)
         return self.cal
+
+
+def _default(figure: str, cpu_adapter: bool) -> float | None:
+    """The adapter class's measured default of `figure` (a step's figure name), None if it has none."""
+    table, _, op = figure.partition(".")
+    if table == "numpy_gflops":
+        return NUMPY_DEFAULTS.get(op)
+    figures = ADAPTER_DEFAULTS["cpu" if cpu_adapter else "gpu"]
+    found = figures[table].get(op) if op else figures.get(table)
+    return float(found) if found else None
+
+
+def setattr_figure(cal: Calibration, figure: str, value: float) -> None:
+    """Set `figure` ("dispatch_ms", ..., "gpu_gflops.relu") of `cal` to `value`."""
+    table, _, op = figure.partition(".")
+    if op:
+        getattr(cal, table)[op] = value
+    else:
+        setattr(cal, table, value)
 
 
 async def calibrate_async(repeats: int = 3, save: bool = True) -> dict[str, Any]:
@@ -318,7 +408,7 @@ def _rounded(cal: Calibration) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in cal.__dict__.items():
         if isinstance(value, dict):
-            out[key] = {k: round(v, 4) for k, v in value.items()}
+            out[key] = {k: round(v, 4) if isinstance(v, float) else v for k, v in value.items()}
         elif isinstance(value, float):
             out[key] = round(value, 4)
         else:
@@ -383,6 +473,13 @@ def _keep(key: str, value: Calibration | CalibrationRun | None) -> bool:
         return False
 
 
+def _save_correction(cal: Calibration) -> None:
+    """Save a calibration the selector corrected by use (selector.py) for this device's adapter,
+    where calibrations are kept, for the next visit."""
+    if RUNTIME.device is not None:
+        _keep(storage_key(RUNTIME.device), cal)
+
+
 def _on_device(device: Device | None) -> None:
     if device is not None:
         try:
@@ -393,3 +490,4 @@ def _on_device(device: Device | None) -> None:
 
 
 RUNTIME.on_device.append(_on_device)
+SELECTOR.on_corrected = _save_correction

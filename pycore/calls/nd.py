@@ -344,7 +344,7 @@ async def ufunc_async(u: Ufunc, args: tuple[Any, ...], backend: str = "auto") ->
         if unfit is None:  # (split in parts that fit; backend="gpu" raises if its rows do not)
             return await _ufunc_in_parts_async(u, xs, shape, backend, device.max_binding)
     on_gpu = [isinstance(x, GpuArray) and x.device == "webgpu" for x in arrays]
-    cost = _Cost(u.name, u.kind, u.flops, shape)
+    cost = ufunc_cost(u, shape)
     use_gpu, why, choice = _placement(u.name, backend, shapes, on_gpu, keep, cost, math.prod(shape) == 0,
                                       unfit)
     if use_gpu and any(isinstance(x, GpuArray) and x.device != "webgpu" for x in arrays):
@@ -477,7 +477,7 @@ async def reduce_async(
         limit = RUNTIME.device.max_binding
         return await _reduce_in_parts_async(r, x, axis, axes, keepdims, backend, correction, limit)
     on_gpu = [isinstance(x, GpuArray) and x.device == "webgpu"]
-    cost = _Cost(r.name, r.kind, r.flops, kept)
+    cost = reduction_cost(r, kept)
     use_gpu, why, choice = _placement(
         r.name, backend, [tuple(x.shape)], on_gpu, keep, cost, x.size == 0 or not math.prod((*kept, 1))
     )
@@ -643,7 +643,7 @@ async def rowwise_async(op: Op, x: Any, axis: int = -1, backend: str = "auto") -
         return await _rowwise_in_parts_async(op, x.astype(FLOAT32, copy=False), axis, backend,
                                              device.max_binding)
     on_gpu = [isinstance(x, GpuArray) and x.device == "webgpu"]
-    cost = _Cost(op.name, op.kind, op.flops((shape,)) / max(1, math.prod(shape)), shape)
+    cost = rowwise_cost(op, shape)
     unfit = None
     if device is not None and backend == "auto" and x.size:
         unfit = row_limits(op.name, shape[axis], facts(device))
@@ -853,3 +853,83 @@ for _op in OPS.values():
 
 NDPUBLIC["matmul_async"] = _public(_matmul_public, "matmul_async", inspect.signature(PUBLIC["matmul_async"]),
                                    inspect.cleandoc(matmul_async.__doc__ or ""))
+
+
+# ---------------------------------------------------------------- what auto is asked (explain)
+
+ALIASES = {alias: u.name for u in UFUNCS.values() for alias in u.aliases}  # vec_add -> add, ...
+
+
+def ufunc_cost(u: Ufunc, shape: tuple[int, ...]) -> _Cost:
+    """What a call of element-wise op `u` whose result has `shape` asks the selector."""
+    return _Cost(u.name, u.kind, u.flops, shape)
+
+
+def reduction_cost(r: Reduction, kept: tuple[int, ...]) -> _Cost:
+    """What a call of reduction `r` whose result keeps the axes of sizes `kept` asks the selector."""
+    return _Cost(r.name, r.kind, r.flops, kept)
+
+
+def rowwise_cost(op: Op, shape: tuple[int, ...]) -> _Cost:
+    """What a call of row-wise op `op` (softmax, log_softmax) on an array of `shape` asks the selector."""
+    return _Cost(op.name, op.kind, op.flops((shape,)) / max(1, math.prod(shape)), shape)
+
+
+def nd_cost(name: str, shapes: list[tuple[int, ...]], axis: Any = None) -> _Cost:
+    """What a call of n-d op `name` (an element-wise op, an alias of one, a reduction, or a row-wise
+    op) on arrays of these shapes asks the selector, as ufunc_async, reduce_async and rowwise_async
+    make it: a reduction over `axis` (every axis when None), a row-wise op along it (the last when
+    None). Raises as such a call would: ValueError for shapes that do not broadcast, an axis out of
+    range, an empty reduction without a value; TypeError for an axis that is not an int (or a tuple
+    of them, where the reduction takes one); KeyError for another name.
+
+    >>> nd_cost("sum", [(1000, 10)], axis=1).out, nd_cost("vec_add", [(3, 1), (4,)]).out
+    ((1000,), (3, 4))
+    """
+    u = UFUNCS.get(ALIASES.get(name, name))
+    if u is not None:
+        try:
+            return ufunc_cost(u, broadcast_shapes(*shapes) if len(shapes) > 1 else shapes[0])
+        except ValueError as exc:
+            raise ValueError(f"{u.name}: {exc}") from None
+    if name in ROW_OPS:
+        (shape,) = shapes
+        if not shape:
+            raise ValueError(f"{name}: x must have at least 1 dimension (rows along an axis), "
+                             "got a 0-D shape ()")
+        normalize_axis(-1 if axis is None else axis, len(shape))
+        return rowwise_cost(OPS[name], shape)
+    r = REDUCTIONS[name]
+    (shape,) = shapes
+    if r.arg and axis is not None:
+        axis = normalize_axis(axis, len(shape))
+    axes = normalize_axes(axis, len(shape))
+    kept = tuple(n for d, n in enumerate(shape) if d not in axes)
+    if not r.empty_ok and 0 in shape and 0 not in kept:  # (as reduce_async)
+        raise ValueError(f"{r.name}: reducing an empty axis of shape {shape} has no value (no identity)"
+                         if kept else f"{r.name}: x is empty, and the {r.name} of no elements is undefined")
+    return reduction_cost(r, kept)
+
+
+def nd_placement(name: str, shapes: list[tuple[int, ...]], on_gpu: list[bool], axis: Any = None,
+                 keepdims: bool = False) -> tuple[_Cost, bool, bool, str, Any]:
+    """What backend="auto" does with a call of n-d op `name` on arrays of these shapes (on_gpu:
+    which are GpuArrays), as ufunc_async, reduce_async and rowwise_async decide it: (its cost,
+    whether its result stays on the GPU, whether it runs on the GPU, why, the selector's Choice or
+    None)."""
+    cost = nd_cost(name, shapes, axis)
+    if name in REDUCTIONS:
+        keep = on_gpu[0] and bool(cost.out or keepdims)  # (a reduction to a scalar returns a Python scalar)
+    else:
+        keep = any(on_gpu)
+    empty = math.prod(cost.out) == 0 or any(math.prod(s) == 0 for s in shapes)
+    device, unfit = RUNTIME.device, None
+    if device is not None and name in ROW_OPS and not empty:
+        unfit = row_limits(name, cost.out[normalize_axis(-1 if axis is None else axis, len(cost.out))],
+                           facts(device))
+    elif (device is not None and name in UFUNCS and not keep and cost.out
+            and any(4 * math.prod(s) > device.max_binding for s in shapes)):
+        unfit = _row_too_big(UFUNCS[ALIASES.get(name, name)], cost.out, device.max_binding)
+    use_gpu, why, choice = _placement(cost.name, "auto", shapes, on_gpu, keep, cost, empty,
+                                      unfit)
+    return cost, keep, use_gpu, why, choice

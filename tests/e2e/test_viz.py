@@ -183,6 +183,35 @@ def test_a_native_run_is_drawn_beside_a_browser_run(viz):
     assert "NVIDIA H200, native" in viz.page.inner_text("#bench-status")
 
 
+def test_backend_choice_says_where_predictions_came_from_and_flags_an_off_one(viz):
+    viz.page.select_option("#conv-kernel", "emboss")  # (a call on backend="auto")
+    viz.page.wait_for_function(
+        "() => (vizState.data.choices?.calls ?? []).some((c) => c.op === 'convolve2d')", timeout=READY_MS)
+    choices = data(viz, "choices")
+    table = viz.page.inner_text("#choices-table tbody")
+    for c in choices["calls"]:
+        assert c["prediction_from"].startswith(("default", "calibrated", "corrected by use")), c
+        assert c["prediction_from"] in table
+    assert viz.page.inner_text("#choices-model").startswith("cost model: ")
+    # A NumPy convolve2d predicted to cost next to nothing: the conv card's next call, on NumPy,
+    # takes far longer than predicted, and the card flags it.
+    viz.py("""
+from pycore.choice.selector import Calibration
+kept = pycore.SELECTOR.calibration
+c = kept.__dict__
+pycore.SELECTOR.calibration = Calibration(**{**c, "numpy_call_ms": 1e-3,
+                                             "numpy_gflops": {**c["numpy_gflops"], "convolve2d": 1e3}})
+""")
+    try:
+        viz.page.select_option("#conv-kernel", "sharpen")
+        flagged = viz.page.wait_for_function(
+            "() => [...document.querySelectorAll('#choices-table tr.off')].map((r) => r.innerText)"
+            ".find((text) => text.startsWith('convolve2d'))", timeout=READY_MS).json_value()
+    finally:
+        viz.py("pycore.SELECTOR.calibration = kept")
+    assert "\tnumpy\t" in flagged and "× slower" in flagged and "⚠" in flagged, flagged
+
+
 def test_fallback_page_keeps_working(browser_no_webgpu, server):
     page = open_viz(browser_no_webgpu, server)
     try:
@@ -191,6 +220,7 @@ def test_fallback_page_keeps_working(browser_no_webgpu, server):
         assert data(page, "matmul")["backend"] == "numpy"
         assert canvas_colors(page, "heat-c") > 16
         assert page.page.inner_text("#stat-memory") == "none (NumPy)"
+        assert "auto has no choice to make" in page.page.inner_text("#choices-empty")
         assert not page.page.query_selector_all(".card-error")
     finally:
         page.close()
