@@ -60,8 +60,9 @@ ours = []
 raw = []
 for r in range(10):
     ours += await timed(relu, 50)
-    raw += (await js.pycoreBaselines.rawOp(pycore.engine.runtime.RUNTIME.device.transport.js_device(), "relu",
-                                           to_js([1024]), 50, None, _raw_code("relu", [1024]))).to_py()["runs"]
+    device = pycore.engine.runtime.RUNTIME.device.transport.js_device()
+    raw += (await js.pycoreBaselines.rawOp(device, "relu", to_js([1024]), 50, None,
+                                           _raw_code("relu", [1024]))).to_py()["runs"]
 resolved = js.Promise.resolve(1)
 awaits = await timed(lambda: resolved, 200)
 trip_ms, trip_profile = await profile_calls(relu, 300)
