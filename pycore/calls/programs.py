@@ -139,14 +139,20 @@ class Elementwise(Program):
 
     async def gpu_async(self, gpu, op, arrays, params):
         f = facts_of(gpu.device)
-        out = gpu.result_array(arrays[0].shape)
+        shape = arrays[0].shape
         step = f.max_binding // 4 // 1024 * 1024
-        flat_in, flat_out = [a.reshape(-1) for a in arrays], out.reshape(-1)
-        for lo in range(0, max(out.size, 1), step):  # (most calls: one part)
-            bound = [_bound_whole(gpu, a[lo:lo + step] if out.size > step else a) for a in flat_in]
+        if math.prod(shape) <= step:  # (most calls: one part)
+            bound = [_bound_whole(gpu, a) for a in arrays]
             plan = self.plan(op, [layout for _, layout in bound], params, f)
             outs = await execute_async(gpu, plan, [binding for binding, _ in bound])
-            await gpu.finish_async(outs[0], flat_out[lo:lo + step] if out.size > step else out)
+            return await gpu.result_async(outs[0], shape)
+        out = np.empty(shape, np.float32)  # (host inputs past one binding: in parts)
+        flat_in, flat_out = [a.reshape(-1) for a in arrays], out.reshape(-1)
+        for lo in range(0, out.size, step):
+            bound = [_bound_whole(gpu, a[lo:lo + step]) for a in flat_in]
+            plan = self.plan(op, [layout for _, layout in bound], params, f)
+            outs = await execute_async(gpu, plan, [binding for binding, _ in bound])
+            await gpu.read_part_async(outs[0], flat_out[lo:lo + step])
         return out
 
 
@@ -199,9 +205,7 @@ class Rowwise(Program):
         binding, layout = _bound_whole(gpu, x)
         plan = self.plan(op, layout, params, f)
         outs = await execute_async(gpu, plan, [binding])
-        result = gpu.result_array(x.shape)
-        await gpu.finish_async(outs[0], result)
-        return result
+        return await gpu.result_async(outs[0], x.shape)
 
 
 class Reduce(Program):
@@ -394,11 +398,15 @@ class Matmul(Program):
         rows = m
         if isinstance(a, np.ndarray) and a.ndim == 2 and max(a.nbytes, 4 * m * n) > f.max_binding:
             rows = max(1, f.max_binding // (4 * max(k, n)))  # (a host input and result, in parts)
-        out = gpu.result_array(self.out_shape((a.shape, b.shape)))
-        for lo in range(0, m, rows):
-            ba, la = _bound_whole(gpu, a[lo:lo + rows] if rows < m else a)
+        if rows == m:
+            ba, la = _bound_whole(gpu, a)
             outs = await execute_async(gpu, self.plan(la, lb, f), [ba, bb])
-            await gpu.finish_async(outs[0], out[lo:lo + rows] if rows < m else out)
+            return (await gpu.result_async(outs[0], self.out_shape((a.shape, b.shape)))).reshape(final)
+        out = np.empty((m, n), np.float32)
+        for lo in range(0, m, rows):
+            ba, la = _bound_whole(gpu, a[lo:lo + rows])
+            outs = await execute_async(gpu, self.plan(la, lb, f), [ba, bb])
+            await gpu.read_part_async(outs[0], out[lo:lo + rows])
         return out.reshape(final)
 
 
@@ -455,9 +463,7 @@ class Conv2d(Program):
         f = facts_of(gpu.device)
         plan = planned(("conv2d", li, lk, params["mode"], f), lambda: plan_conv2d(li, lk, params["mode"], f))
         outs = await execute_async(gpu, plan, [bi, bk])
-        out = gpu.result_array(plan.outputs[0].shape)
-        await gpu.finish_async(outs[0], out)
-        return out
+        return await gpu.result_async(outs[0], plan.outputs[0].shape)
 
 
 PROGRAMS: dict[str, Program] = {p.kind: p for p in [

@@ -112,7 +112,7 @@ class GpuView:
 class GpuSession:
     def __init__(self, device: Device, op_name: str, keep_result: bool = False,
                  deferred: bool = False) -> None:
-        """keep_result: the op's output stays on the GPU (result_array gives a GpuView) instead of
+        """keep_result: the op's output stays on the GPU (result_async gives a GpuView) instead of
         being read. deferred: run_async only queues (a CommandBatch submits everything once, at
         the end)."""
         self.op_name = op_name
@@ -132,7 +132,6 @@ class GpuSession:
         self.planned: list[tuple[Any, list, list]] = []  # (plan, inputs, outputs) the executor ran
         self._pins: list[bytes] = []  # uniform blocks queued commands use
         self._inherited: list[Check] = []  # checks of the inputs and of large allocations
-        self._result: GpuView | None = None  # the output that stays on the GPU (keep_result)
         self.checks: tuple[Check, ...] = ()  # what the results so far depend on
         self.stages = {"buffers": 0.0, "upload": 0.0, "dispatch": 0.0, "readback": 0.0}
 
@@ -216,29 +215,26 @@ class GpuSession:
         """Let `buf` outlive this session (a GpuArray or a CommandBatch now owns it)."""
         self._held.remove(buf)
 
-    def result_array(self, shape: tuple[int, ...]) -> Any:
-        """Where a program assembles its output: a host array, or a GpuView whose buffer
-        finish_async sets when the result stays on the GPU."""
+    async def result_async(self, dst: tuple[Any, int], shape: tuple[int, ...]) -> np.ndarray | GpuView:
+        """The call's result, the float32 output `dst` of the queued work: read into a new host
+        array, or, when the result stays on the GPU, that buffer as a GpuView (queued, not
+        submitted; its checks those of the work it depends on)."""
         if not self.keep_result:
-            return np.empty(shape, np.float32)
-        self._result = GpuView(None, shape)
-        return self._result
-
-    async def finish_async(self, dst: tuple[Any, int], out_part: Any) -> None:
-        """Submit the queued work that computed `dst`, then read it into `out_part` (a part of
-        result_array), or, when the result stays on the GPU, make `dst` the GpuView's buffer."""
-        if not self.keep_result:
-            await self.run_async(read=(dst[0], out_part))
-            return
-        result = self._result
-        assert result is not None  # (result_array made it: keep_result is set)
-        if result.buffer is not None or out_part.nbytes != result.nbytes:
-            raise ValueError(f"{self.op_name}: the result is too large to stay on the GPU in one binding "
-                             f"(maxStorageBufferBindingSize is {self.max_binding:,} bytes)")
+            out = np.empty(shape, np.float32)
+            await self.run_async(read=(dst[0], out))
+            return out
         await self.run_async()
         if not self.deferred:  # (a deferred session's buffers all go to its CommandBatch)
             self.keep(dst[0])
-        result.buffer, result.checks = dst[0], self.result_checks()
+        return GpuView(dst[0], shape, checks=self.result_checks())
+
+    async def read_part_async(self, dst: tuple[Any, int], part: np.ndarray) -> None:
+        """Read the output `dst` of the queued work into `part` of a host result computed in parts
+        (inputs past one binding); such a result cannot stay on the GPU (ValueError)."""
+        if self.keep_result:
+            raise ValueError(f"{self.op_name}: the result is too large to stay on the GPU in one binding "
+                             f"(maxStorageBufferBindingSize is {self.max_binding:,} bytes)")
+        await self.run_async(read=(dst[0], part))
 
     async def finish_scalar_async(self, dst: tuple[Any, int]) -> float | GpuView:
         """A reduction's end: element 0 of `dst` read back as a float; when deferred (a
