@@ -142,6 +142,34 @@ events = [e["why"] for e in pycore.trace() if e["op"] == "device"]
     assert r["batch"] and r["batch2"] and r["batch2_backend"] == "webgpu"
 
 
+def test_a_batch_holding_an_array_of_a_lost_device_fails_alone(gpu):
+    # a GpuArray of a device that was lost, put in a CommandBatch on the new device, fails with a
+    # clear error naming it; the healthy device and the arrays on it are untouched
+    r = gpu.py(LOSE + """
+x = np.arange(8, dtype=np.float32) - 3
+stale = await pycore.to_gpu_async(x)
+lose_device()
+await until_lost()
+fresh = await pycore.to_gpu_async(x * 2)              # the first call after the loss gets a new device
+healthy = pycore.engine.runtime.RUNTIME.device
+b = pycore.CommandBatch()
+h = b.relu(b.upload(stale))
+try:
+    await b.execute_async()
+    await b.read_async(h)
+    error = None
+except (RuntimeError, ValueError) as exc:
+    error = f"{type(exc).__name__}: {exc}"
+after = pycore.engine.runtime.RUNTIME.device
+{"error": error, "same_device": after is healthy, "lost": None if after is None else after.lost,
+ "fresh": (await fresh.to_numpy_async()).tolist(), "want": (x * 2).tolist(),
+ "relu": (await (await pycore.relu_async(fresh)).to_numpy_async()).tolist()}
+""")
+    assert r["error"] and "lost" in r["error"], r
+    assert r["same_device"] and r["lost"] is None, r
+    assert r["fresh"] == r["want"] and r["relu"] == [max(v, 0.0) for v in r["want"]], r
+
+
 def test_device_lost_while_a_batch_executes_runs_it_on_numpy(gpu):
     r = gpu.py(LOSE + """
 x = np.linspace(-3, 3, 5000, dtype=np.float32)
