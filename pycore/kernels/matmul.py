@@ -25,7 +25,7 @@ from functools import cache
 import numpy as np
 
 from pycore.array.layout import Layout, broadcast_shapes, collapse
-from pycore.kernels.plan import Copy, Facts, Kernel, Output, Plan, Slot, Step, i32_word, wgsl_type
+from pycore.kernels.plan import Copy, Facts, Kernel, Output, Plan, Slot, Step, i32_word, walk_lines, wgsl_type
 from pycore.kernels.wgsl import wgsl_constant, wgsl_source, wgsl_template
 
 GROUP = 16  # rows and columns of C per workgroup
@@ -35,13 +35,8 @@ GROUP = 16  # rows and columns of C per workgroup
 def _kernel(dtype: str, batch_rank: int) -> Kernel:
     t = wgsl_type(np.dtype(dtype))
     at = 9  # batch shape, then A's and B's batch strides
-    lines = ["    var z = gid.z;"] if batch_rank else []
-    for d in reversed(range(batch_rank)):
-        coord = f"(z % word({at + d}u))" if d else "z"
-        lines.append(f"    a_at = a_at + i32({coord}) * iword({at + batch_rank + d}u);")
-        lines.append(f"    b_at = b_at + i32({coord}) * iword({at + 2 * batch_rank + d}u);")
-        if d:
-            lines.append(f"    z = z / word({at + d}u);")
+    strides = [("a_at", at + batch_rank), ("b_at", at + 2 * batch_rank)]  # (A's, B's batch strides)
+    lines = walk_lines("z", "gid.z", batch_rank, at, strides)
     n_words = at + 3 * batch_rank
 
     def source() -> str:

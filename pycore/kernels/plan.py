@@ -147,6 +147,27 @@ def i32_word(value: int) -> int:
     return value & 0xFFFFFFFF
 
 
+def walk_lines(counter: str, start: str, rank: int, dims_at: int, targets: list[tuple[str, int]]
+               ) -> list[str]:
+    """WGSL that splits the u32 index `start` into `rank` C-ordered coordinates over the shape in
+    words dims_at, dims_at + 1, ... (the generated kernels' uniform words), and adds each coordinate
+    times its stride (the words from each target's offset on, as i32) to each target variable.
+
+    >>> print("\\n".join(walk_lines("r", "row", 2, 6, [("ib", 8)])))
+        var r = row;
+        ib = ib + i32((r % word(7u))) * iword(9u);
+        r = r / word(7u);
+        ib = ib + i32(r) * iword(8u);
+    """
+    lines = [f"    var {counter} = {start};"] if rank else []
+    for d in reversed(range(rank)):
+        coord = f"({counter} % word({dims_at + d}u))" if d else counter  # (the outermost needs no modulo)
+        lines += [f"    {t} = {t} + i32({coord}) * iword({at + d}u);" for t, at in targets]
+        if d:
+            lines.append(f"    {counter} = {counter} / word({dims_at + d}u);")
+    return lines
+
+
 def grid_for(n_groups: int, max_per_dim: int) -> tuple[int, int, int]:
     """Workgroups (x, y, 1) covering n_groups, each dimension within the device's limit; kernels
     recover the flat index as x + y * groups.x.

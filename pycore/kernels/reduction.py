@@ -35,6 +35,7 @@ from pycore.kernels.plan import (
     Step,
     grid_for,
     i32_word,
+    walk_lines,
     wgsl_type,
     word_of,
 )
@@ -89,18 +90,8 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
     kept_at = 7
     red_at = kept_at + 2 * kept_rank
     n_words = red_at + 2 * red_rank
-    kept = ["    var ko = oc;"] if kept_rank else []
-    for d in reversed(range(kept_rank)):
-        coord = f"(ko % word({kept_at + d}u))" if d else "ko"  # (the outermost needs no modulo)
-        kept.append(f"    base = base + i32({coord}) * iword({kept_at + kept_rank + d}u);")
-        if d:
-            kept.append(f"    ko = ko / word({kept_at + d}u);")
-    reduced = ["    var rr = r;", "    var off = base;"]
-    for d in reversed(range(red_rank)):
-        coord = f"(rr % word({red_at + d}u))" if d else "rr"
-        reduced.append(f"    off = off + i32({coord}) * iword({red_at + red_rank + d}u);")
-        if d:
-            reduced.append(f"    rr = rr / word({red_at + d}u);")
+    kept = walk_lines("ko", "oc", kept_rank, kept_at, [("base", kept_at + kept_rank)])
+    reduced = ["    var off = base;", *walk_lines("rr", "r", red_rank, red_at, [("off", red_at + red_rank)])]
     value = convert_scalar("src[u32(off)]", np.dtype(src), c.acc)
     if c.centered:
         reduced.append(f"    let dev = {value} - center[oc];")

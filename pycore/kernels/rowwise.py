@@ -27,7 +27,7 @@ from functools import cache
 import numpy as np
 
 from pycore.array.layout import Layout, collapse
-from pycore.kernels.plan import Facts, Kernel, Output, Plan, Slot, Step, grid_for, i32_word
+from pycore.kernels.plan import Facts, Kernel, Output, Plan, Slot, Step, grid_for, i32_word, walk_lines
 from pycore.kernels.wgsl import wgsl_template
 
 F32 = np.dtype(np.float32)
@@ -86,13 +86,7 @@ def row_limits(name: str, cols: int, facts: Facts) -> ValueError | None:
 def _kernel(op: RowOp, rank: int, variant: str) -> Kernel:
     kept_at = 6
     n_words = kept_at + 3 * rank
-    kept = ["    var r = row;"] if rank else []
-    for d in reversed(range(rank)):
-        coord = f"(r % word({kept_at + d}u))" if d else "r"
-        kept.append(f"    ib = ib + i32({coord}) * iword({kept_at + rank + d}u);")
-        kept.append(f"    ob = ob + i32({coord}) * iword({kept_at + 2 * rank + d}u);")
-        if d:
-            kept.append(f"    r = r / word({kept_at + d}u);")
+    kept = walk_lines("r", "row", rank, kept_at, [("ib", kept_at + rank), ("ob", kept_at + 2 * rank)])
     entry = f"rows_{variant}"
 
     def source() -> str:
