@@ -45,6 +45,7 @@ from pycore.engine import settings
 from pycore.engine.device import Device
 from pycore.engine.progress import report as report_progress
 from pycore.engine.runtime import QUIET, RUNTIME
+from pycore.tables.kinds import KINDS
 from pycore.tables.samples import shapes_for
 
 
@@ -113,10 +114,6 @@ async def _median_sync_ms(fn: Callable[[], Any], repeats: int) -> float:
     return median(await _timed_runs(run, repeats))
 
 
-# Sample size per kind (elements, or n of n x n): big enough that the fixed cost does not hide the
-# rate (element-wise ops cross over near 1M elements), small enough to measure every op in seconds.
-SAMPLE_SIZE = {"unary": 1 << 20, "binary": 1 << 20, "rowwise": 1 << 18, "reduce": 1 << 18,
-               "matmul": 256, "conv2d": 256}
 CLOCK_FLOOR_MS = 1e-3  # a fixed cost measured below this (a coarse clock can give 0) counts as this
 
 
@@ -180,7 +177,8 @@ class CalibrationRun:
 
         op = OPS[op_name]
         rng = np.random.default_rng(sorted(OPS).index(op_name))
-        inputs = [rng.standard_normal(s, dtype=np.float32) for s in shapes_for(op, SAMPLE_SIZE[op.kind])]
+        shapes = shapes_for(op, KINDS[op.kind].sample_size)
+        inputs = [rng.standard_normal(s, dtype=np.float32) for s in shapes]
         return op, inputs, op.typical_params(), op.flops(tuple(i.shape for i in inputs))
 
     async def run(self, name: str) -> None:

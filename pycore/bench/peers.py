@@ -11,8 +11,8 @@ import numpy as np
 
 from pycore.bench.sweep import _median, _timed
 from pycore.engine.runtime import IN_PYODIDE, RUNTIME
+from pycore.tables.kinds import KINDS
 from pycore.tables.ops import OPS
-from pycore.tables.samples import SHAPES
 
 PEER_OPS = ("relu", "softmax", "matmul")
 
@@ -51,7 +51,7 @@ async def _baselines_module(note: Callable[[str], Any]) -> Any:
 
 
 def _peer_shape(op: str, n: int) -> list[int]:
-    return list(SHAPES[OPS[op].kind](n)[0])
+    return list(KINDS[OPS[op].kind].shapes(n)[0])
 
 
 def _raw_head(op: str, shape: list[int]) -> np.ndarray:

@@ -62,10 +62,11 @@ from datetime import UTC, datetime
 from typing import Any, cast
 
 from pycore.engine.settings import MAX_CHARS
+from pycore.tables.kinds import KINDS as TABLED_KINDS
 from pycore.tables.ops import Op
 
 STORAGE_KEY = "pycore.calibration.v2"
-KINDS = ("unary", "binary", "rowwise", "reduce", "matmul", "conv2d")
+KINDS = tuple(TABLED_KINDS)  # (a rate table has a rate for each: the fallback of an op added since)
 REPROBE = 16  # settled calls before the other backend is tried again (doubling up to REPROBE_MAX)
 REPROBE_MAX = 1024
 UPLOAD_KNEE = 4 << 20  # bytes of one call's upload at upload_gbps; the rest at upload_large_gbps

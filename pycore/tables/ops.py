@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from pycore.array.layout import conv_shape, matmul_shape
+from pycore.tables.kinds import KINDS
 
 Shapes = tuple[tuple[int, ...], ...]
 
@@ -40,23 +41,17 @@ class Param:
 REQUIRED = object()
 
 
-# Where each kind's WGSL lives: shaders/<family>.wgsl (an op may name another family).
-# (row-wise ops and reductions are generated from declarations: kernels/rowwise.py, kernels/reduction.py)
-KIND_FAMILY = {"unary": "elementwise", "binary": "binary", "rowwise": "generated", "reduce": "generated",
-               "matmul": "matmul", "conv2d": "conv2d"}
-
-
 @dataclass(frozen=True, kw_only=True)
 class Op:
     name: str
-    kind: str  # "unary" | "binary" | "rowwise" | "reduce" | "matmul" | "conv2d"  (see programs.py)
+    kind: str  # a kernel kind of kinds.KINDS (the class that runs it: pycore/calls/programs.py)
     inputs: tuple[str, ...]  # names of the array arguments
     numpy: Callable[..., Any]  # float32 arrays (+ params) -> float32 array, or a float for reductions
     flops: Callable[[Shapes], float]  # floating-point operations for these input shapes
     summary: str
     example: str  # an expression whose value the docstring shows (checked by doctest)
     shows: str  # the repr of that value
-    family: str = ""  # shaders/<family>.wgsl; "" means the kind's family (KIND_FAMILY)
+    family: str = ""  # shaders/<family>.wgsl; "" means the kind's family (kinds.KINDS)
     entry: str = ""  # the WGSL entry point; "" means the op's name
     params: tuple[Param, ...] = ()
     check: Callable[[dict[str, Any]], str | None] | None = None  # params -> error message, if any
@@ -64,7 +59,7 @@ class Op:
     combine: str = ""  # reductions: how partial results combine, "sum", "max" or "min"
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "family", self.family or KIND_FAMILY[self.kind])
+        object.__setattr__(self, "family", self.family or KINDS[self.kind].family)
         object.__setattr__(self, "entry", self.entry or self.name)
 
     @property

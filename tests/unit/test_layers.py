@@ -60,3 +60,19 @@ def test_every_module_lives_in_a_layer():
     for layer in LAYERS:
         init = ROOT / "pycore" / layer / "__init__.py"
         assert init.is_file() and ast.get_docstring(ast.parse(init.read_text())), layer
+
+
+def test_every_kernel_kind_is_declared_once_with_all_it_needs():
+    # a kind: its declaration (tables/kinds.py), the class that runs it (calls/programs.py), and a
+    # default rate per backend in every adapter class's defaults (choice/selector.py)
+    from pycore.calls.programs import PROGRAMS
+    from pycore.choice.selector import ADAPTER_DEFAULTS, NUMPY_DEFAULTS
+    from pycore.tables.kinds import KINDS
+    from pycore.tables.ops import OPS
+
+    assert set(PROGRAMS) == set(KINDS)
+    assert {op.kind for op in OPS.values()} <= set(KINDS)
+    tables = {f"{adapter} gpu_gflops": d["gpu_gflops"] for adapter, d in ADAPTER_DEFAULTS.items()}
+    for name, rates in {**tables, "numpy": NUMPY_DEFAULTS}.items():
+        missing = set(KINDS) - set(rates)
+        assert not missing, f"{name} has no default rate for {sorted(missing)}"
