@@ -54,8 +54,10 @@ def test_auto_settles_a_close_call_by_measuring(gpu):
     # Injected numbers make the two predictions for a 4096-element relu 10% apart; auto then times
     # both backends on real calls and keeps the faster, and explain() shows what it measured.
     r = gpu.py("""
+import pycore.choice.selector as selector
 from pycore.choice.selector import Calibration
-saved = (pycore.SELECTOR.calibration, pycore.SELECTOR.margin)
+saved = (pycore.SELECTOR.calibration, pycore.SELECTOR.margin, selector.CORRECT_AFTER)
+selector.CORRECT_AFTER = 1 << 30  # (the injected rates stay: corrections by use are tested apart)
 pycore.SELECTOR.calibration = Calibration(dispatch_ms=0.9, numpy_call_ms=1.0)
 pycore.SELECTOR.margin = 1.0
 pycore.SELECTOR.forget_measurements()
@@ -71,7 +73,7 @@ try:
     out = {"n": n, "ran": ran, "ok": ok, "explain": pycore.explain("relu", (4096,)), "seen": seen,
            "why": pycore.trace()[-1]["why"]}
 finally:
-    pycore.SELECTOR.calibration, pycore.SELECTOR.margin = saved
+    pycore.SELECTOR.calibration, pycore.SELECTOR.margin, selector.CORRECT_AFTER = saved
     pycore.SELECTOR.forget_measurements()
 out
 """)
