@@ -4,7 +4,7 @@ once each as a `RowOp` (two WGSL expressions), in one dispatch over an n-d input
 strides (shaders/rowwise.wgsl). The result is C-ordered in the input's shape.
 
 `plan_rowwise` collapses the other axes (a row's start is one or two index splits away), and
-picks a workgroup per row (tree reductions in workgroup memory: GPUs, and few long rows), 32 rows
+picks a workgroup per row (tree reductions in workgroup memory: GPUs, and few long rows), 16 rows
 per workgroup side by side where neighbouring rows' elements are neighbours in memory (softmax
 along the first axis: a workgroup per row would read one element per row at a time), or a thread
 per row (CPU adapters, where every barrier costs a context switch per thread).
@@ -15,7 +15,7 @@ per row (CPU adapters, where every barrier costs a context switch per thread).
 ('rows:softmax:tree[1]', (4096, 512, 0, 1, 1), (4096, 1, 1))
 >>> p = plan_rowwise(ROW_OPS["softmax"], Layout.contiguous((8, 512, 512)), 0, Facts())
 >>> p.steps[0].kernel.entry, p.steps[0].words[:5], p.steps[0].grid
-('rows_side', (262144, 8, 0, 262144, 262144), (8192, 1, 1))
+('rows_side', (262144, 8, 0, 262144, 262144), (16384, 1, 1))
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ WORKGROUP, THREAD_GROUP = 256, 64  # threads per workgroup of rows_tree and rows
 THREAD_ROWS, THREAD_COLS = 64, 4096  # CPU adapters: fewer rows, each longer, keep the workgroups
 THREAD_COLS_MAX = 16_384  # and so do longer rows (a thread's three loops over a row stay within a loop cap)
 NEG_INF = int(np.float32(-np.inf).view(np.uint32))
-SIDE_OX, SIDE_RY = 32, 8  # rows_side: rows per workgroup, threads along each (rowwise.wgsl's OX, RY)
+SIDE_OX, SIDE_RY = 16, 16  # rows_side: rows per workgroup, threads along each (rowwise.wgsl's OX, RY)
 
 
 @dataclass(frozen=True)
