@@ -1,4 +1,5 @@
-"""One op's work on the GPU: pooled buffers, uploads, uniforms, commands, and the readback.
+"""One call's work on the GPU: pooled buffers, uploads, uniforms, commands, and the readback. The
+executor (executor.py) runs a call's plans on a session; the call ends in `result_async`.
 
 A `GpuSession` is opened per call (`async with GpuSession(device, op) as gpu:`); every buffer it
 hands out goes back to the device's pool when the call ends, whatever happens (WebGPU orders queue
@@ -24,39 +25,13 @@ from pycore.engine import interrupts
 from pycore.engine.device import CancelledWorkError, Check, Device, GpuOutOfMemoryError, gpu_error, pending_of
 from pycore.engine.progress import report as report_progress
 from pycore.engine.transport import COPY_DST, COPY_SRC, MAP_READ, STORAGE, Command, Copy, Dispatch
-from pycore.kernels.wgsl import wgsl_constant
 
-WORKGROUP = wgsl_constant("WORKGROUP")  # threads per workgroup of the GPU kernels (common.wgsl)
-THREAD_GROUP = wgsl_constant("THREAD_GROUP")  # threads per workgroup of the CPU-adapter kernels
 BACKLOG = 64  # submits left unsettled before a chain that never reads waits for them
 
 
 # Usage of every data buffer: inputs, outputs and GpuArrays share one pool class, and any of them
 # can be written, bound as storage, copied from and read back.
 DATA_USAGE = STORAGE | COPY_SRC | COPY_DST
-
-
-def pack_uniform(*values: float | int) -> np.ndarray:
-    """Up to 16 numbers as the uniform block the kernels declare (32 bytes for up to 8, else 64):
-    ints as u32, floats as f32 (their bits), in order.
-
-    >>> pack_uniform(3, 1.5).view(np.uint32)[:2].tolist(), pack_uniform(*range(9)).nbytes
-    ([3, 1069547520], 64)
-    """
-    words = np.zeros(8 if len(values) <= 8 else 16, dtype=np.uint32)
-    for i, v in enumerate(values):
-        if isinstance(v, (float, np.floating)):
-            words[i] = np.float32(v).view(np.uint32)
-        else:
-            words[i] = int(v)
-    return words
-
-
-def whole_vec4s(binding: tuple) -> tuple:
-    """A binding widened to whole vec4s (16 bytes) for the vec4 kernels. Pooled buffers are
-    multiples of 32 bytes, and a part of a GpuArray ends where the array does, so the widened
-    range stays inside its buffer; the padding lanes are computed and never read."""
-    return (binding[0], -(-binding[1] // 16) * 16, *binding[2:])
 
 
 class GpuView:
@@ -244,11 +219,6 @@ class GpuSession:
         value = np.empty(1, np.float32)
         await self.run_async(read=(dst[0], value))
         return float(value[0])
-
-    def uniform(self, *values: float | int) -> tuple[Any, int]:
-        """A uniform buffer holding `values` (see pack_uniform), shared by every call that passes
-        the same values: most calls find theirs already on the GPU and upload nothing."""
-        return self.uniform_words(pack_uniform(*values))
 
     def uniform_words(self, words: np.ndarray) -> tuple[Any, int]:
         return self.device.uniform(words, self._pins), words.nbytes

@@ -28,10 +28,11 @@ import numpy as np
 
 from pycore.array.layout import Layout, collapse
 from pycore.kernels.plan import Facts, Kernel, Output, Plan, Slot, Step, grid_for, i32_word, walk_lines
-from pycore.kernels.wgsl import wgsl_template
+from pycore.kernels.wgsl import wgsl_constant, wgsl_template
 
 F32 = np.dtype(np.float32)
-WORKGROUP, THREAD_GROUP = 256, 64  # threads per workgroup of rows_tree and rows_thread (common.wgsl)
+WORKGROUP = wgsl_constant("WORKGROUP")  # threads per workgroup of rows_tree (common.wgsl)
+THREAD_GROUP = wgsl_constant("THREAD_GROUP")  # threads per workgroup of rows_thread
 THREAD_ROWS, THREAD_COLS = 64, 4096  # CPU adapters: fewer rows, each longer, keep the workgroups
 THREAD_COLS_MAX = 16_384  # and so do longer rows (a thread's three loops over a row stay within a loop cap)
 NEG_INF = int(np.float32(-np.inf).view(np.uint32))

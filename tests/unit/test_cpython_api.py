@@ -14,7 +14,6 @@ import pycore
 from pycore.array.convert import as_float32
 from pycore.calls.nd import NDPUBLIC
 from pycore.choice.selector import KINDS
-from pycore.engine.session import pack_uniform
 from pycore.kernels.plan import grid_for as grid
 from pycore.kernels.wgsl import wgsl_source
 from pycore.tables.ops import OPS
@@ -82,12 +81,6 @@ def test_dispatch_grid_stays_within_the_per_dimension_limit():
         assert x <= 65535 and y <= 65535 and x * y >= n and x * (y - 1) < n
     with pytest.raises(ValueError, match="exceed"):
         grid(65535 * 65535 + 1, 65535)
-
-
-def test_uniform_packing():
-    words = pack_uniform(7, -1.5, np.uint32(0xFF800000))
-    assert words.dtype == np.uint32 and words.nbytes == 32
-    assert words[0] == 7 and words[1].view(np.float32) == -1.5 and words[2].view(np.float32) == -np.inf
 
 
 def test_trace_records_each_call():
