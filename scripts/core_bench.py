@@ -170,24 +170,37 @@ def ew(fn, arrays, shape):
 async def kernel_ms(plan, arrays):
     return await time_plan_async(dev, plan, [x.binding() for x in arrays])
 half = side // 2
-kt = {}
-kt["copy"] = (await kernel_ms(ew("copy_f32", [A], A.shape), [A]), 2 * big_bytes)
-kt["add contiguous"] = (await kernel_ms(ew("add_f32", [A, B], A.shape), [A, B]), 3 * big_bytes)
-kt["add transposed"] = (await kernel_ms(ew("add_f32", [A.T, B], A.shape), [A.T, B]), 3 * big_bytes)
-kt["add broadcast row"] = (await kernel_ms(ew("add_f32", [A, R], A.shape), [A, R]), 2 * big_bytes)
-kt["add strided (every other column)"] = (await kernel_ms(ew("add_f32", [A[:, ::2], B[:, ::2]], (side, half)),
-                                                           [A[:, ::2], B[:, ::2]]), 3 * big_bytes // 2)
-kt["add contiguous half"] = (await kernel_ms(ew("add_f32", [A[:half], B[:half]], (half, side)),
-                                              [A[:half], B[:half]]), 3 * big_bytes // 2)
 from pycore.kernels.rowwise import ROW_OPS, plan_rowwise
-for name, axis in (("softmax last axis", 1), ("softmax axis 0 (strided rows)", 0)):
-    kt[name] = (await kernel_ms(plan_rowwise(ROW_OPS["softmax"], A.layout, axis, f), [A]), 2 * big_bytes)
 total = Combine("sum", f32, 0.0)
+arg = Combine("argmax", f32, -np.inf, arg=True)
+cases = {
+    "copy": (lambda: ew("copy_f32", [A], A.shape), [A], 2 * big_bytes),
+    "add contiguous": (lambda: ew("add_f32", [A, B], A.shape), [A, B], 3 * big_bytes),
+    "add transposed": (lambda: ew("add_f32", [A.T, B], A.shape), [A.T, B], 3 * big_bytes),
+    "add broadcast row": (lambda: ew("add_f32", [A, R], A.shape), [A, R], 2 * big_bytes),
+    "add strided (every other column)": (lambda: ew("add_f32", [A[:, ::2], B[:, ::2]], (side, half)),
+                                         [A[:, ::2], B[:, ::2]], 3 * big_bytes // 2),
+    "add contiguous half": (lambda: ew("add_f32", [A[:half], B[:half]], (half, side)), [A[:half], B[:half]],
+                            3 * big_bytes // 2),
+    "softmax last axis": (lambda: plan_rowwise(ROW_OPS["softmax"], A.layout, 1, f), [A], 2 * big_bytes),
+    "softmax axis 0 (strided rows)": (lambda: plan_rowwise(ROW_OPS["softmax"], A.layout, 0, f), [A],
+                                      2 * big_bytes),
+}
 for name, c, axes in [("sum axis=0", total, (0,)), ("sum axis=1", total, (1,)), ("sum all", total, (0, 1)),
                       ("max axis=0", Combine("max", f32, -np.inf), (0,)),
                       ("mean axis=1", Combine("sum", f32, 0.0, finish="scale"), (1,)),
-                      ("argmax axis=1", Combine("argmax", f32, -np.inf, arg=True), (1,))]:
-    kt[name] = (await kernel_ms(plan_reduction(c, A.layout, axes, f32, f), [A]), big_bytes)
+                      ("argmax axis=1", arg, (1,)), ("argmax axis=0", arg, (0,)),
+                      ("argmax all", arg, (0, 1))]:
+    cases[name] = ((lambda c=c, axes=axes: plan_reduction(c, A.layout, axes, f32, f)), [A], big_bytes)
+rounds = {name: [] for name in cases}
+for _ in range(3):  # three rounds, each case once per round: the median, and the spread
+    for name, (make, arrays, n) in cases.items():
+        rounds[name].append(await kernel_ms(make(), arrays))
+kt = {}
+for name, (_, _, n) in cases.items():
+    got = [ms for ms in rounds[name] if ms is not None]
+    kt[name] = (sorted(got)[len(got) // 2] if got else None, n)
+out["kernel_rounds_ms"] = rounds
 out["kernel_times"] = {k: {"ms": ms, "GB/s": (n / ms / 1e6 if ms else None)} for k, (ms, n) in kt.items()}
 for x in (A, B):
     x.release()
@@ -272,8 +285,12 @@ def main(argv: list[str]) -> int:
               f"{kt['add broadcast row']['ms'] / base:.2f}, strided / contiguous of the same bytes "
               f"{kt['add strided (every other column)']['ms'] / kt['add contiguous half']['ms']:.2f}")
         copy = kt["copy"]["GB/s"]
-        for k in ("sum axis=0", "sum axis=1", "sum all", "max axis=0", "mean axis=1", "argmax axis=1"):
+        for k in ("sum axis=0", "sum axis=1", "sum all", "max axis=0", "mean axis=1", "argmax axis=1",
+                  "argmax axis=0", "argmax all"):
             print(f"  {k} / copy bandwidth: {kt[k]['GB/s'] / copy:.2f}")
+        print("  each kernel's three rounds (ms):")
+        for k, v in result.get("kernel_rounds_ms", {}).items():
+            print(f"    {k:40s} " + " ".join(f"{ms:.4f}" if ms is not None else "-" for ms in v))
     else:
         print("kernel times: this adapter has no timestamp queries")
     print("batched matmul against the same products as separate 2-D calls (chained)")

@@ -39,6 +39,11 @@ fn value(r: u32, base: i32, oc: u32) -> {{acc_type}} {
 {{reduced}}
 }
 
+// the index of element r of output oc's reduced elements (an arg reduction's)
+fn index(r: u32, base: i32, oc: u32) -> u32 {
+{{index}}
+}
+
 // (value, index) of a thread's partial combined with another's
 fn merge(v: {{acc_type}}, vi: u32, w: {{acc_type}}, wi: u32) -> vec2<u32> {
 {{merge}}
@@ -80,5 +85,6 @@ fn reduce_axes(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_
         let total = scratch[lid.x];
         let total_i = scratch_i[lid.x];
         out[segment * n_out + o] = {{finish}};
+        {{store_index}}
     }
 }

@@ -33,6 +33,7 @@ from pycore.engine.executor import facts, planned, replay, run_plans_async
 from pycore.engine.runtime import RUNTIME
 from pycore.kernels.elementwise import Operand, plan_elementwise
 from pycore.kernels.matmul import plan_matmul_int
+from pycore.kernels.parts import parts, row_bytes, row_step
 from pycore.kernels.plan import SUFFIX, Plan, word_of
 from pycore.kernels.reduction import Combine, plan_reduction
 from pycore.kernels.rowwise import ROW_OPS, plan_rowwise, row_limits
@@ -271,29 +272,27 @@ async def _replay_async(name: str, prep: _Prepared, args: tuple[Any, ...], backe
 
 def _row_too_big(u: Ufunc, shape: tuple[int, ...], limit: int) -> ValueError | None:
     """The error of a result whose rows (along axis 0) do not fit one GPU binding, or None."""
-    row = 4 * max(1, math.prod(shape[1:]))
-    if row <= limit:
+    if row_step(shape, limit) is not None:
         return None
-    return ValueError(f"{u.name}: one row of the result {shape} needs {row:,} bytes, over this device's "
-                      f"binding limit of {limit:,} bytes (maxStorageBufferBindingSize); use backend='numpy'")
+    return ValueError(f"{u.name}: one row of the result {shape} needs {row_bytes(shape):,} bytes, over this "
+                      f"device's binding limit of {limit:,} bytes (maxStorageBufferBindingSize); use "
+                      "backend='numpy'")
 
 
 async def _ufunc_in_parts_async(u: Ufunc, xs: list[Any], shape: tuple[int, ...], backend: str,
                                 limit: int) -> np.ndarray:
     """Host inputs larger than one GPU binding: the op in parts along the output's axis 0 (each
     input's matching rows; broadcast ones whole), the parts' results joined."""
-    problem = _row_too_big(u, shape, limit)
-    if problem is not None:
-        raise mark_argument_error(problem)
-    row = 4 * max(1, math.prod(shape[1:]))
-    rows = max(1, limit // row)
+    rows = row_step(shape, limit)
+    if rows is None:
+        raise mark_argument_error(cast(ValueError, _row_too_big(u, shape, limit)))
 
-    def part(x: Any, lo: int) -> Any:
+    def part(x: Any, rows: slice) -> Any:
         if not isinstance(x, np.ndarray) or x.ndim < len(shape) or x.shape[0] == 1:
             return x  # a scalar, or broadcast along axis 0
-        return x[lo:lo + rows]
+        return x[rows]
 
-    done = [await ufunc_async(u, tuple(part(x, lo) for x in xs), backend) for lo in range(0, shape[0], rows)]
+    done = [await ufunc_async(u, tuple(part(x, p) for x in xs), backend) for p in parts(shape[0], rows)]
     return np.concatenate(done, axis=0)
 
 
@@ -402,21 +401,21 @@ async def _reduce_in_parts_async(r: Reduction, x: np.ndarray, axis: Any, axes: t
     result when axis 0 is kept; partial results reduced again on the host (they are small) when
     it is reduced and the reduction allows that (mean: a sum, then the division). Otherwise NumPy
     answers, or backend='gpu' is refused with the limit named."""
-    rows = max(1, limit // (4 * max(1, math.prod(x.shape[1:]))))
-    if 4 * math.prod(x.shape[1:]) > limit or (0 in axes and r.name not in (*ASSOCIATIVE, "mean")):
+    rows = row_step(x.shape, limit)
+    if rows is None or (0 in axes and r.name not in (*ASSOCIATIVE, "mean")):
         if backend == "gpu":
             raise mark_argument_error(ValueError(
                 f"{r.name}: x {x.shape} needs {4 * x.size:,} bytes, over this device's binding limit of "
                 f"{limit:,} bytes (maxStorageBufferBindingSize), and cannot be split for this reduction; "
                 f"use backend='numpy'"))
         return await reduce_async(r, x, axis, keepdims, "numpy", correction)
-    parts = [x[lo:lo + rows] for lo in range(0, x.shape[0], rows)]
+    pieces = [x[p] for p in parts(x.shape[0], rows)]
     extra = {"correction": correction} if r.two_pass else {}
     if 0 not in axes:
-        done = [await reduce_async(r, p, axis, keepdims, backend, **extra) for p in parts]
+        done = [await reduce_async(r, p, axis, keepdims, backend, **extra) for p in pieces]
         return np.concatenate([np.asarray(d) for d in done], axis=0)
     inner = REDUCTIONS["sum"] if r.name == "mean" else r
-    done = [np.asarray(await reduce_async(inner, p, axes, True, backend)) for p in parts]
+    done = [np.asarray(await reduce_async(inner, p, axes, True, backend)) for p in pieces]
     stacked = np.concatenate(done, axis=0)
     with np.errstate(all="ignore"):
         value = np.asarray(inner.numpy(stacked, axes, keepdims)).astype(inner.result_dtype(x.dtype))
@@ -601,8 +600,8 @@ async def _rowwise_in_parts_async(op: Op, x: np.ndarray, axis: int, backend: str
     cols = x.shape[axis]
     moved = np.ascontiguousarray(np.moveaxis(x, axis, -1))
     rows = moved.reshape(-1, cols)
-    step = max(1, limit // (4 * cols))
-    done = [await rowwise_async(op, rows[lo:lo + step], -1, backend) for lo in range(0, rows.shape[0], step)]
+    step = row_step(rows.shape, limit) or 1  # (the caller checked that a row fits: row_limits)
+    done = [await rowwise_async(op, rows[p], -1, backend) for p in parts(rows.shape[0], step)]
     return np.moveaxis(np.concatenate(done, axis=0).reshape(moved.shape), -1, axis)
 
 

@@ -9,8 +9,8 @@ binds its buffers and dispatches its WGSL, and how its NumPy path is called.
     matmul      a, b, c, dims                             32x32 (vec4) or 4x4 outputs per thread
     conv2d      image, kernel, out, dims                  one thread per output pixel
 
-Inputs larger than one storage binding are processed in chunks that fit (element-wise, rowwise,
-reduce, matmul rows); what cannot be split (a matmul's B, a convolution's image) is refused with
+Inputs larger than one storage binding are processed in parts that fit (kernels/parts.py:
+element-wise, rowwise, reduce, matmul rows); what cannot be split (a matmul's B, a convolution's image) is refused with
 an error naming the limit and the size. `Program.unfit` says, before a call, whether the device can
 take its shapes at all (bindings, workgroups per dimension, a driver's loop cap): backend="auto"
 runs a call it cannot take on NumPy, backend="gpu" raises the error it gives.
@@ -32,6 +32,7 @@ from pycore.engine.session import GpuSession, GpuView
 from pycore.kernels.conv2d import TILE, conv_kernel, plan_conv2d
 from pycore.kernels.elementwise import Operand, plan_elementwise
 from pycore.kernels.matmul import GPU_TILES, float_kernel, k_step, plan_matmul, tile_kernel
+from pycore.kernels.parts import flat_step, parts, row_step, too_big
 from pycore.kernels.plan import Facts, Kernel, Plan
 from pycore.kernels.reduction import Combine, plan_reduction
 from pycore.kernels.rowwise import ROW_OPS, plan_rowwise, row_limits
@@ -42,8 +43,7 @@ F32 = np.dtype(np.float32)
 
 
 def _too_big(op: Op, what: str, nbytes: int, limit: int) -> ValueError:
-    return ValueError(f"{op.name}: {what} needs {nbytes:,} bytes in one GPU binding, over this device's "
-                      f"maxStorageBufferBindingSize of {limit:,} bytes")
+    return too_big(op.name, what, nbytes, limit)
 
 
 def _shape_text(shape: tuple[int, ...]) -> str:
@@ -140,7 +140,7 @@ class Elementwise(Program):
     async def gpu_async(self, gpu, op, arrays, params):
         f = facts_of(gpu.device)
         shape = arrays[0].shape
-        step = f.max_binding // 4 // 1024 * 1024
+        step = flat_step(f)
         if math.prod(shape) <= step:  # (most calls: one part)
             bound = [_bound_whole(gpu, a) for a in arrays]
             plan = self.plan(op, [layout for _, layout in bound], params, f)
@@ -148,11 +148,11 @@ class Elementwise(Program):
             return await gpu.result_async(outs[0], shape)
         out = np.empty(shape, np.float32)  # (host inputs past one binding: in parts)
         flat_in, flat_out = [a.reshape(-1) for a in arrays], out.reshape(-1)
-        for lo in range(0, out.size, step):
-            bound = [_bound_whole(gpu, a[lo:lo + step]) for a in flat_in]
+        for part in parts(out.size, step):
+            bound = [_bound_whole(gpu, a[part]) for a in flat_in]
             plan = self.plan(op, [layout for _, layout in bound], params, f)
             outs = await execute_async(gpu, plan, [binding for binding, _ in bound])
-            await gpu.read_part_async(outs[0], flat_out[lo:lo + step])
+            await gpu.read_part_async(outs[0], flat_out[part])
         return out
 
 
@@ -198,9 +198,10 @@ class Rowwise(Program):
                 raise problem
             moved = np.ascontiguousarray(np.moveaxis(x, axis, -1))
             rows = moved.reshape(-1, moved.shape[-1])
-            step = f.max_binding // (4 * rows.shape[1])
-            out = np.concatenate([await self.gpu_async(gpu, op, [rows[lo:lo + step]], {})
-                                  for lo in range(0, rows.shape[0], step)])
+            step = row_step(rows.shape, f.max_binding)
+            assert step is not None  # (row_limits: a row fits)
+            out = np.concatenate([await self.gpu_async(gpu, op, [rows[part]], {})
+                                  for part in parts(rows.shape[0], step)])
             return np.moveaxis(out.reshape(moved.shape), -1, axis)
         binding, layout = _bound_whole(gpu, x)
         plan = self.plan(op, layout, params, f)
@@ -264,11 +265,11 @@ class Reduce(Program):
     async def gpu_async(self, gpu, op, arrays, params):
         f = facts_of(gpu.device)
         flat = [a.reshape(-1) for a in arrays]
-        step = f.max_binding // 4 // 1024 * 1024
-        n_parts = -(-flat[0].size // step)
+        chunks = parts(flat[0].size, flat_step(f)) or [slice(0, 0)]
+        n_parts = len(chunks)
         partials = gpu.output(4 * n_parts) if n_parts > 1 else None
-        for i in range(n_parts):
-            bound = [_bound_whole(gpu, x[i * step:(i + 1) * step]) for x in flat]
+        for i, part in enumerate(chunks):
+            bound = [_bound_whole(gpu, x[part]) for x in flat]
             plans = self.plans(op, [layout for _, layout in bound], f)
             inputs = [binding for binding, _ in bound]
             for plan in plans:
@@ -390,23 +391,22 @@ class Matmul(Program):
             step = k_step(f.loop_cap, entry not in ("matmul", "matmul_vec4"))
             if k > step:  # a capped driver would cut the k loop short: sum products of slices of K
                 out = np.zeros((m, n), np.float32)
-                for k0 in range(0, k, step):
-                    parts = [np.ascontiguousarray(a[:, k0:k0 + step]), b[k0:k0 + step]]
-                    out += await self.gpu_async(gpu, op, parts, params)
+                for ks in parts(k, step):
+                    out += await self.gpu_async(gpu, op, [np.ascontiguousarray(a[:, ks]), b[ks]], params)
                 return out.reshape(final)
         bb, lb = _bound_whole(gpu, b)
         rows = m
         if isinstance(a, np.ndarray) and a.ndim == 2 and max(a.nbytes, 4 * m * n) > f.max_binding:
-            rows = max(1, f.max_binding // (4 * max(k, n)))  # (a host input and result, in parts)
+            rows = row_step((m, max(k, n)), f.max_binding) or 1  # (a host input and result, in parts)
         if rows == m:
             ba, la = _bound_whole(gpu, a)
             outs = await execute_async(gpu, self.plan(la, lb, f), [ba, bb])
             return (await gpu.result_async(outs[0], self.out_shape((a.shape, b.shape)))).reshape(final)
         out = np.empty((m, n), np.float32)
-        for lo in range(0, m, rows):
-            ba, la = _bound_whole(gpu, a[lo:lo + rows])
+        for part in parts(m, rows):
+            ba, la = _bound_whole(gpu, a[part])
             outs = await execute_async(gpu, self.plan(la, lb, f), [ba, bb])
-            await gpu.read_part_async(outs[0], out[lo:lo + rows])
+            await gpu.read_part_async(outs[0], out[part])
         return out.reshape(final)
 
 

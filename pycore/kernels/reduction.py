@@ -59,6 +59,7 @@ class Combine:
     finish: str = ""  # "" | "scale" (mean, var) | "sqrt" (std: square root of the scaled total)
     centered: bool = False  # sum of (x - center[output])^2 (var's second pass)
     correction: float = 0.0  # the scale is 1 / (count - correction) (var's ddof)
+    pairs: bool = False  # an arg reduction over partial results: each value's index is input 1's
 
     @property
     def kahan(self) -> bool:
@@ -84,7 +85,11 @@ def convert_scalar(expr: str, src: np.dtype, dst: np.dtype) -> str:
 
 
 @cache
-def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: int, ry: int) -> Kernel:
+def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: int, ry: int,
+            emit_pairs: bool = False) -> Kernel:
+    """The kernel of one pass. An arg reduction's pass that writes partials (`emit_pairs`) writes
+    each partial's value to `out` and its index to binding 3; a pass over such partials
+    (`c.pairs`) reads the indices from binding 3."""
     acc_t = wgsl_type(c.acc)
     fn = f"{c.function}_{'u32' if c.acc == BOOL else acc_t}"
     kept_at = 7
@@ -96,6 +101,9 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
     if c.centered:
         reduced.append(f"    let dev = {value} - center[oc];")
         value = "dev * dev"
+    index = ["    return r;"]
+    if c.pairs:  # the element's index is the partial's, stored beside it
+        index = [*reduced, "    return idx[u32(off)];"]
     reduced.append(f"    return {value};")
     if c.arg:
         step = f"        if ({fn}(v, vi, x, r)) {{ v = x; vi = r; }}"
@@ -103,7 +111,7 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
             f"    if ({fn}(v, vi, w, wi)) {{ return vec2<u32>(bitcast<u32>(w), wi); }}\n"
             f"    return vec2<u32>(bitcast<u32>(v), vi);"
         )
-        finish = "i32(total_i)"
+        finish = "total" if emit_pairs else "i32(total_i)"
     else:
         step = f"        v = {fn}(v, x);"
         if c.kahan:  # compensated while finite (an overflow to inf must stay inf, not turn NaN)
@@ -118,22 +126,41 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
             "sqrt": "sqrt(total * bitcast<f32>(word(6u)))",
         }[c.finish]
         finish = convert_scalar(finish, c.acc, np.dtype(out)) if not c.finish else finish
-    # four loads in flight per thread, then the four steps in order (the last ones guarded)
-    loop = ["    for (var r0 = r_lo + lid.y; r0 < r_hi; r0 = r0 + 4u * RY) {"]
+    # four loads in flight per thread, then the four steps (the last ones guarded): in order into
+    # one accumulator, or for an arg reduction into four independent (value, index) pairs merged
+    # at the end (its combine compares indices, so the order does not matter)
+    loop = []
+    if c.arg:
+        loop += [f"    var v{j} = v;\n    var vi{j} = vi;" for j in range(1, 4)]
+    loop.append("    for (var r0 = r_lo + lid.y; r0 < r_hi; r0 = r0 + 4u * RY) {")
     for j in range(1, 4):
         loop.append(f"        let r{j} = r0 + {j}u * RY;")
     loop.append("        let x0 = value(r0, base, oc);")
     for j in range(1, 4):
         loop.append(f"        let x{j} = value(min(r{j}, r_hi - 1u), base, oc);")
     for j in range(4):
-        body = step.replace("        ", "            ").replace("(v, vi, x, r)", f"(v, vi, x{j}, r{j})")
-        body = body.replace("vi = r;", f"vi = r{j};").replace("v = x;", f"v = x{j};")
+        body = step.replace("        ", "            ")
+        if c.arg:
+            acc, acc_i = ("v", "vi") if j == 0 else (f"v{j}", f"vi{j}")
+            at = f"index(r{j}, base, oc)" if c.pairs else f"r{j}"
+            body = (f"            let i{j} = {at};\n"
+                    f"            if ({fn}({acc}, {acc_i}, x{j}, i{j})) {{ {acc} = x{j}; {acc_i} = i{j}; }}")
         body = body.replace("(v, x)", f"(v, x{j})").replace("x - comp", f"x{j} - comp")
         loop += [f"        if (r{j} < r_hi) {{" if j else "        {", body, "        }"]
     loop.append("    }")
+    if c.arg:
+        for j in range(1, 4):
+            loop += [f"    let m{j} = merge(v, vi, v{j}, vi{j});",
+                     f"    v = bitcast<{acc_t}>(m{j}.x);", f"    vi = m{j}.y;"]
     center = "@group(0) @binding(3) var<storage, read> center: array<f32>;" if c.centered else ""
+    if c.pairs:
+        center = "@group(0) @binding(3) var<storage, read> idx: array<u32>;"
+    if emit_pairs:
+        center += f"\n@group(0) @binding({4 if c.pairs else 3}) var<storage, read_write> out_i: array<u32>;"
+    store = "out_i[segment * n_out + o] = total_i;" if emit_pairs else ""
     name = (
-        f"reduce:{c.function}{'~' if c.centered else ''}{c.finish and ':' + c.finish}:"
+        f"reduce:{c.function}{'~' if c.centered else ''}{'+i' if c.pairs else ''}{'>i' if emit_pairs else ''}"
+        f"{c.finish and ':' + c.finish}:"
         f"{wgsl_type(np.dtype(src))}"
         f"[{kept_rank}|{red_rank}]:{ox}x{ry}:{wgsl_type(np.dtype(out))}"
     )
@@ -154,12 +181,16 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
             .replace("{{merge}}", merge)
             .replace("{{kept}}", "\n".join(kept))
             .replace("{{reduced}}", "\n".join(reduced))
+            .replace("{{index}}", "\n".join(index))
+            .replace("{{store_index}}", store)
             .replace("{{loop}}", "\n".join(loop))
             .replace("{{finish}}", finish)
         )
         return "\n".join([wgsl_template("common"), wgsl_typed("reductions"), filled])
 
-    bindings = ("read", "write", "uniform") + (("read",) if c.centered else ())
+    bindings = ("read", "write", "uniform") + (("read",) if c.centered or c.pairs else ())
+    if emit_pairs:
+        bindings = (*bindings, "write")
     return Kernel(name, "reduce_axes", bindings, source)
 
 
@@ -209,30 +240,23 @@ def plan_reduction(
     if n_out == 1:
         k_dims, k_strides = (), ()
     ox, ry = _shape_of_group(n_out, n_red, r_strides[-1], facts)
-    if c.arg and facts.loop_cap and n_red > ry * facts.loop_cap:  # (arg reductions do not split)
-        threads = max(ox * ry, 64 if facts.cpu_adapter else 256)  # (a CPU adapter's OX may be 1)
-        while ry < threads and n_red > ry * facts.loop_cap:
-            ry *= 2
-        ox = min(ox, threads // ry)
     blocks = -(-n_out // ox)
     target = CPU_GROUPS if facts.cpu_adapter else GPU_GROUPS
     segments = 1
-    if not c.arg and blocks < target and n_red >= 2 * MIN_SEGMENT:
+    if blocks < target and n_red >= 2 * MIN_SEGMENT:
         segments = min(-(-target // blocks), n_red // MIN_SEGMENT)
     if facts.loop_cap:  # each thread's loop runs segment / RY times
         segments = max(segments, -(-n_red // (ry * facts.loop_cap)))
-        if c.arg and segments > 1:
-            raise ValueError(
-                f"{name}: reducing {n_red:,} elements per output needs more loop iterations per "
-                f"GPU thread than this adapter runs ({facts.loop_cap:,}); use backend='numpy'"
-            )
     seg_len = -(-n_red // segments)
     segments = -(-n_red // seg_len)
     split = segments > 1
-    first = Combine(c.function, c.acc, c.identity, c.arg, "" if split else c.finish, c.centered)
+    first = Combine(c.function, c.acc, c.identity, c.arg, "" if split else c.finish, c.centered,
+                    pairs=c.pairs)
     left = (count or n_red) - c.correction
     scale = word_of(1.0 / left if left > 0 else math.inf, F32) if c.finish and not split else 0
-    kernel = _kernel(first, src.name, (c.acc if split else out).name, len(k_dims), len(r_dims), ox, ry)
+    pairs_out = split and c.arg  # a split arg reduction's partials: values, and their indices beside
+    kernel = _kernel(first, src.name, (c.acc if split else out).name, len(k_dims), len(r_dims), ox, ry,
+                     pairs_out)
     identity = word_of(c.identity, c.acc)
     words = [
         n_out,
@@ -249,14 +273,16 @@ def plan_reduction(
     ]
     steps = []
     slots: tuple[Slot, ...] = (Slot("in", 0), Slot("tmp", 0) if split else Slot("out", 0), Slot("meta"))
-    if c.centered:
+    if c.centered or c.pairs:
         slots = (*slots, Slot("in", 1))
+    if pairs_out:
+        slots = (*slots, Slot("tmp", 1))
     steps.append(Step(kernel, slots, tuple(words), grid_for(blocks * segments, facts.max_groups)))
     scratch = []
-    if split:  # partials (segments, n_out), C order: combine over axis 0
-        scratch.append(4 * segments * n_out)
+    if split:  # partials (segments, n_out), C order (and their indices): combine over axis 0
+        scratch += [4 * segments * n_out] * (2 if pairs_out else 1)
         rest = plan_reduction(
-            Combine(c.function, c.acc, c.identity, False, c.finish, False, c.correction),
+            Combine(c.function, c.acc, c.identity, c.arg, c.finish, False, c.correction, pairs=c.arg),
             Layout.contiguous((segments, n_out)),
             (0,),
             c.acc,
@@ -275,9 +301,10 @@ def plan_reduction(
 
 
 def _shift(slot: Slot, taken: int) -> Slot:
-    """A slot of a nested plan whose input is this plan's scratch buffer taken - 1."""
+    """A slot of a nested plan whose inputs are this plan's first scratch buffers (the partials,
+    and an arg reduction's indices) and whose own scratch buffers come after this plan's `taken`."""
     if slot.kind == "in":
-        return Slot("tmp", taken - 1)
+        return Slot("tmp", slot.index)
     if slot.kind == "tmp":
         return Slot("tmp", slot.index + taken)
     return slot

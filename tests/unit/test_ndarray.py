@@ -998,6 +998,31 @@ def test_plan_elementwise_chunks_a_large_output():
     assert one.steps[0].words[-1] == word_of(2.0, F32)  # the scalar rides in the words
 
 
+def test_host_arrays_past_one_binding_split_into_parts_that_fit():
+    from pycore.kernels.parts import flat_step, parts, row_step
+
+    rng = random.Random(3)
+    for _ in range(200):
+        shape = tuple(rng.randint(1, 40) for _ in range(rng.randint(1, 3)))
+        limit = rng.choice([4, 64, 1000, 4096, 1 << 20])
+        step = row_step(shape, limit)
+        row = 4 * math.prod(shape[1:])
+        if row > limit:
+            assert step is None
+            continue
+        assert step is not None
+        pieces = parts(shape[0], step)
+        assert [i for p in pieces for i in range(shape[0])[p]] == list(range(shape[0]))  # all, in order, once
+        assert all(4 * (p.stop - p.start) * math.prod(shape[1:]) <= limit for p in pieces)
+        assert len(pieces) == -(-shape[0] // step) and (step == shape[0] or 4 * (step + 1) * row // 4 > limit)
+    for binding in (4096, 5000, 1 << 27):
+        step = flat_step(Facts(max_binding=binding))
+        assert step % 1024 == 0 and 4 * step <= max(binding, 4096)
+    assert parts(0, 3) == []
+    with pytest.raises(ValueError, match="at least one item"):
+        parts(5, 0)
+
+
 def test_plan_elementwise_refuses_an_input_over_one_binding():
     with pytest.raises(ValueError, match=r"add: an input of shape \(2000,\) needs 8,000 bytes in one GPU "
                                          r"binding, over this device's maxStorageBufferBindingSize of "
@@ -1079,18 +1104,30 @@ def test_the_loop_cap_forces_more_segments():
         assert segments(plan.steps[0]) > segments(free.steps[0]) and len(plan.steps) > len(free.steps)
 
 
-def test_arg_reductions_widen_the_workgroup_within_the_loop_cap_or_refuse():
+def test_arg_reductions_split_into_partial_values_and_their_indices():
     arg = Combine("argmax", F32, -np.inf, arg=True)
-    facts = Facts(cpu_adapter=True, loop_cap=100)
-    (step,) = plan_reduction(arg, Layout.contiguous((6400,)), (0,), F32, facts).steps
-    _, ry = kernel_shape(step)
-    assert ry * 100 >= 6400 and -(-step.words[2] // ry) <= 100
-    with pytest.raises(ValueError, match=r"argmax: reducing 6,401 elements per output needs more loop "
-                                         r"iterations per GPU thread than this adapter runs \(100\); "
-                                         r"use backend='numpy'"):
-        plan_reduction(arg, Layout.contiguous((6401,)), (0,), F32, facts, name="argmax")
-    # without a cap an arg reduction never splits (its partials would need their indices)
-    assert len(plan_reduction(arg, Layout.contiguous((1, 10**6)), (1,), F32, Facts()).steps) == 1
+    for facts in (Facts(cpu_adapter=True, loop_cap=100), Facts()):
+        plan = plan_reduction(arg, Layout.contiguous((1, 10**6)), (1,), F32, facts)
+        first, *rest = plan.steps
+        assert len(plan.steps) >= 2 and ">i" in first.kernel.name
+        # the first pass writes each segment's value and index to two scratch buffers ...
+        assert first.slots == (Slot("in", 0), Slot("tmp", 0), Slot("meta"), Slot("tmp", 1))
+        assert first.kernel.bindings == ("read", "write", "uniform", "write")
+        n_segments = -(-first.words[1] // first.words[2])
+        assert n_segments > 1 and plan.scratch[:2] == (4 * n_segments, 4 * n_segments)
+        # ... the passes after it read both, and the last writes the int32 indices
+        assert rest[0].slots[0] == Slot("tmp", 0) and rest[0].slots[3] == Slot("tmp", 1)
+        assert "+i" in rest[0].kernel.name and rest[-1].slots[1] == Slot("out", 0)
+        assert plan.outputs[0].dtype == np.int32
+        if facts.loop_cap:
+            for step in plan.steps:
+                _, ry = kernel_shape(step)
+                assert -(-step.words[2] // ry) <= facts.loop_cap
+    source = plan_reduction(arg, Layout.contiguous((1, 10**6)), (1,), F32, Facts()).steps[-1].kernel.source()
+    assert "idx[u32(off)]" in source and "out_i" not in source
+    # many outputs: one pass, four independent (value, index) pairs per thread merged at the end
+    (one,) = plan_reduction(arg, Layout.contiguous((8192, 512)), (1,), F32, Facts()).steps
+    assert "merge(v, vi, v3, vi3)" in one.kernel.source()
 
 
 def test_plan_reduction_of_views_and_centered_passes():
