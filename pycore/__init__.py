@@ -6,8 +6,12 @@ Arrays are float32, int32, uint32 or bool; ops broadcast as NumPy's do.
 
   arrays        to_gpu_async(x, dtype=None) -> GpuArray; GpuArray: shape, dtype, views (.T, [...],
                 reshape, ...), to_numpy_async(), copy_async(), astype_async(), release()
-  element-wise  add, subtract, multiply, divide, floor_divide, remainder, maximum, minimum,
+  element-wise  add, subtract, multiply, divide, floor_divide, remainder, pow, maximum, minimum,
                 equal, not_equal, less, less_equal, greater, greater_equal, logical_and/or/xor/not;
+                abs, negative, positive, sign, square, sqrt, reciprocal, floor, ceil, trunc, round;
+                exp, expm1, log, log1p, log2, log10, logaddexp, hypot, copysign, nextafter;
+                sin, cos, tan, asin, acos, atan, atan2, sinh, cosh, asinh, acosh, atanh;
+                isnan, isinf, isfinite, signbit; bitwise_and/or/xor/invert/left_shift/right_shift;
                 relu, leaky_relu, elu, sigmoid, tanh, swish, gelu, clip, scale (float32)
   reductions    sum, prod, max, min, mean, var, std, argmax, argmin, all, any (axis=, keepdims=)
   rows          softmax, log_softmax (axis=)

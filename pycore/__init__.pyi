@@ -67,6 +67,94 @@ async def logical_xor_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | Gp
     """x1 xor x2 element-wise (nonzero is True)."""
 async def logical_not_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
     """not x element-wise (nonzero is True)."""
+async def pow_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """x1 ** x2: floats as C's pow (pow(x, ±0) and pow(1, y) are 1, a negative base with a non-integer exponent gives NaN); integers by repeated multiplication, wrapping, where a negative exponent gives the integer part of 1 / x1 ** -x2 (NumPy raises ValueError there)."""
+async def atan2_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """The angle of the point (x2, x1) in [-π, π], with C's signed zeros and infinities."""
+async def hypot_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """sqrt(x1² + x2²) without overflow or underflow on the way; inf if either is infinite, even with a NaN."""
+async def logaddexp_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """log(e^x1 + e^x2) without overflow."""
+async def copysign_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """The magnitude of x1 with the sign (bit) of x2."""
+async def nextafter_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """The next float32 after x1 toward x2 (x2 when equal), on the bits: subnormals included."""
+async def bitwise_and_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """x1 & x2 (and for bools)."""
+async def bitwise_or_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """x1 | x2 (or for bools)."""
+async def bitwise_xor_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """x1 ^ x2 (xor for bools)."""
+async def bitwise_left_shift_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """x1 << x2; a count of 32 or more, or a negative one, gives 0, as NumPy's."""
+async def bitwise_right_shift_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """x1 >> x2, arithmetic for int32; a count of 32 or more, or a negative one, gives 0 (-1 for a negative int32), as NumPy's."""
+async def abs_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """|x| element-wise; integers keep their dtype, and abs of int32's minimum wraps to itself, as NumPy's."""
+async def negative_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """-x element-wise; integers wrap (uint32 too)."""
+async def positive_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """+x element-wise (a copy)."""
+async def sign_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """-1, 0 or 1 by the sign of x (0 for ±0, NaN for NaN)."""
+async def square_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """x * x element-wise; integers wrap."""
+async def sqrt_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """The square root; NaN for x < 0, -0 for -0."""
+async def exp_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """e^x."""
+async def expm1_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """e^x - 1, accurate for x near 0."""
+async def log_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """The natural logarithm; -inf for ±0, NaN for x < 0."""
+async def log1p_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """log(1 + x), accurate for x near 0."""
+async def log2_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """The base-2 logarithm."""
+async def log10_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """The base-10 logarithm."""
+async def sin_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """The sine (radians): argument reduction accurate for |x| < 1e5; beyond that the error grows with |x|."""
+async def cos_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """The cosine (radians), reduced as sin."""
+async def tan_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """The tangent (radians), reduced as sin."""
+async def asin_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """The inverse sine in [-π/2, π/2]; NaN for |x| > 1."""
+async def acos_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """The inverse cosine in [0, π]; NaN for |x| > 1."""
+async def atan_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """The inverse tangent in [-π/2, π/2]."""
+async def sinh_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """The hyperbolic sine."""
+async def cosh_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """The hyperbolic cosine."""
+async def asinh_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """The inverse hyperbolic sine."""
+async def acosh_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """The inverse hyperbolic cosine; NaN for x < 1."""
+async def atanh_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """The inverse hyperbolic tangent; ±inf for ±1, NaN for |x| > 1."""
+async def floor_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """The largest integer <= x; integers keep their dtype (the identity)."""
+async def ceil_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """The smallest integer >= x; integers keep their dtype."""
+async def trunc_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """x rounded toward 0; integers keep their dtype."""
+async def round_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """x rounded to the nearest integer, halves to even; integers keep their dtype."""
+async def isnan_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """Whether x is NaN (never for integers and bools)."""
+async def isinf_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """Whether x is +inf or -inf."""
+async def isfinite_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """Whether x is neither infinite nor NaN."""
+async def signbit_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """Whether x's sign bit is set (True for -0.0 and a negative NaN)."""
+async def bitwise_invert_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """~x: every bit flipped; not x for bools."""
+async def reciprocal_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """1 / x (integers give float32)."""
 async def sum_async(x: ArrayLike | GpuArray, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False, backend: str = "auto") -> Any:
     """The sum over `axis` (all axes when None); bools count as int32; integers wrap."""
 async def prod_async(x: ArrayLike | GpuArray, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False, backend: str = "auto") -> Any:

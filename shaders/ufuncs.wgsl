@@ -143,3 +143,575 @@ fn logical_and_bool(a: vec4<u32>, b: vec4<u32>) -> vec4<bool> { return (a & b) !
 fn logical_or_bool(a: vec4<u32>, b: vec4<u32>) -> vec4<bool> { return (a | b) != vec4<u32>(0u); }
 fn logical_xor_bool(a: vec4<u32>, b: vec4<u32>) -> vec4<bool> { return (a ^ b) != vec4<u32>(0u); }
 fn logical_not_bool(a: vec4<u32>) -> vec4<bool> { return a == vec4<u32>(0u); }
+
+// ---------------------------------------------------------------- the Array API's other functions
+// Exact ones on the bits or in integers; the float functions on scalars (m_*) written here rather
+// than WGSL's builtins, which only promise loose bounds (sin and cos an absolute 2^-11 on [-π, π],
+// exp and log 3 + 2|x| ULP, atan 4096 ULP) that differ between GPUs. Their measured errors are the
+// `ulps` of pycore/tables/ufuncs.py. Constants split in parts (hi + lo) hold more than 24 bits:
+// a hi part with trailing zeros times a small integer is exact.
+
+fn copy_sign(x: f32, s: f32) -> f32 {
+    return bitcast<f32>((bitcast<u32>(x) & 0x7fffffffu) | (bitcast<u32>(s) & 0x80000000u));
+}
+fn inf_like(x: f32) -> f32 { return bitcast<f32>(0x7f800000u | (bitcast<u32>(x) & 0u)); }  // +inf
+fn nan_like(x: f32) -> f32 { return bitcast<f32>(0x7fc00000u | (bitcast<u32>(x) & 0u)); }
+fn is_inf(x: f32) -> bool { return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u; }
+fn is_zero(x: f32) -> bool { return (bitcast<u32>(x) & 0x7fffffffu) == 0u; }
+fn negative_bit(x: f32) -> bool { return (bitcast<u32>(x) & 0x80000000u) != 0u; }
+fn hi12(x: f32) -> f32 { return bitcast<f32>(bitcast<u32>(x) & 0xfffff000u); }  // the top 12 bits
+
+fn pow2i(n: i32) -> f32 { return bitcast<f32>(u32(n + 127) << 23u); }  // 2^n, n in [-126, 127]
+fn scale2(p: f32, k: i32) -> f32 {  // p * 2^k for |k| <= 252 (one rounding into subnormals)
+    let h = k / 2;
+    return (p * pow2i(h)) * pow2i(k - h);
+}
+
+const LN2_HI: f32 = 0.693145751953125;  // 16 bits
+const LN2_LO: f32 = 1.428606765330187e-06;
+const LN2: f32 = 0.6931471824645996;
+const INV_LN2: f32 = 1.4426950216293335;
+
+// e^r - 1 for |r| <= ln2 / 2 (Taylor to r^8: the rest is under 1e-9 relative)
+fn expm1_poly(r: f32) -> f32 {
+    let q = 0.5 + r * (1.0 / 6.0 + r * (1.0 / 24.0 + r * (1.0 / 120.0 + r * (1.0 / 720.0
+        + r * (1.0 / 5040.0 + r * (1.0 / 40320.0))))));
+    return r + r * r * q;
+}
+
+fn m_exp(x: f32) -> f32 {
+    if (is_nan(x)) { return x; }
+    if (x > 88.72283) { return inf_like(x); }  // (the next float up overflows)
+    if (x < -104.0) { return 0.0; }
+    let k = round(x * INV_LN2);
+    let r = (x - k * LN2_HI) - k * LN2_LO;
+    return scale2(1.0 + expm1_poly(r), i32(k));
+}
+
+fn m_expm1(x: f32) -> f32 {
+    if (is_nan(x)) { return x; }
+    if (x > 88.72283) { return inf_like(x); }
+    if (x < -17.5) { return -1.0; }
+    if (abs(x) < 2.9802322e-08) { return x; }  // (keeps -0)
+    if (abs(x) <= 0.34657359) { return expm1_poly(x); }
+    let k = round(x * INV_LN2);
+    let r = (x - k * LN2_HI) - k * LN2_LO;
+    let e = expm1_poly(r);
+    if (k > 100.0) { return scale2(1.0 + e, i32(k)); }
+    let t = pow2i(i32(k));
+    return t * e + (t - 1.0);  // 2^k (e^r - 1) + (2^k - 1)
+}
+
+// x = 2^e (1 + f), 1 + f in [√½, √2), for finite x > 0: (e, f), f exact
+fn log_reduce(x: f32) -> vec2<f32> {
+    var u = bitcast<u32>(x);
+    var e = i32(u >> 23u) - 127;
+    if (u < 0x00800000u) {  // subnormal
+        u = bitcast<u32>(x * 8388608.0);
+        e = i32(u >> 23u) - 150;
+    }
+    var m = bitcast<f32>((u & 0x7fffffu) | 0x3f800000u);
+    if (m > 1.4142135) {
+        m = m * 0.5;
+        e = e + 1;
+    }
+    return vec2<f32>(f32(e), m - 1.0);
+}
+
+// log(1 + f) for f in [√½ - 1, √2 - 1]: with s = f / (2 + f), log(1 + f) = 2 atanh(s), written as
+// f - (f²/2 - s (f²/2 + R)) where R = 2s²/3 + 2s⁴/5 + ... (the rest under 1e-10)
+fn log_near1(f: f32) -> f32 {
+    let s = f / (2.0 + f);
+    let z = s * s;
+    let r = z * (2.0 / 3.0 + z * (2.0 / 5.0 + z * (2.0 / 7.0 + z * (2.0 / 9.0 + z * (2.0 / 11.0)))));
+    let hf = 0.5 * f * f;
+    return f - (hf - s * (hf + r));
+}
+
+// the special cases of the logarithms: NaN for NaN or x < 0, -inf for ±0, inf for inf; else 0
+fn log_special(x: f32) -> vec2<f32> {
+    let u = bitcast<u32>(x);
+    if (is_nan(x)) { return vec2<f32>(1.0, x); }
+    if ((u & 0x7fffffffu) == 0u) { return vec2<f32>(1.0, -inf_like(x)); }
+    if (u >= 0x80000000u) { return vec2<f32>(1.0, nan_like(x)); }
+    if (u == 0x7f800000u) { return vec2<f32>(1.0, x); }
+    return vec2<f32>(0.0, 0.0);
+}
+
+fn m_log(x: f32) -> f32 {
+    let special = log_special(x);
+    if (special.x != 0.0) { return special.y; }
+    let ef = log_reduce(x);
+    return ef.x * LN2_HI + (log_near1(ef.y) + ef.x * LN2_LO);
+}
+
+fn m_log2(x: f32) -> f32 {
+    let special = log_special(x);
+    if (special.x != 0.0) { return special.y; }
+    let ef = log_reduce(x);
+    let l = log_near1(ef.y);
+    return ef.x + (l * 1.4426950216293335 + l * 1.925963033500011e-08);  // (1/ln2 in two parts)
+}
+
+fn m_log10(x: f32) -> f32 {
+    let special = log_special(x);
+    if (special.x != 0.0) { return special.y; }
+    let ef = log_reduce(x);
+    let l = log_near1(ef.y);
+    // e log10(2) + l / ln10, both constants in two parts
+    return ef.x * 0.301025390625 + (ef.x * 4.605039066518657e-06
+        + (l * 0.4342944920063019 - l * 1.0103049952192578e-08));
+}
+
+// log(1 + x) without forming 1 + x where it rounds: log_near1 itself near 0; else
+// 1 + x = 2^k (1 + f) with f = (x - (2^k - 1)) / 2^k in one rounding (no compensation terms,
+// which a compiler's algebra may fold away)
+fn m_log1p(x: f32) -> f32 {
+    if (is_nan(x)) { return x; }
+    if (x < -1.0) { return nan_like(x); }
+    if (x == -1.0) { return -inf_like(x); }
+    if (is_inf(x)) { return x; }
+    if (abs(x) < 5.9604645e-08) { return x; }
+    if (x < -0.29289323) { return m_log(1.0 + x); }  // (1 + x exact)
+    if (x <= 0.41421356) { return log_near1(x); }
+    if (x >= 16777216.0) { return m_log(x); }  // (1 + x is x, or its rounding does not matter)
+    let k = log_reduce(1.0 + x).x;
+    let f = (x - (pow2i(i32(k)) - 1.0)) * pow2i(-i32(k));
+    return k * LN2_HI + (log_near1(f) + k * LN2_LO);
+}
+
+// x = k π/2 + r, |r| about π/4 at most: Cody-Waite with π/2 in five parts (64 bits), the first
+// four short enough that k times each is exact for |k| < 2^16 (|x| < 1e5): (r, k)
+fn trig_reduce(x: f32) -> vec2<f32> {
+    let k = round(x * 0.6366197466850281);
+    let r = ((((x - k * 1.5703125) - k * 0.000484466552734375) - k * -6.407499313354492e-07)
+        - k * 9.89530235528946e-10) - k * 2.5633440682570896e-12;
+    return vec2<f32>(r, k);
+}
+fn sin_poly(r: f32) -> f32 {  // |r| <= π/4 (Taylor to r^11)
+    let z = r * r;
+    return r + r * z * (-1.0 / 6.0 + z * (1.0 / 120.0 + z * (-1.0 / 5040.0 + z * (1.0 / 362880.0
+        + z * (-1.0 / 39916800.0)))));
+}
+fn cos_poly(r: f32) -> f32 {  // |r| <= π/4 (Taylor to r^12)
+    let z = r * r;
+    return 1.0 - 0.5 * z + z * z * (1.0 / 24.0 + z * (-1.0 / 720.0 + z * (1.0 / 40320.0
+        + z * (-1.0 / 3628800.0 + z * (1.0 / 479001600.0)))));
+}
+fn m_sin(x: f32) -> f32 {
+    if (!is_finite(x)) { return nan_like(x); }
+    if (abs(x) < 0.00024414062) { return x; }
+    let rk = trig_reduce(x);
+    let q = i32(rk.y) & 3;
+    let v = select(sin_poly(rk.x), cos_poly(rk.x), (q & 1) == 1);
+    return select(v, -v, q >= 2);
+}
+fn m_cos(x: f32) -> f32 {
+    if (!is_finite(x)) { return nan_like(x); }
+    let rk = trig_reduce(x);
+    let q = i32(rk.y) & 3;
+    let v = select(cos_poly(rk.x), sin_poly(rk.x), (q & 1) == 1);
+    return select(v, -v, q == 1 || q == 2);
+}
+fn m_tan(x: f32) -> f32 {
+    if (!is_finite(x)) { return nan_like(x); }
+    if (abs(x) < 0.00024414062) { return x; }
+    let rk = trig_reduce(x);
+    let s = sin_poly(rk.x);
+    let c = cos_poly(rk.x);
+    return select(s / c, -c / s, (i32(rk.y) & 1) == 1);
+}
+
+const PIO2_HI: f32 = 1.5707963705062866;
+const PIO2_LO: f32 = -4.371138828673793e-08;
+const PI_HI: f32 = 3.1415927410125732;
+const PI_LO: f32 = -8.742277657347586e-08;
+
+// atan(t) for |t| <= tan(π/8): t + t z P(z), z = t² (a least-squares fit, 4e-8 relative)
+fn atan_poly(t: f32) -> f32 {
+    let z = t * t;
+    return t + t * z * (-0.3333333432674408 + z * (0.19999976456165314 + z * (-0.1428414136171341
+        + z * (0.11071214824914932 + z * (-0.08623683452606201 + z * 0.050458382815122604)))));
+}
+// atan(a) for a >= 0 (inf included): reduced by atan(a) = π/2 - atan(1/a), = π/4 + atan((a-1)/(a+1))
+fn atan_pos(a: f32) -> f32 {
+    if (a > 2.4142137) {
+        return PIO2_HI - (atan_poly(1.0 / a) - PIO2_LO);
+    }
+    if (a > 0.41421356) {
+        return 0.7853981852531433 + (atan_poly((a - 1.0) / (a + 1.0)) - 2.1855694143368964e-08);
+    }
+    return atan_poly(a);
+}
+fn m_atan(x: f32) -> f32 {
+    if (is_nan(x)) { return x; }
+    if (abs(x) < 0.00024414062) { return x; }
+    return copy_sign(atan_pos(abs(x)), x);
+}
+fn m_atan2(y: f32, x: f32) -> f32 {
+    if (is_nan(x) || is_nan(y)) { return nan_like(x); }
+    let ax = abs(x);
+    let ay = abs(y);
+    let west = negative_bit(x);
+    var r: f32;
+    if (is_zero(y)) {
+        r = select(0.0, PI_HI, west);
+    } else if (is_zero(x)) {
+        r = PIO2_HI;
+    } else if (is_inf(y)) {
+        r = select(PIO2_HI, select(0.7853981852531433, 2.356194496154785, west), is_inf(x));
+    } else if (is_inf(x)) {
+        r = select(0.0, PI_HI, west);
+    } else {
+        var a: f32;
+        if (ay > ax) {
+            a = PIO2_HI - (atan_pos(ax / ay) - PIO2_LO);
+        } else {
+            a = atan_pos(ay / ax);
+        }
+        r = select(a, PI_HI - (a - PI_LO), west);
+    }
+    return copy_sign(r, y);
+}
+
+// asin(a) = a + a z R(z), z = a², for 0 <= a <= 1/2 (a least-squares fit, 6e-8 relative)
+fn asin_poly(a: f32) -> f32 {
+    let z = a * a;
+    return a + a * z * (0.1666666567325592 + z * (0.07500094175338745 + z * (0.04459947347640991
+        + z * (0.031099852174520493 + z * (0.017152952030301094 + z * 0.03368489816784859)))));
+}
+fn m_asin(x: f32) -> f32 {
+    let a = abs(x);
+    if (is_nan(x)) { return x; }
+    if (a > 1.0) { return nan_like(x); }
+    if (a < 0.00024414062) { return x; }
+    if (a <= 0.5) { return copy_sign(asin_poly(a), x); }
+    let s = sqrt(0.5 * (1.0 - a));  // asin(a) = π/2 - 2 asin(sqrt((1 - a) / 2))
+    return copy_sign(PIO2_HI - (2.0 * asin_poly(s) - PIO2_LO), x);
+}
+fn m_acos(x: f32) -> f32 {
+    let a = abs(x);
+    if (is_nan(x)) { return x; }
+    if (a > 1.0) { return nan_like(x); }
+    if (a <= 0.5) { return PIO2_HI - (asin_poly(x) - PIO2_LO); }
+    let s = sqrt(0.5 * (1.0 - a));
+    let v = 2.0 * asin_poly(s);
+    return select(v, PI_HI - (v - PI_LO), x < 0.0);
+}
+
+fn m_sinh(x: f32) -> f32 {
+    let a = abs(x);
+    if (is_nan(x)) { return x; }
+    if (a < 0.00024414062) { return x; }
+    var v: f32;
+    if (a < 9.0) {
+        let e = m_expm1(a);
+        v = 0.5 * (e + e / (e + 1.0));  // (e^a - e^-a) / 2 without cancellation
+    } else if (a < 88.0) {
+        v = 0.5 * m_exp(a);
+    } else {
+        let h = m_exp(0.5 * a);  // (e^a / 2 overflows later than e^a)
+        v = (0.5 * h) * h;
+    }
+    return copy_sign(v, x);
+}
+fn m_cosh(x: f32) -> f32 {
+    let a = abs(x);
+    if (is_nan(x)) { return x; }
+    if (a < 88.0) {
+        let e = m_exp(a);
+        return 0.5 * e + 0.5 / e;
+    }
+    let h = m_exp(0.5 * a);
+    return (0.5 * h) * h;
+}
+fn m_asinh(x: f32) -> f32 {
+    let a = abs(x);
+    if (is_nan(x) || is_inf(x)) { return x; }
+    if (a < 0.00024414062) { return x; }
+    var v: f32;
+    if (a > 4096.0) {
+        v = m_log(a) + LN2;
+    } else if (a > 2.0) {
+        v = m_log(2.0 * a + 1.0 / (sqrt(a * a + 1.0) + a));
+    } else {
+        let z = a * a;
+        v = m_log1p(a + z / (1.0 + sqrt(1.0 + z)));
+    }
+    return copy_sign(v, x);
+}
+fn m_acosh(x: f32) -> f32 {
+    if (is_nan(x)) { return x; }
+    if (x < 1.0) { return nan_like(x); }
+    if (is_inf(x)) { return x; }
+    if (x > 4096.0) { return m_log(x) + LN2; }
+    if (x > 2.0) { return m_log(2.0 * x - 1.0 / (x + sqrt(x * x - 1.0))); }
+    let t = x - 1.0;
+    return m_log1p(t + sqrt(2.0 * t + t * t));
+}
+fn m_atanh(x: f32) -> f32 {
+    let a = abs(x);
+    if (is_nan(x)) { return x; }
+    if (a > 1.0) { return nan_like(x); }
+    if (a == 1.0) { return copy_sign(inf_like(x), x); }
+    if (a < 0.00024414062) { return x; }
+    var v: f32;
+    if (a < 0.5) {
+        v = 0.5 * m_log1p(2.0 * a + 2.0 * a * a / (1.0 - a));
+    } else {
+        v = 0.5 * m_log1p(2.0 * a / (1.0 - a));
+    }
+    return copy_sign(v, x);
+}
+
+fn m_sqrt(x: f32) -> f32 {
+    if (is_zero(x) || is_nan(x)) { return x; }  // (sqrt(-0) is -0)
+    if (x < 0.0) { return nan_like(x); }
+    return sqrt(x);
+}
+
+// sqrt(x² + y²) scaled by a power of two (no overflow or underflow on the way); inf beats NaN
+fn m_hypot(x: f32, y: f32) -> f32 {
+    if (is_inf(x) || is_inf(y)) { return inf_like(x); }
+    if (is_nan(x) || is_nan(y)) { return nan_like(x); }
+    let hi = max(abs(x), abs(y));
+    let lo = min(abs(x), abs(y));
+    if (is_zero(hi)) { return 0.0; }
+    let e = clamp(i32(bitcast<u32>(hi) >> 23u) - 127, -126, 126);  // (2^-e a normal float)
+    let h = hi * pow2i(-e);
+    let l = lo * pow2i(-e);
+    return scale2(sqrt(h * h + l * l), e);
+}
+
+fn m_logaddexp(x: f32, y: f32) -> f32 {
+    if (is_nan(x) || is_nan(y)) { return nan_like(x); }
+    if (x == y) { return x + LN2; }  // (also both infinite)
+    let m = max(x, y);
+    return m + m_log1p(m_exp(-abs(x - y)));
+}
+
+// the float as an integer in the floats' order (-0 and 0 both 0), for nextafter
+fn ordered(x: f32) -> i32 {
+    let u = bitcast<u32>(x);
+    let mag = i32(u & 0x7fffffffu);
+    return select(mag, -mag, (u & 0x80000000u) != 0u);
+}
+fn m_nextafter(x: f32, y: f32) -> f32 {
+    if (is_nan(x) || is_nan(y)) { return nan_like(x); }
+    let a = ordered(x);
+    let b = ordered(y);
+    if (a == b) { return y; }
+    let n = a + select(-1, 1, b > a);
+    return bitcast<f32>(select(u32(n), 0x80000000u | u32(-n), n < 0 || (n == 0 && a < 0)));
+}
+
+// |x|^y for finite x != 0 and finite y != 0: 2^(y log2|x|), with log2|x| = e + l and y l carried
+// in parts whose products are exact (12-bit halves), their integer parts summed apart
+fn pow_core(ax: f32, y: f32) -> f32 {
+    let ef = log_reduce(ax);
+    let f = ef.y;
+    let d = 2.0 + f;
+    let s_hi = hi12(f / d);  // s = f / (2 + f) in two parts: s_lo from the exact f - s_hi (2 + f)
+    let f_h = hi12(f);
+    let s_lo = (((f - 2.0 * s_hi) - s_hi * f_h) - s_hi * (f - f_h)) / d;
+    let s = s_hi + s_lo;
+    let z = s * s;
+    let t = s * z * (1.0 / 3.0 + z * (1.0 / 5.0 + z * (1.0 / 7.0 + z * (1.0 / 9.0 + z * (1.0 / 11.0)))));
+    let l_hi = 2.8857421875 * s_hi;  // log2(1 + f) = (2 / ln2) (s + t), 2 / ln2 in two parts
+    let l_lo = 2.8857421875 * (s_lo + t) + -0.0003521057078614831 * (s + t);
+    let e = ef.x;
+    let rough = y * (e + (l_hi + l_lo));
+    if (rough > 129.0) { return inf_like(ax); }
+    if (rough < -152.0) { return 0.0; }
+    let y_h = hi12(y);
+    let y_l = y - y_h;
+    let a_h = hi12(l_hi);
+    let a_l = l_hi - a_h;
+    var n = 0.0;
+    var frac = 0.0;
+    let parts = array<f32, 6>(y_h * e, y_h * a_h, y_l * e, y_h * a_l, y_l * a_h, y_l * a_l);
+    for (var i = 0; i < 6; i = i + 1) {
+        let k = round(parts[i]);
+        n = n + k;
+        frac = frac + (parts[i] - k);
+        let j = round(frac);
+        n = n + j;
+        frac = frac - j;
+    }
+    frac = frac + y * l_lo;
+    let j = round(frac);
+    return scale2(1.0 + expm1_poly((frac - j) * LN2), i32(n + j));
+}
+
+fn is_odd_integer(y: f32) -> bool {
+    return abs(y) < 16777216.0 && y == trunc(y) && (i32(y) & 1) == 1;
+}
+fn m_pow(x: f32, y: f32) -> f32 {
+    if (is_zero(y) || x == 1.0) { return 1.0; }
+    if (is_nan(x) || is_nan(y)) { return nan_like(x); }
+    let ax = abs(x);
+    let odd = is_odd_integer(y) && negative_bit(x);  // the result takes x's sign
+    if (is_inf(y)) {
+        if (ax == 1.0) { return 1.0; }
+        return select(0.0, inf_like(x), (ax > 1.0) == (y > 0.0));
+    }
+    if (is_zero(x) || is_inf(x)) {
+        let v = select(0.0, inf_like(x), (y > 0.0) == is_inf(x));
+        return select(v, -v, odd);
+    }
+    if (x < 0.0 && y != trunc(y)) { return nan_like(x); }
+    let v = pow_core(ax, y);
+    return select(v, -v, odd);
+}
+
+// integer powers by squaring, wrapping; a negative exponent gives the integer part of 1 / x^-y
+// (1 for x = 1, ±1 for x = -1, else 0; NumPy refuses negative integer powers)
+fn ipow(x: u32, y: u32) -> u32 {
+    var r = 1u;
+    var b = x;
+    var n = y;
+    while (n != 0u) {
+        if ((n & 1u) == 1u) { r = r * b; }
+        b = b * b;
+        n = n >> 1u;
+    }
+    return r;
+}
+fn ipow_signed(x: i32, y: i32) -> i32 {
+    if (y < 0) {
+        if (x == 1) { return 1; }
+        if (x == -1) { return select(1, -1, (y & 1) == 1); }
+        return 0;
+    }
+    return bitcast<i32>(ipow(bitcast<u32>(x), u32(y)));
+}
+
+fn pow_f32(a: vec4<f32>, b: vec4<f32>) -> vec4<f32> {
+    return vec4<f32>(m_pow(a.x, b.x), m_pow(a.y, b.y), m_pow(a.z, b.z), m_pow(a.w, b.w));
+}
+fn pow_i32(a: vec4<i32>, b: vec4<i32>) -> vec4<i32> {
+    return vec4<i32>(ipow_signed(a.x, b.x), ipow_signed(a.y, b.y), ipow_signed(a.z, b.z), ipow_signed(a.w, b.w));
+}
+fn pow_u32(a: vec4<u32>, b: vec4<u32>) -> vec4<u32> {
+    return vec4<u32>(ipow(a.x, b.x), ipow(a.y, b.y), ipow(a.z, b.z), ipow(a.w, b.w));
+}
+
+// the float functions on vec4s, lane by lane
+fn sqrt_f32(a: vec4<f32>) -> vec4<f32> { return vec4<f32>(m_sqrt(a.x), m_sqrt(a.y), m_sqrt(a.z), m_sqrt(a.w)); }
+fn exp_f32(a: vec4<f32>) -> vec4<f32> { return vec4<f32>(m_exp(a.x), m_exp(a.y), m_exp(a.z), m_exp(a.w)); }
+fn expm1_f32(a: vec4<f32>) -> vec4<f32> {
+    return vec4<f32>(m_expm1(a.x), m_expm1(a.y), m_expm1(a.z), m_expm1(a.w));
+}
+fn log_f32(a: vec4<f32>) -> vec4<f32> { return vec4<f32>(m_log(a.x), m_log(a.y), m_log(a.z), m_log(a.w)); }
+fn log1p_f32(a: vec4<f32>) -> vec4<f32> {
+    return vec4<f32>(m_log1p(a.x), m_log1p(a.y), m_log1p(a.z), m_log1p(a.w));
+}
+fn log2_f32(a: vec4<f32>) -> vec4<f32> { return vec4<f32>(m_log2(a.x), m_log2(a.y), m_log2(a.z), m_log2(a.w)); }
+fn log10_f32(a: vec4<f32>) -> vec4<f32> {
+    return vec4<f32>(m_log10(a.x), m_log10(a.y), m_log10(a.z), m_log10(a.w));
+}
+fn sin_f32(a: vec4<f32>) -> vec4<f32> { return vec4<f32>(m_sin(a.x), m_sin(a.y), m_sin(a.z), m_sin(a.w)); }
+fn cos_f32(a: vec4<f32>) -> vec4<f32> { return vec4<f32>(m_cos(a.x), m_cos(a.y), m_cos(a.z), m_cos(a.w)); }
+fn tan_f32(a: vec4<f32>) -> vec4<f32> { return vec4<f32>(m_tan(a.x), m_tan(a.y), m_tan(a.z), m_tan(a.w)); }
+fn asin_f32(a: vec4<f32>) -> vec4<f32> { return vec4<f32>(m_asin(a.x), m_asin(a.y), m_asin(a.z), m_asin(a.w)); }
+fn acos_f32(a: vec4<f32>) -> vec4<f32> { return vec4<f32>(m_acos(a.x), m_acos(a.y), m_acos(a.z), m_acos(a.w)); }
+fn atan_f32(a: vec4<f32>) -> vec4<f32> { return vec4<f32>(m_atan(a.x), m_atan(a.y), m_atan(a.z), m_atan(a.w)); }
+fn sinh_f32(a: vec4<f32>) -> vec4<f32> { return vec4<f32>(m_sinh(a.x), m_sinh(a.y), m_sinh(a.z), m_sinh(a.w)); }
+fn cosh_f32(a: vec4<f32>) -> vec4<f32> { return vec4<f32>(m_cosh(a.x), m_cosh(a.y), m_cosh(a.z), m_cosh(a.w)); }
+fn asinh_f32(a: vec4<f32>) -> vec4<f32> {
+    return vec4<f32>(m_asinh(a.x), m_asinh(a.y), m_asinh(a.z), m_asinh(a.w));
+}
+fn acosh_f32(a: vec4<f32>) -> vec4<f32> {
+    return vec4<f32>(m_acosh(a.x), m_acosh(a.y), m_acosh(a.z), m_acosh(a.w));
+}
+fn atanh_f32(a: vec4<f32>) -> vec4<f32> {
+    return vec4<f32>(m_atanh(a.x), m_atanh(a.y), m_atanh(a.z), m_atanh(a.w));
+}
+fn atan2_f32(a: vec4<f32>, b: vec4<f32>) -> vec4<f32> {
+    return vec4<f32>(m_atan2(a.x, b.x), m_atan2(a.y, b.y), m_atan2(a.z, b.z), m_atan2(a.w, b.w));
+}
+fn hypot_f32(a: vec4<f32>, b: vec4<f32>) -> vec4<f32> {
+    return vec4<f32>(m_hypot(a.x, b.x), m_hypot(a.y, b.y), m_hypot(a.z, b.z), m_hypot(a.w, b.w));
+}
+fn logaddexp_f32(a: vec4<f32>, b: vec4<f32>) -> vec4<f32> {
+    return vec4<f32>(m_logaddexp(a.x, b.x), m_logaddexp(a.y, b.y), m_logaddexp(a.z, b.z), m_logaddexp(a.w, b.w));
+}
+fn nextafter_f32(a: vec4<f32>, b: vec4<f32>) -> vec4<f32> {
+    return vec4<f32>(m_nextafter(a.x, b.x), m_nextafter(a.y, b.y), m_nextafter(a.z, b.z), m_nextafter(a.w, b.w));
+}
+fn copysign_f32(a: vec4<f32>, b: vec4<f32>) -> vec4<f32> {
+    let sign = bitcast<vec4<u32>>(b) & vec4<u32>(0x80000000u);
+    return bitcast<vec4<f32>>((bitcast<vec4<u32>>(a) & vec4<u32>(0x7fffffffu)) | sign);
+}
+fn reciprocal_f32(a: vec4<f32>) -> vec4<f32> { return vec4<f32>(1.0) / a; }
+
+// sign, magnitude and rounding: exact, integers kept (rounding an integer is the identity)
+fn abs_f32(a: vec4<f32>) -> vec4<f32> { return bitcast<vec4<f32>>(bitcast<vec4<u32>>(a) & vec4<u32>(0x7fffffffu)); }
+fn abs_i32(a: vec4<i32>) -> vec4<i32> { return select(a, vec4<i32>(0) - a, a < vec4<i32>(0)); }  // (i32 min wraps)
+fn abs_u32(a: vec4<u32>) -> vec4<u32> { return a; }
+fn negative_f32(a: vec4<f32>) -> vec4<f32> { return bitcast<vec4<f32>>(bitcast<vec4<u32>>(a) ^ vec4<u32>(0x80000000u)); }
+fn negative_T(a: vec4<T>) -> vec4<T> { return vec4<T>(0) - a; }
+fn positive_T(a: vec4<T>) -> vec4<T> { return a; }
+fn sign_f32(a: vec4<f32>) -> vec4<f32> {  // NaN for NaN, 0 for ±0
+    let s = select(vec4<f32>(1.0), vec4<f32>(-1.0), a < vec4<f32>(0.0));
+    return select(select(s, vec4<f32>(0.0), bitcast<vec4<u32>>(abs_f32(a)) == vec4<u32>(0u)), a, is_nan4(a));
+}
+fn sign_i32(a: vec4<i32>) -> vec4<i32> { return clamp(a, vec4<i32>(-1), vec4<i32>(1)); }
+fn sign_u32(a: vec4<u32>) -> vec4<u32> { return min(a, vec4<u32>(1u)); }
+fn square_T(a: vec4<T>) -> vec4<T> { return a * a; }
+fn floor_f32(a: vec4<f32>) -> vec4<f32> { return floor(a); }
+fn floor_T(a: vec4<T>) -> vec4<T> { return a; }
+fn ceil_f32(a: vec4<f32>) -> vec4<f32> { return ceil(a); }
+fn ceil_T(a: vec4<T>) -> vec4<T> { return a; }
+fn trunc_f32(a: vec4<f32>) -> vec4<f32> { return trunc(a); }
+fn trunc_T(a: vec4<T>) -> vec4<T> { return a; }
+fn round_f32(a: vec4<f32>) -> vec4<f32> { return round(a); }  // (WGSL's round: half to even)
+fn round_T(a: vec4<T>) -> vec4<T> { return a; }
+
+// classification, on the bits; integers and bools are finite and never NaN
+fn isnan_f32(a: vec4<f32>) -> vec4<bool> { return is_nan4(a); }
+fn isinf_f32(a: vec4<f32>) -> vec4<bool> {
+    return (bitcast<vec4<u32>>(a) & vec4<u32>(0x7fffffffu)) == vec4<u32>(0x7f800000u);
+}
+fn isfinite_f32(a: vec4<f32>) -> vec4<bool> {
+    return (bitcast<vec4<u32>>(a) & vec4<u32>(0x7fffffffu)) < vec4<u32>(0x7f800000u);
+}
+fn signbit_f32(a: vec4<f32>) -> vec4<bool> { return (bitcast<vec4<u32>>(a) & vec4<u32>(0x80000000u)) != vec4<u32>(0u); }
+fn isnan_T(a: vec4<T>) -> vec4<bool> { return vec4<bool>(false); }
+fn isinf_T(a: vec4<T>) -> vec4<bool> { return vec4<bool>(false); }
+fn isfinite_T(a: vec4<T>) -> vec4<bool> { return vec4<bool>(true); }
+fn signbit_i32(a: vec4<i32>) -> vec4<bool> { return a < vec4<i32>(0); }
+fn signbit_u32(a: vec4<u32>) -> vec4<bool> { return vec4<bool>(false); }
+fn isnan_bool(a: vec4<u32>) -> vec4<bool> { return vec4<bool>(false); }
+fn isinf_bool(a: vec4<u32>) -> vec4<bool> { return vec4<bool>(false); }
+fn isfinite_bool(a: vec4<u32>) -> vec4<bool> { return vec4<bool>(true); }
+fn signbit_bool(a: vec4<u32>) -> vec4<bool> { return vec4<bool>(false); }
+
+// bitwise operations on integers and bools (bools as 0 and 1); shifts as NumPy's: a count of 32
+// or more, or a negative one, shifts every bit out (right shifts of a negative int32 give -1)
+fn bitwise_and_i32(a: vec4<i32>, b: vec4<i32>) -> vec4<i32> { return a & b; }
+fn bitwise_or_i32(a: vec4<i32>, b: vec4<i32>) -> vec4<i32> { return a | b; }
+fn bitwise_xor_i32(a: vec4<i32>, b: vec4<i32>) -> vec4<i32> { return a ^ b; }
+fn bitwise_invert_i32(a: vec4<i32>) -> vec4<i32> { return ~a; }
+fn bitwise_and_u32(a: vec4<u32>, b: vec4<u32>) -> vec4<u32> { return a & b; }
+fn bitwise_or_u32(a: vec4<u32>, b: vec4<u32>) -> vec4<u32> { return a | b; }
+fn bitwise_xor_u32(a: vec4<u32>, b: vec4<u32>) -> vec4<u32> { return a ^ b; }
+fn bitwise_invert_u32(a: vec4<u32>) -> vec4<u32> { return ~a; }
+fn bitwise_and_bool(a: vec4<u32>, b: vec4<u32>) -> vec4<u32> { return a & b; }
+fn bitwise_or_bool(a: vec4<u32>, b: vec4<u32>) -> vec4<u32> { return a | b; }
+fn bitwise_xor_bool(a: vec4<u32>, b: vec4<u32>) -> vec4<u32> { return a ^ b; }
+fn bitwise_invert_bool(a: vec4<u32>) -> vec4<u32> { return a ^ vec4<u32>(1u); }
+fn bitwise_left_shift_i32(a: vec4<i32>, b: vec4<i32>) -> vec4<i32> {
+    let n = bitcast<vec4<u32>>(b);
+    return select(a << (n & vec4<u32>(31u)), vec4<i32>(0), n >= vec4<u32>(32u));
+}
+fn bitwise_left_shift_u32(a: vec4<u32>, b: vec4<u32>) -> vec4<u32> {
+    return select(a << (b & vec4<u32>(31u)), vec4<u32>(0u), b >= vec4<u32>(32u));
+}
+fn bitwise_right_shift_i32(a: vec4<i32>, b: vec4<i32>) -> vec4<i32> {
+    let n = bitcast<vec4<u32>>(b);
+    return a >> select(n, vec4<u32>(31u), n >= vec4<u32>(32u));
+}
+fn bitwise_right_shift_u32(a: vec4<u32>, b: vec4<u32>) -> vec4<u32> {
+    return select(a >> (b & vec4<u32>(31u)), vec4<u32>(0u), b >= vec4<u32>(32u));
+}

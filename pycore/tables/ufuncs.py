@@ -7,8 +7,14 @@ tables (calls.py); adding an op is one entry here and its WGSL function.
 
 dtype rules ("takes"): "numeric" (int32, uint32, float32; bool inputs raise TypeError), "float"
 (integers and bools are converted to float32, as NumPy's true division and transcendentals give a
-float), "any", "bool" (other dtypes are converted: nonzero is True). "gives": "same" (the promoted
+float), "any", "bool" (other dtypes are converted: nonzero is True), "integer" (int32, uint32 and
+bool; float inputs raise TypeError), "int" (int32 and uint32 only). "gives": "same" (the promoted
 dtype), "bool", or for reductions a fixed dtype or "sum" (bool counts as int32).
+
+Accuracy: `ulps` is the largest error of a float result on the GPU, in float32 units in the last
+place against the exact value (0: exact, as NumPy's float32), or `atol` absolutely where that is
+larger (logaddexp near 0). Measured on the CPU adapters (SwiftShader, lavapipe); the NumPy backend
+gives NumPy's own.
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ from pycore.array.dtypes import BOOL, FLOAT32, INT32, UINT32, promote
 class Ufunc:
     name: str
     nin: int
-    takes: str  # "numeric" | "float" | "any" | "bool"
+    takes: str  # "numeric" | "float" | "any" | "bool" | "integer" | "int"
     gives: str  # "same" | "bool"
     numpy: Callable[..., Any]  # arrays of the compute dtype -> result (cast to the result dtype after)
     summary: str
@@ -34,6 +40,8 @@ class Ufunc:
     shows: str
     flops: float = 1.0  # per element (the cost model)
     aliases: tuple[str, ...] = ()  # older names that call this op
+    ulps: float = 0.0  # the GPU's largest error of a float result, in float32 ULPs (0: exact)
+    atol: float = 0.0  # or this absolute error, where the result nears a zero that cancellation makes
 
     @property
     def kind(self) -> str:  # (the cost model's rate class)
@@ -45,6 +53,11 @@ class Ufunc:
             return FLOAT32
         if self.takes == "bool":
             return BOOL
+        if self.takes in ("integer", "int") and dtype == FLOAT32:
+            raise TypeError(f"{self.name}: float inputs are not supported (it takes integers"
+                            f"{' and bools' if self.takes == 'integer' else ''})")
+        if self.takes == "int" and dtype == BOOL:
+            raise TypeError(f"{self.name}: bool inputs are not supported (it takes int32 and uint32)")
         if self.takes == "numeric" and dtype == BOOL:
             raise TypeError(
                 f"{self.name}: bool inputs are not supported (pass numbers, or convert with "
@@ -65,6 +78,9 @@ def _binary(
     example: str,
     shows: str,
     aliases: tuple[str, ...] = (),
+    ulps: float = 0.0,
+    atol: float = 0.0,
+    flops: float = 1.0,
 ) -> Ufunc:
     return Ufunc(
         name=name,
@@ -76,7 +92,33 @@ def _binary(
         example=example,
         shows=shows,
         aliases=aliases,
+        ulps=ulps,
+        atol=atol,
+        flops=flops,
     )
+
+
+def _unary(name: str, takes: str, gives: str, fn: Callable[..., Any], summary: str, example: str,
+           shows: str, ulps: float = 0.0, flops: float = 1.0) -> Ufunc:
+    return Ufunc(name=name, nin=1, takes=takes, gives=gives, numpy=fn, summary=summary, example=example,
+                 shows=shows, ulps=ulps, flops=flops)
+
+
+def _int_power(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Integer powers as the GPU's: wrapping; a negative exponent gives the integer part of 1 / x^-y
+    (1 for x = 1, ±1 for x = -1, else 0), where NumPy refuses."""
+    x, y = np.broadcast_arrays(x, y)
+    out = np.power(x, np.where(y < 0, 0, y))
+    if y.dtype.kind == "i":
+        neg = y < 0
+        out = np.where(neg, 0, out)
+        out = np.where(neg & (x == 1), 1, out)
+        out = np.where(neg & (x == -1), np.where(y % 2 == 1, -1, 1), out)
+    return np.asarray(out, dtype=x.dtype)
+
+
+def _power(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    return np.power(x, y) if np.result_type(x, y).kind == "f" else _int_power(x, y)
 
 
 UFUNCS: dict[str, Ufunc] = {
@@ -120,6 +162,7 @@ UFUNCS: dict[str, Ufunc] = {
             "x1 / x2 (true division; integers give float32).",
             "pycore.divide_async([1, 3], 2)",
             "array([0.5, 1.5], dtype=float32)",
+            ulps=2.5,  # (WGSL's bound for division)
         ),
         _binary(
             "floor_divide",
@@ -248,6 +291,454 @@ UFUNCS: dict[str, Ufunc] = {
             summary="not x element-wise (nonzero is True).",
             example="pycore.logical_not_async([0, 1, 2])",
             shows="array([ True, False, False])",
+        ),
+        _binary(
+            'pow',
+            'numeric',
+            'same',
+            _power,
+            "x1 ** x2: floats as C's pow (pow(x, ±0) and pow(1, y) are 1, a negative base with a non-"
+            'integer exponent gives NaN); integers by repeated multiplication, wrapping, where a '
+            'negative exponent gives the integer part of 1 / x1 ** -x2 (NumPy raises ValueError there).',
+            'pycore.pow_async([2, 3, 4], 2)',
+            'array([ 4,  9, 16], dtype=int32)',
+            ulps=3,
+            flops=40,
+        ),
+        _binary(
+            'atan2',
+            'float',
+            'same',
+            np.atan2,
+            "The angle of the point (x2, x1) in [-π, π], with C's signed zeros and infinities.",
+            'pycore.atan2_async([1.0, -1.0], [-1.0, -1.0])',
+            'array([ 2.3561945, -2.3561945], dtype=float32)',
+            ulps=3,
+            flops=30,
+        ),
+        _binary(
+            'hypot',
+            'float',
+            'same',
+            np.hypot,
+            'sqrt(x1² + x2²) without overflow or underflow on the way; inf if either is infinite, even '
+            'with a NaN.',
+            'pycore.hypot_async([3.0, 1e30], [4.0, 1e30])',
+            'array([5.0000000e+00, 1.4142135e+30], dtype=float32)',
+            ulps=2,
+            flops=8,
+        ),
+        _binary(
+            'logaddexp',
+            'float',
+            'same',
+            np.logaddexp,
+            'log(e^x1 + e^x2) without overflow.',
+            'pycore.logaddexp_async([0.0, 1000.0], [0.0, 1000.0])',
+            'array([6.9314718e-01, 1.0006932e+03], dtype=float32)',
+            ulps=3,
+            atol=2.4e-07,
+            flops=45,
+        ),
+        _binary(
+            'copysign',
+            'float',
+            'same',
+            np.copysign,
+            'The magnitude of x1 with the sign (bit) of x2.',
+            'pycore.copysign_async([1.0, 2.0], [-0.0, 3.0])',
+            'array([-1.,  2.], dtype=float32)',
+        ),
+        _binary(
+            'nextafter',
+            'float',
+            'same',
+            np.nextafter,
+            'The next float32 after x1 toward x2 (x2 when equal), on the bits: subnormals included.',
+            'pycore.nextafter_async([1.0, 1.0], [2.0, 0.0])',
+            'array([1.0000001 , 0.99999994], dtype=float32)',
+        ),
+        _binary(
+            'bitwise_and',
+            'integer',
+            'same',
+            np.bitwise_and,
+            'x1 & x2 (and for bools).',
+            'pycore.bitwise_and_async([12, 10], 6)',
+            'array([4, 2], dtype=int32)',
+        ),
+        _binary(
+            'bitwise_or',
+            'integer',
+            'same',
+            np.bitwise_or,
+            'x1 | x2 (or for bools).',
+            'pycore.bitwise_or_async([12, 10], 6)',
+            'array([14, 14], dtype=int32)',
+        ),
+        _binary(
+            'bitwise_xor',
+            'integer',
+            'same',
+            np.bitwise_xor,
+            'x1 ^ x2 (xor for bools).',
+            'pycore.bitwise_xor_async([12, 10], 6)',
+            'array([10, 12], dtype=int32)',
+        ),
+        _binary(
+            'bitwise_left_shift',
+            'int',
+            'same',
+            np.left_shift,
+            "x1 << x2; a count of 32 or more, or a negative one, gives 0, as NumPy's.",
+            'pycore.bitwise_left_shift_async([1, 3], [4, 40])',
+            'array([16,  0], dtype=int32)',
+        ),
+        _binary(
+            'bitwise_right_shift',
+            'int',
+            'same',
+            np.right_shift,
+            'x1 >> x2, arithmetic for int32; a count of 32 or more, or a negative one, gives 0 (-1 for '
+            "a negative int32), as NumPy's.",
+            'pycore.bitwise_right_shift_async([-16, 16], [2, 40])',
+            'array([-4,  0], dtype=int32)',
+        ),
+        _unary(
+            'abs',
+            'numeric',
+            'same',
+            np.abs,
+            "|x| element-wise; integers keep their dtype, and abs of int32's minimum wraps to itself, "
+            "as NumPy's.",
+            'pycore.abs_async([-1.5, 2.0, -0.0])',
+            'array([1.5, 2. , 0. ], dtype=float32)',
+        ),
+        _unary(
+            'negative',
+            'numeric',
+            'same',
+            np.negative,
+            '-x element-wise; integers wrap (uint32 too).',
+            'pycore.negative_async([1, -2, 3])',
+            'array([-1,  2, -3], dtype=int32)',
+        ),
+        _unary(
+            'positive',
+            'numeric',
+            'same',
+            np.positive,
+            '+x element-wise (a copy).',
+            'pycore.positive_async([1.5, -2.0])',
+            'array([ 1.5, -2. ], dtype=float32)',
+        ),
+        _unary(
+            'sign',
+            'numeric',
+            'same',
+            np.sign,
+            '-1, 0 or 1 by the sign of x (0 for ±0, NaN for NaN).',
+            'pycore.sign_async([-3.0, 0.0, 2.5])',
+            'array([-1.,  0.,  1.], dtype=float32)',
+        ),
+        _unary(
+            'square',
+            'numeric',
+            'same',
+            np.square,
+            'x * x element-wise; integers wrap.',
+            'pycore.square_async([[1, -2], [3, 4]])',
+            'array([[ 1,  4],\n       [ 9, 16]], dtype=int32)',
+        ),
+        _unary(
+            'sqrt',
+            'float',
+            'same',
+            np.sqrt,
+            'The square root; NaN for x < 0, -0 for -0.',
+            'pycore.sqrt_async([4, 2])',
+            'array([2.       , 1.4142135], dtype=float32)',
+            ulps=1,
+            flops=4,
+        ),
+        _unary(
+            'exp',
+            'float',
+            'same',
+            np.exp,
+            'e^x.',
+            'pycore.exp_async([0.0, 1.0, -1.0])',
+            'array([1.        , 2.718282  , 0.36787942], dtype=float32)',
+            ulps=2,
+            flops=20,
+        ),
+        _unary(
+            'expm1',
+            'float',
+            'same',
+            np.expm1,
+            'e^x - 1, accurate for x near 0.',
+            'pycore.expm1_async([1e-6, 1.0])',
+            'array([1.0000005e-06, 1.7182819e+00], dtype=float32)',
+            ulps=2,
+            flops=20,
+        ),
+        _unary(
+            'log',
+            'float',
+            'same',
+            np.log,
+            'The natural logarithm; -inf for ±0, NaN for x < 0.',
+            'pycore.log_async([1.0, 2.718281828, 0.0])',
+            'array([  0.,   1., -inf], dtype=float32)',
+            ulps=1.5,
+            flops=20,
+        ),
+        _unary(
+            'log1p',
+            'float',
+            'same',
+            np.log1p,
+            'log(1 + x), accurate for x near 0.',
+            'pycore.log1p_async([1e-6, 1.0])',
+            'array([9.999995e-07, 6.931472e-01], dtype=float32)',
+            ulps=3,
+            flops=25,
+        ),
+        _unary(
+            'log2',
+            'float',
+            'same',
+            np.log2,
+            'The base-2 logarithm.',
+            'pycore.log2_async([1, 8, 0.5])',
+            'array([ 0.,  3., -1.], dtype=float32)',
+            ulps=2,
+            flops=20,
+        ),
+        _unary(
+            'log10',
+            'float',
+            'same',
+            np.log10,
+            'The base-10 logarithm.',
+            'pycore.log10_async([1, 100, 0.5])',
+            'array([ 0.       ,  2.0000002, -0.30103  ], dtype=float32)',
+            ulps=2,
+            flops=20,
+        ),
+        _unary(
+            'sin',
+            'float',
+            'same',
+            np.sin,
+            'The sine (radians): argument reduction accurate for |x| < 1e5; beyond that the error grows'
+            ' with |x|.',
+            'pycore.sin_async([0.0, 1.5707964, 3.0])',
+            'array([0.     , 1.     , 0.14112], dtype=float32)',
+            ulps=3,
+            flops=25,
+        ),
+        _unary(
+            'cos',
+            'float',
+            'same',
+            np.cos,
+            'The cosine (radians), reduced as sin.',
+            'pycore.cos_async([0.0, 1.0, 3.1415927])',
+            'array([ 1.       ,  0.5403023, -1.       ], dtype=float32)',
+            ulps=3,
+            flops=25,
+        ),
+        _unary(
+            'tan',
+            'float',
+            'same',
+            np.tan,
+            'The tangent (radians), reduced as sin.',
+            'pycore.tan_async([0.0, 0.7853982, -1.0])',
+            'array([ 0.       ,  1.       , -1.5574077], dtype=float32)',
+            ulps=5,
+            flops=30,
+        ),
+        _unary(
+            'asin',
+            'float',
+            'same',
+            np.asin,
+            'The inverse sine in [-π/2, π/2]; NaN for |x| > 1.',
+            'pycore.asin_async([0.0, 0.5, 1.0])',
+            'array([0.       , 0.5235988, 1.5707964], dtype=float32)',
+            ulps=3,
+            flops=25,
+        ),
+        _unary(
+            'acos',
+            'float',
+            'same',
+            np.acos,
+            'The inverse cosine in [0, π]; NaN for |x| > 1.',
+            'pycore.acos_async([1.0, 0.5, -1.0])',
+            'array([0.       , 1.0471976, 3.1415927], dtype=float32)',
+            ulps=2,
+            flops=25,
+        ),
+        _unary(
+            'atan',
+            'float',
+            'same',
+            np.atan,
+            'The inverse tangent in [-π/2, π/2].',
+            'pycore.atan_async([0.0, 1.0, -1e30])',
+            'array([ 0.       ,  0.7853982, -1.5707964], dtype=float32)',
+            ulps=3,
+            flops=25,
+        ),
+        _unary(
+            'sinh',
+            'float',
+            'same',
+            np.sinh,
+            'The hyperbolic sine.',
+            'pycore.sinh_async([0.0, 1.0, -2.0])',
+            'array([ 0.       ,  1.1752012, -3.6268604], dtype=float32)',
+            ulps=2.5,
+            flops=25,
+        ),
+        _unary(
+            'cosh',
+            'float',
+            'same',
+            np.cosh,
+            'The hyperbolic cosine.',
+            'pycore.cosh_async([0.0, 1.0, -2.0])',
+            'array([1.       , 1.5430807, 3.7621956], dtype=float32)',
+            ulps=2.5,
+            flops=25,
+        ),
+        _unary(
+            'asinh',
+            'float',
+            'same',
+            np.asinh,
+            'The inverse hyperbolic sine.',
+            'pycore.asinh_async([0.0, 1.0, -1e20])',
+            'array([  0.       ,   0.8813736, -46.74485  ], dtype=float32)',
+            ulps=2.5,
+            flops=35,
+        ),
+        _unary(
+            'acosh',
+            'float',
+            'same',
+            np.acosh,
+            'The inverse hyperbolic cosine; NaN for x < 1.',
+            'pycore.acosh_async([1.0, 2.0, 1e20])',
+            'array([ 0.      ,  1.316958, 46.74485 ], dtype=float32)',
+            ulps=3,
+            flops=35,
+        ),
+        _unary(
+            'atanh',
+            'float',
+            'same',
+            np.atanh,
+            'The inverse hyperbolic tangent; ±inf for ±1, NaN for |x| > 1.',
+            'pycore.atanh_async([0.0, 0.5, -1.0])',
+            'array([0.        , 0.54930615,       -inf], dtype=float32)',
+            ulps=2.5,
+            flops=35,
+        ),
+        _unary(
+            'floor',
+            'numeric',
+            'same',
+            np.floor,
+            'The largest integer <= x; integers keep their dtype (the identity).',
+            'pycore.floor_async([-1.5, 2.5])',
+            'array([-2.,  2.], dtype=float32)',
+        ),
+        _unary(
+            'ceil',
+            'numeric',
+            'same',
+            np.ceil,
+            'The smallest integer >= x; integers keep their dtype.',
+            'pycore.ceil_async([-1.5, 2.5])',
+            'array([-1.,  3.], dtype=float32)',
+        ),
+        _unary(
+            'trunc',
+            'numeric',
+            'same',
+            np.trunc,
+            'x rounded toward 0; integers keep their dtype.',
+            'pycore.trunc_async([-1.5, 2.5])',
+            'array([-1.,  2.], dtype=float32)',
+        ),
+        _unary(
+            'round',
+            'numeric',
+            'same',
+            np.round,
+            'x rounded to the nearest integer, halves to even; integers keep their dtype.',
+            'pycore.round_async([0.5, 1.5, 2.5, -0.5])',
+            'array([ 0.,  2.,  2., -0.], dtype=float32)',
+        ),
+        _unary(
+            'isnan',
+            'any',
+            'bool',
+            np.isnan,
+            'Whether x is NaN (never for integers and bools).',
+            "pycore.isnan_async([1.0, float('nan')])",
+            'array([False,  True])',
+        ),
+        _unary(
+            'isinf',
+            'any',
+            'bool',
+            np.isinf,
+            'Whether x is +inf or -inf.',
+            "pycore.isinf_async([1.0, float('-inf')])",
+            'array([False,  True])',
+        ),
+        _unary(
+            'isfinite',
+            'any',
+            'bool',
+            np.isfinite,
+            'Whether x is neither infinite nor NaN.',
+            "pycore.isfinite_async([1.0, float('inf'), float('nan')])",
+            'array([ True, False, False])',
+        ),
+        _unary(
+            'signbit',
+            'any',
+            'bool',
+            np.signbit,
+            "Whether x's sign bit is set (True for -0.0 and a negative NaN).",
+            'pycore.signbit_async([-0.0, 0.0, -2.0])',
+            'array([ True, False,  True])',
+        ),
+        _unary(
+            'bitwise_invert',
+            'integer',
+            'same',
+            np.bitwise_invert,
+            '~x: every bit flipped; not x for bools.',
+            'pycore.bitwise_invert_async([0, 5, -1])',
+            'array([-1, -6,  0], dtype=int32)',
+        ),
+        _unary(
+            'reciprocal',
+            'float',
+            'same',
+            np.reciprocal,
+            '1 / x (integers give float32).',
+            'pycore.reciprocal_async([2, 4])',
+            'array([0.5 , 0.25], dtype=float32)',
+            ulps=2.5,
         ),
     ]
 }

@@ -21,31 +21,68 @@ NARROW = {"float64": np.dtype(np.float32), "int64": np.dtype(np.int32), "uint64"
 def narrowed(d):
     return NARROW.get(d.name, d)
 
+def refused(u, compute):
+    """Whether pycore refuses inputs promoted to `compute` (TypeError)."""
+    return ((u.takes in ("numeric", "int") and compute == bool)
+            or (u.takes in ("integer", "int") and compute.kind == "f"))
+
+def int_power(x, y):
+    """pycore's integer powers: NumPy's, wrapping, and for a negative exponent the integer part of
+    1 / x ** -y (1 for x = 1, ±1 for x = -1, else 0), which NumPy refuses."""
+    x, y = np.broadcast_arrays(x, y)
+    out = np.power(x, np.where(y < 0, 0, y)).astype(x.dtype)
+    if y.dtype.kind == "i":
+        odd = np.where(y % 2 == 1, -1, 1).astype(x.dtype)
+        out = np.where(y < 0, np.where(x == 1, 1, np.where(x == -1, odd, 0)), out).astype(x.dtype)
+    return out
+
 def ufunc_ref(name, *xs):
-    """(values, dtype) of ufunc `name` on NumPy arrays and Python scalars as pycore defines it:
-    NumPy 2's promotion narrowed to 32 bits, computed in that dtype (float32 for divide, bool for the
-    logical ops); (None, None) where pycore raises TypeError (bools in numeric ops)."""
+    """(values, dtype, exact) of ufunc `name` on NumPy arrays and Python scalars as pycore defines it:
+    NumPy 2's promotion narrowed to 32 bits, computed in that dtype (float32 for the float functions,
+    bool for the logical ops); `exact`, for the functions with an error bound, NumPy's answer in
+    float64 on the same inputs. (None, None, None) where pycore raises TypeError."""
     u = UFUNCS[name]
     promoted = narrowed(np.result_type(*[x.dtype if isinstance(x, np.ndarray) else x for x in xs]))
     compute = {"float": np.dtype(np.float32), "bool": np.dtype(bool)}.get(u.takes, promoted)
-    if u.takes == "numeric" and compute == bool:
-        return None, None
+    if refused(u, compute):
+        return None, None, None
     vals = [x.astype(compute) if isinstance(x, np.ndarray) else np.array(x).astype(compute) for x in xs]
+    exact = None
     with np.errstate(all="ignore"):
-        y = getattr(np, name)(*vals)  # (NumPy's divmod for floats; an integer divided by 0 gives 0)
+        if name == "pow" and compute.kind in "iu":
+            y = int_power(*vals)
+        else:
+            y = getattr(np, name)(*vals)  # (NumPy's divmod for floats; an integer divided by 0 gives 0)
+        if u.ulps and compute.kind == "f":
+            exact = getattr(np, name)(*[v.astype(np.float64) for v in vals])
     out = np.dtype(bool) if u.gives == "bool" else compute
-    return np.asarray(y).astype(out), out
+    return np.asarray(y).astype(out), out, exact
 
-def close(name, got, want):
-    """Exact (NaN where NumPy's is), except true division: WGSL allows 2.5 ulp."""
+def ulp_error(got, exact):
+    """|got - exact| in float32 ULPs of the exact (float64) value: 0 where both are NaN, or the
+    same infinity (float32's rounding of the exact value), or both below the normal range (a GPU may
+    flush subnormals); inf where only one is NaN."""
+    got, exact = got.astype(np.float64), np.asarray(exact, np.float64)
+    with np.errstate(all="ignore"):
+        same = (np.isnan(got) & np.isnan(exact)) | (got == exact.astype(np.float32))
+        flushed = (np.abs(got) < 2.0**-126) & (np.abs(exact) < 2.0**-126)
+        g = np.where(np.isinf(got), np.sign(got) * 2.0**128, got)
+        r = np.clip(exact, -2.0**128, 2.0**128)
+        unit = 2.0 ** (np.floor(np.log2(np.maximum(np.abs(r), 2.0**-126))) - 23)
+        err = np.where(same | flushed, 0.0, np.abs(g - r) / unit)
+    return np.where(np.isnan(got) != np.isnan(exact), np.inf, err)
+
+def close(name, got, want, exact=None):
+    """Exact (NaN where NumPy's is), except the functions with an error bound (`ulps`, or `atol`
+    absolutely), against the float64 answer."""
     if got.shape != want.shape or got.dtype != want.dtype:
         return False
-    if got.dtype.kind != "f" or name != "divide":
+    if exact is None:
         return bool(np.array_equal(got, want, equal_nan=got.dtype.kind == "f"))
+    u = UFUNCS[name]
     with np.errstate(invalid="ignore"):
-        off = np.abs(got.astype(np.float64) - want)
-        ok = np.isnan(want) | (got == want) | (off <= 4 * EPS * np.abs(want))
-    return bool(np.array_equal(np.isnan(got), np.isnan(want)) and ok.all())
+        near = np.abs(got.astype(np.float64) - exact) <= u.atol
+    return bool(((ulp_error(got, exact) <= u.ulps) | near).all())
 
 def on_gpu(got, traced=True):
     """A GpuArray on the GPU, computed there (`traced`: the last call's trace says webgpu)."""
@@ -72,7 +109,7 @@ failures, calls = [], 0
 async def check(name, gpu_args, host_args, label):
     global calls
     calls += 1
-    want, dtype = ufunc_ref(name, *host_args)
+    want, dtype, exact = ufunc_ref(name, *host_args)
     try:
         got = await getattr(pycore, f"{name}_async")(*gpu_args, backend="gpu")
     except TypeError as exc:
@@ -86,7 +123,7 @@ async def check(name, gpu_args, host_args, label):
         failures.append(f"{label}: {got!r} on {pycore.trace()[-1]['backend']}")
         return
     value = await got.to_numpy_async()
-    if got.dtype != dtype or not close(name, value, want):
+    if got.dtype != dtype or not close(name, value, want, exact):
         failures.append(f"{label}: {got.dtype} (want {dtype}): {value.tolist()} != {want.tolist()}")
     got.release()
 
@@ -112,11 +149,12 @@ for name in binary:
         for s in (3, 2.5, True):
             await check(name, (t, s), (x, s), f"{name}({d}, {s!r})")
             await check(name, (s, t[::-1]), (s, x[::-1]), f"{name}({s!r}, {d}[::-1])")
-for d in DTS:
-    x = data(d, (5, 4))
-    t = await pycore.to_gpu_async(x)
-    await check("logical_not", (t,), (x,), f"logical_not({d})")
-    await check("logical_not", (t.T[::-1],), (x.T[::-1],), f"logical_not({d}.T[::-1])")
+for name in [n for n, u in UFUNCS.items() if u.nin == 1]:
+    for d in DTS:
+        x = data(d, (5, 4))
+        t = await pycore.to_gpu_async(x)
+        await check(name, (t,), (x,), f"{name}({d})")
+        await check(name, (t.T[::-1],), (x.T[::-1],), f"{name}({d}.T[::-1])")
 # integer wraparound, floor division and remainder signs, division by zero, unsigned order
 IMAX, IMIN = 2**31 - 1, -(2**31)
 edges = {
@@ -133,6 +171,20 @@ for dt, (a, b) in edges.items():
     for name in binary:
         await check(name, (ta, tb), (a, b), f"{name}(edges {dt})")
         await check(name, (ta[::-1], tb[::-1]), (a[::-1], b[::-1]), f"{name}(edges {dt}[::-1])")
+# special values: every float input against every other
+SPECIAL = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.5, -3.0, 1e-30, -1e30, 3.4e38,
+                    88.5, -104.0, 1e5, 0.75], np.float32)
+ts = await pycore.to_gpu_async(SPECIAL)
+for name, u in UFUNCS.items():
+    if refused(u, np.dtype(np.float32)):
+        continue
+    if name in ("sin", "cos", "tan"):  # (accurate for |x| < 1e5: ACCURACY; bigger ones are not bounded)
+        keep = ~np.isfinite(SPECIAL) | (np.abs(SPECIAL) <= 1e5)
+        await check(name, (await pycore.to_gpu_async(SPECIAL[keep]),), (SPECIAL[keep],), f"{name}(specials)")
+    elif u.nin == 1:
+        await check(name, (ts,), (SPECIAL,), f"{name}(specials)")
+    else:
+        await check(name, (ts[:, None], ts), (SPECIAL[:, None], SPECIAL), f"{name}(specials x specials)")
 overflow = []
 for args in [(await pycore.to_gpu_async(np.array([1], np.uint32)), -1),
              (await pycore.to_gpu_async(np.array([1], np.int32)), 2**31)]:
@@ -145,12 +197,63 @@ if len(overflow) != 2:
 # the docstring examples, on the GPU
 for entry in [*UFUNCS.values(), *REDUCTIONS.values()]:
     value = await eval(entry.example[:-1] + ', backend="gpu")')
-    shown = eval(entry.shows, {"array": np.array, "float32": np.float32, "int32": np.int32})
+    shown = eval(entry.shows, {"array": np.array, "float32": np.float32, "int32": np.int32, "inf": np.inf})
     if pycore.trace()[-1]["backend"] != "webgpu" or not (
             np.shape(value) == np.shape(shown) and np.allclose(value, shown, rtol=1e-6)
             and getattr(value, "dtype", None) == getattr(shown, "dtype", None)):
         failures.append(f"example of {entry.name}: {value!r} is not {entry.shows}")
 {"failures": failures, "calls": calls}
+'''
+
+# The float functions over their domains (2^16 inputs each, spread over the exponents): the largest
+# error in float32 ULPs against NumPy's float64, within the table's `ulps` (or `atol`).
+ACCURACY = '''
+rng = np.random.default_rng(3)
+N = 1 << 16
+
+def spread(lo, hi, n, signs=True):
+    x = np.exp(rng.uniform(np.log(lo), np.log(hi), n))
+    return x * rng.choice([-1, 1], n) if signs else x
+
+def domain(name):
+    if name in ("asin", "acos", "atanh"):
+        x = np.concatenate([rng.uniform(-1, 1, N // 2), spread(1e-8, 1, N // 2)])
+    elif name == "acosh":
+        x = 1 + spread(1e-7, 1e30, N, signs=False)
+    elif name in ("log", "log2", "log10", "sqrt", "reciprocal"):
+        x = np.concatenate([spread(1e-37, 3e38, N // 2, signs=False), rng.uniform(0.5, 2, N // 2)])
+    elif name == "log1p":
+        x = np.concatenate([rng.uniform(-1, 1, N // 2), spread(1e-10, 1e30, N // 2)])
+    elif name in ("exp", "expm1", "sinh", "cosh"):
+        x = np.concatenate([rng.uniform(-89, 89, N // 2), spread(1e-8, 1, N // 2)])
+    elif name in ("sin", "cos", "tan"):
+        x = np.concatenate([rng.uniform(-10, 10, N // 2), spread(1e-6, 1e5, N // 2)])
+    else:
+        x = np.concatenate([rng.uniform(-3, 3, N // 2), spread(1e-30, 1e30, N // 2)])
+    x = x.astype(np.float32)
+    return np.where(np.abs(x) < 2.0**-126, np.float32(0), x)
+
+errors, failures = {}, []
+for name, u in UFUNCS.items():
+    if not u.ulps:
+        continue
+    args = [domain(name)] if u.nin == 1 else [domain(name), domain(name)]
+    if name == "pow":
+        args[0] = np.concatenate([rng.uniform(0, 2, N // 2), spread(1e-20, 1e20, N // 2)]).astype(np.float32)
+        args[1] = rng.uniform(-40, 40, N).astype(np.float32)
+        args[1][::2] = np.round(args[1][::2])
+    got = await getattr(pycore, f"{name}_async")(*[await pycore.to_gpu_async(a) for a in args], backend="gpu")
+    got = await got.to_numpy_async()
+    with np.errstate(all="ignore"):
+        exact = getattr(np, name)(*[a.astype(np.float64) for a in args])
+        err = ulp_error(got, exact)
+        err = np.where(np.abs(got.astype(np.float64) - exact) <= u.atol, 0.0, err)
+    errors[name] = round(float(err.max()), 2)
+    if err.max() > u.ulps:
+        i = int(np.argmax(err))
+        failures.append(f"{name}{tuple(float(a[i]) for a in args)} = {got[i]!r}, exact {exact[i]!r}: "
+                        f"{err[i]:.3g} ULP > {u.ulps}")
+{"errors": errors, "failures": failures}
 '''
 
 REDUCTIONS = '''
@@ -411,6 +514,13 @@ def test_every_ufunc_on_every_dtype_matches_numpy(gpu):
     r = gpu.py(COMMON + UFUNCS)
     assert r["failures"] == [], r["failures"][:20]
     assert r["calls"] > 1000
+
+
+def test_float_functions_are_within_their_error_bounds(gpu):
+    r = gpu.py(COMMON + ACCURACY)
+    print("largest errors in ULP:", r["errors"])
+    assert r["failures"] == [], r["failures"]
+    assert len(r["errors"]) > 20
 
 
 def test_every_reduction_over_axes_and_views_matches_numpy(gpu):

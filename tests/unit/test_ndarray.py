@@ -14,6 +14,9 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hst
+from hypothesis.extra import numpy as hnp
 
 import pycore
 from pycore.array import dtypes
@@ -47,7 +50,8 @@ from tests.unit.test_cpython_api import run
 EPS = float(np.finfo(np.float32).eps)
 NARROW = {"float64": FLOAT32, "int64": INT32, "uint64": UINT32}
 BINARY = [name for name, u in UFUNCS.items() if u.nin == 2]
-NUMERIC = [name for name, u in UFUNCS.items() if u.takes == "numeric"]
+UNARY = [name for name, u in UFUNCS.items() if u.nin == 1]
+NUMERIC = [name for name in BINARY if UFUNCS[name].takes == "numeric"]
 
 
 def narrowed(dtype: np.dtype) -> np.dtype:
@@ -516,17 +520,50 @@ def test_contiguity_and_span():
 # ------------------------------------------------------------------------------ ufuncs on NumPy
 
 
+def int_power(x, y):
+    """Integer powers as pycore defines them: wrapping, and for a negative exponent the integer part
+    of 1 / x ** -y (NumPy refuses those), element by element in Python ints."""
+    x, y = np.broadcast_arrays(np.asarray(x), np.asarray(y))
+    bits = 8 * x.dtype.itemsize
+    out = []
+    for a, b in zip(x.ravel().tolist(), y.ravel().tolist(), strict=True):
+        v = pow(int(a), int(b), 2**bits) if b >= 0 else (1 if a == 1 else (-1) ** b if a == -1 else 0)
+        out.append(v - 2**bits if x.dtype.kind == "i" and v >= 2 ** (bits - 1) else v)
+    return np.array(out, x.dtype).reshape(x.shape)
+
+
 def numpy_ufunc(name, *xs):
     """NumPy's own answer, narrowed to pycore's dtypes (NumPy computes int32 with uint32 in int64,
-    and integers with floats in float64: equal here, as the data mixes small values only)."""
+    and integers with floats in float64: equal here, as the data mixes small values only). The
+    ops computing in float32 get float32 inputs (NumPy's float64 results of mixed dtypes differ)."""
+    u = UFUNCS[name]
+    if u.takes == "float" or narrowed(np.result_type(*xs)) == FLOAT32:
+        xs = tuple(np.asarray(x).astype(np.float32) for x in xs)
     with np.errstate(all="ignore"):
-        want = np.asarray(getattr(np, name)(*xs))
+        if name == "pow" and np.result_type(*xs).kind in "iu":
+            typed = [x if isinstance(x, np.ndarray) else np.array(x, np.result_type(*xs)) for x in xs]
+            dtype = narrowed(np.result_type(*typed))
+            want = int_power(*np.broadcast_arrays(*[t.astype(dtype) for t in typed]))
+        else:
+            want = np.asarray(getattr(np, name)(*xs))
     return want.astype(narrowed(want.dtype))
+
+
+def refusal(name, dtype):
+    """What pycore's TypeError says for inputs promoted to `dtype`, or None where it takes them."""
+    takes = UFUNCS[name].takes
+    if dtype == FLOAT32 and takes in ("integer", "int"):
+        return f"{name}: float inputs are not supported"
+    if dtype == BOOL and takes in ("numeric", "int"):
+        return f"{name}: bool inputs are not supported"
+    return None
 
 
 def check_ufunc(name, got, want, xs):
     assert isinstance(got, np.ndarray) and got.dtype == want.dtype and got.shape == want.shape, (got, want)
     np.testing.assert_array_equal(got, want)
+    if got.dtype == FLOAT32:  # signed zeros too
+        assert np.array_equal(np.signbit(got), np.signbit(want)), (name, got, want)
 
 
 SHAPES = [((4, 3), (3,)), ((2, 1, 3), (4, 1)), ((), (5,)), ((3, 1), (1,)), ((0, 3), (1, 3))]
@@ -539,8 +576,9 @@ def test_ufunc_matches_numpy_on_every_dtype_pair(name):
     for d1, d2 in itertools.product(DTYPES, repeat=2):
         for s1, s2 in SHAPES:
             a, b = data(d1, s1, rng), data(d2, s2, rng)
-            if UFUNCS[name].takes == "numeric" and d1 == d2 == BOOL:
-                with pytest.raises(TypeError, match=f"{name}: bool inputs are not supported"):
+            refused = refusal(name, result_type(d1, d2))
+            if refused:
+                with pytest.raises(TypeError, match=refused):
                     run(fn(a, b))
                 continue
             got = run(fn(a, b))
@@ -556,8 +594,9 @@ def test_ufunc_with_python_scalars_matches_numpy(name):
         x = data(dtype, (4, 3), rng)
         for s in (3, -2, 2.5, True, 0):
             for args in ((x, s), (s, x)):
-                if UFUNCS[name].takes == "numeric" and result_type(dtype, s) == BOOL:
-                    with pytest.raises(TypeError, match="bool inputs are not supported"):
+                refused = refusal(name, result_type(dtype, s))
+                if refused:
+                    with pytest.raises(TypeError, match=refused):
                         run(fn(*args))
                     continue
                 try:
@@ -573,6 +612,83 @@ def test_ufunc_with_python_scalars_matches_numpy(name):
     # scalars only: as 0-d arrays of the default dtypes
     got = run(fn(7, 2))
     assert isinstance(got, np.ndarray) and got.shape == () and got.dtype == numpy_ufunc(name, 7, 2).dtype
+
+
+SPECIALS = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.5, -3.0, 1e-30, -1e30,
+                     3.4e38, 88.5, -104.0, 1e5, 0.75], np.float32)
+
+
+@pytest.mark.parametrize("name", UNARY)
+def test_unary_ufunc_matches_numpy_on_every_dtype_and_special_value(name):
+    fn = getattr(pycore, f"{name}_async")
+    rng = np.random.default_rng(abs(hash(name)) % 2**32)
+    for dtype in DTYPES:
+        x = data(dtype, (5, 4), rng)
+        refused = refusal(name, dtype)
+        if refused:
+            with pytest.raises(TypeError, match=refused):
+                run(fn(x))
+            continue
+        for view in (x, x.T[::-1], x[0, 1]):
+            check_ufunc(name, run(fn(view)), numpy_ufunc(name, view), (view,))
+    if not refusal(name, FLOAT32):
+        check_ufunc(name, run(fn(SPECIALS)), numpy_ufunc(name, SPECIALS), (SPECIALS,))
+    edges = np.array([2**31 - 1, -(2**31), -1, 0, 1], np.int32)
+    if not refusal(name, INT32):
+        check_ufunc(name, run(fn(edges)), numpy_ufunc(name, edges), (edges,))
+
+
+@pytest.mark.parametrize("name", [n for n in BINARY if UFUNCS[n].takes in ("float", "numeric")])
+def test_binary_ufunc_on_every_pair_of_special_values(name):
+    a, b = SPECIALS[:, None], SPECIALS[None, :]
+    check_ufunc(name, run(getattr(pycore, f"{name}_async")(a, b)), numpy_ufunc(name, a, b), (a, b))
+
+
+def test_integer_functions_at_the_edges():
+    imin = -(2**31)
+    assert run(pycore.abs_async(np.array([imin, -5], np.int32))).tolist() == [imin, 5]  # wraps, as NumPy's
+    assert run(pycore.negative_async(np.array([1], np.uint32))).tolist() == [2**32 - 1]
+    left = run(pycore.bitwise_left_shift_async(np.array([1, 1, 1, 3], np.int32), [31, 32, -1, 40]))
+    assert left.tolist() == [imin, 0, 0, 0]
+    right = run(pycore.bitwise_right_shift_async(np.array([-5, -5, 5, imin], np.int32), [32, -1, 33, 31]))
+    assert right.tolist() == [-1, -1, 0, -1]
+    assert run(pycore.bitwise_right_shift_async(np.array([2**32 - 1], np.uint32), 32)).tolist() == [0]
+    powers = run(pycore.pow_async(np.array([2, -3, 0, 1, -1, -1, 5], np.int32), [31, 3, 0, -4, -3, -2, -1]))
+    assert powers.tolist() == [imin, -27, 1, 1, -1, 1, 0]
+    assert run(pycore.pow_async(np.array([3], np.uint32), 21)).tolist() == [3**21 % 2**32]
+    assert run(pycore.floor_async(np.array([3, -4], np.int32))).dtype == INT32
+    assert run(pycore.sqrt_async(np.array([4], np.uint32))).dtype == FLOAT32
+    assert run(pycore.bitwise_invert_async(np.array([True, False]))).tolist() == [False, True]
+    with pytest.raises(TypeError, match="bitwise_and: float inputs are not supported"):
+        run(pycore.bitwise_and_async([1.5], [1]))
+    with pytest.raises(TypeError, match="bitwise_left_shift: bool inputs are not supported"):
+        run(pycore.bitwise_left_shift_async([True], [False]))
+
+
+def test_every_inexact_function_declares_its_accuracy():
+    for name, u in UFUNCS.items():
+        inexact = name == "pow" or (u.takes == "float" and name not in ("copysign", "nextafter"))
+        assert (u.ulps > 0) == inexact, name
+        assert u.ulps <= 8 and u.atol <= 1e-6, name
+
+
+@settings(max_examples=80, deadline=None)
+@given(name=hst.sampled_from(["abs", "sign", "round", "sqrt", "log1p", "pow", "atan2", "hypot", "nextafter",
+                             "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "isfinite"]),
+       dtypes=hst.tuples(*[hst.sampled_from([FLOAT32, INT32, UINT32, BOOL])] * 2),
+       shapes=hnp.mutually_broadcastable_shapes(num_shapes=2, max_dims=3, max_side=4), draw=hst.data())
+def test_sampled_ufuncs_match_numpy_on_any_shapes_and_values(name, dtypes, shapes, draw):
+    u = UFUNCS[name]
+    xs = [draw.draw(hnp.arrays(d, s)) for d, s in zip(dtypes[:u.nin], shapes.input_shapes, strict=False)]
+    fn = getattr(pycore, f"{name}_async")
+    refused = refusal(name, result_type(*[x.dtype for x in xs]))
+    if refused:
+        with pytest.raises(TypeError, match=refused):
+            run(fn(*xs))
+        return
+    got = run(fn(*xs))
+    check_ufunc(name, got, numpy_ufunc(name, *xs), xs)
+    assert got.shape == np.broadcast_shapes(*[x.shape for x in xs])
 
 
 def test_numpy_scalars_are_strong_and_narrowed(fresh_warnings):
@@ -664,7 +780,7 @@ def test_bool_inputs_to_numeric_ops_raise_type_error(name):
 def test_shapes_that_do_not_broadcast_raise_value_error_naming_both(name):
     fn = getattr(pycore, f"{name}_async")
     with pytest.raises(ValueError, match=rf"^{name}: shapes \(4, 3\) and \(4,\) do not broadcast"):
-        run(fn(np.ones((4, 3), np.float32), np.ones(4, np.float32)))
+        run(fn(np.ones((4, 3), np.uint32), np.ones(4, np.uint32)))
     with pytest.raises(ValueError, match=rf"^{name}: shapes \(2, 1, 3\) and \(5, 2\) do not broadcast"):
         run(fn(np.ones((2, 1, 3), np.int32), np.ones((5, 2), np.int32)))
 
