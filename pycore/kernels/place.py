@@ -46,6 +46,7 @@ from pycore.kernels.wgsl import wgsl_template
 WORKGROUP = 256  # threads per workgroup (common.wgsl's WORKGROUP)
 MODES = ("copy", "value", "ramp", "diagonal")
 TRIANGLES = ("tril", "triu")
+VALUES = {"copy": 0, "value": 1, "ramp": 4, "diagonal": 1}  # the words of each mode's values
 
 
 @dataclass(frozen=True)
@@ -121,10 +122,10 @@ def _kernel(mode: str, src: str | None, out: str, rank: int, triangle: str | Non
     else:
         raise ValueError(f"place: unknown mode {mode!r}")
     if triangle is not None:
-        k_at = values_at + {"copy": 0, "value": 1, "ramp": 4, "diagonal": 1}[mode]
+        k_at = values_at + VALUES[mode]
         keep = ">=" if triangle == "triu" else "<="
         value.append(f"    v = select({t}(0), v, i32(c{rank - 1}) - i32(c{rank - 2}) {keep} iword({k_at}u));")
-    n_words = values_at + 5
+    n_words = values_at + VALUES[mode] + (triangle is not None)  # (as plan_place writes them)
     name = f"place:{mode}({src or ''})->{t}[{rank}]{triangle or ''}"
 
     def source() -> str:
