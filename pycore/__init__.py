@@ -17,6 +17,13 @@ Arrays are float32, int32, uint32 or bool; ops broadcast as NumPy's do.
   rows          softmax, log_softmax (axis=)
   linear alg.   matmul (batched), dot; images: convolve2d
   many ops      CommandBatch: queue ops, run them in one submit, fused where they can be
+  Array API     the standard's creation (asarray, zeros, ones, full, empty and their _like, arange,
+                linspace, eye, tril, triu, meshgrid), manipulation (reshape, permute_dims, concat,
+                stack, unstack, roll, flip, tile, repeat, moveaxis, squeeze, expand_dims,
+                broadcast_to, broadcast_arrays, matrix_transpose, astype) functions, each as
+                `<name>_async` (the views also plain: pycore.flip(x)), device="cpu" | "gpu"; dtypes
+                float32, int32, uint32, bool; result_type, can_cast, isdtype, finfo, iinfo and
+                __array_namespace_info__()
   the backend   backend="auto" | "gpu" | "numpy" on every op; init_async, info, trace, explain,
                 calibrate_async; SELECTOR (the cost model behind "auto")
 
@@ -40,6 +47,7 @@ from pycore.bench.calibrate import calibrate_async
 from pycore.calls.api import PUBLIC
 from pycore.calls.batch import CommandBatch
 from pycore.calls.gpuarray import GpuArray, to_gpu_async
+from pycore.calls.namespace import NSPUBLIC
 from pycore.calls.nd import NDPUBLIC
 from pycore.choice.selector import SELECTOR
 from pycore.choice.selector import BackendSelector as BackendSelector  # (importable, outside __all__)
@@ -50,15 +58,21 @@ from pycore.tables.ops import OPS as OPS
 
 globals().update(PUBLIC)  # relu_async, softmax_async, matmul_async, ... (see ops.OPS)
 globals().update(NDPUBLIC)  # add_async, sum_async(x, axis=...), ... (see tables/ufuncs.py): n-d, any dtype
+# The Array API's creation, manipulation and data-type functions (calls/namespace.py); `bool` is
+# answered by __getattr__, so that this module's own uses of the builtin stay the builtin.
+globals().update({k: v for k, v in NSPUBLIC.items() if k != "bool"})
 
 # The public namespace (what help(pycore) lists): the ops, arrays and the backend's controls. OPS,
 # BackendSelector, Calibration and the modules stay importable, outside it.
 __all__ = ["SELECTOR", "CommandBatch", "GpuArray", "NarrowingWarning", "__version__", "calibrate_async",
-           "explain", "info", "init_async", "to_gpu_async", "trace", *dict.fromkeys([*PUBLIC, *NDPUBLIC])]
+           "explain", "info", "init_async", "to_gpu_async", "trace",
+           *dict.fromkeys([*PUBLIC, *NDPUBLIC, *NSPUBLIC])]
 
 
 def __getattr__(name: str) -> Any:
     """pycore.bench is imported on first use (so `python3 -m pycore.bench` runs it as __main__)."""
+    if name == "bool":  # (the Array API's dtype: pycore.bool)
+        return NSPUBLIC["bool"]
     if name == "bench":
         import importlib
 

@@ -1,5 +1,6 @@
 """Type stub of pycore's public API, written by scripts/stubs.py from the op table (do not edit)."""
 
+import builtins
 from typing import Any
 
 import numpy as np
@@ -10,6 +11,7 @@ from .array.dtypes import NarrowingWarning as NarrowingWarning
 from .bench.calibrate import calibrate_async as calibrate_async
 from .calls.batch import CommandBatch as CommandBatch
 from .calls.gpuarray import GpuArray as GpuArray
+from .calls.namespace import FInfo, IInfo, Info
 from .choice.selector import SELECTOR as SELECTOR
 from .choice.selector import BackendSelector as BackendSelector
 from .choice.selector import Calibration as Calibration
@@ -18,8 +20,8 @@ from .tables.ops import OPS as OPS
 
 __version__: str
 
-def explain(op: str, *shapes: tuple[int, ...], on_gpu: tuple[bool, ...] | None = None, axis: Any = None,
-            keepdims: bool = False) -> dict[str, Any]: ...
+def explain(op: str, *shapes: tuple[int, ...], on_gpu: tuple[builtins.bool, ...] | None = None, axis: Any = None,
+            keepdims: builtins.bool = False) -> dict[str, Any]: ...
 async def to_gpu_async(x: ArrayLike | GpuArray, dtype: Any = None) -> GpuArray: ...
 async def init_async(transport: str | None = None) -> dict[str, Any]: ...
 def info() -> dict[str, Any]: ...
@@ -155,27 +157,27 @@ async def bitwise_invert_async(x: ArrayLike | GpuArray | float, /, *, backend: s
     """~x: every bit flipped; not x for bools."""
 async def reciprocal_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
     """1 / x (integers give float32)."""
-async def sum_async(x: ArrayLike | GpuArray, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False, backend: str = "auto") -> Any:
+async def sum_async(x: ArrayLike | GpuArray, /, *, axis: int | tuple[int, ...] | None = None, keepdims: builtins.bool = False, backend: str = "auto") -> Any:
     """The sum over `axis` (all axes when None); bools count as int32; integers wrap."""
-async def prod_async(x: ArrayLike | GpuArray, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False, backend: str = "auto") -> Any:
+async def prod_async(x: ArrayLike | GpuArray, /, *, axis: int | tuple[int, ...] | None = None, keepdims: builtins.bool = False, backend: str = "auto") -> Any:
     """The product over `axis` (all axes when None); integers wrap."""
-async def max_async(x: ArrayLike | GpuArray, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False, backend: str = "auto") -> Any:
+async def max_async(x: ArrayLike | GpuArray, /, *, axis: int | tuple[int, ...] | None = None, keepdims: builtins.bool = False, backend: str = "auto") -> Any:
     """The largest element over `axis`; NaN if any is NaN; an empty reduction is an error."""
-async def min_async(x: ArrayLike | GpuArray, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False, backend: str = "auto") -> Any:
+async def min_async(x: ArrayLike | GpuArray, /, *, axis: int | tuple[int, ...] | None = None, keepdims: builtins.bool = False, backend: str = "auto") -> Any:
     """The smallest element over `axis`; NaN if any is NaN; an empty reduction is an error."""
-async def mean_async(x: ArrayLike | GpuArray, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False, backend: str = "auto") -> Any:
+async def mean_async(x: ArrayLike | GpuArray, /, *, axis: int | tuple[int, ...] | None = None, keepdims: builtins.bool = False, backend: str = "auto") -> Any:
     """The arithmetic mean over `axis`, in float32 (compensated sums); NaN for no elements."""
-async def var_async(x: ArrayLike | GpuArray, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False, correction: float = 0.0, backend: str = "auto") -> Any:
+async def var_async(x: ArrayLike | GpuArray, /, *, axis: int | tuple[int, ...] | None = None, keepdims: builtins.bool = False, correction: float = 0.0, backend: str = "auto") -> Any:
     """The variance over `axis` (two passes: the mean, then squared deviations), divided by N - correction."""
-async def std_async(x: ArrayLike | GpuArray, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False, correction: float = 0.0, backend: str = "auto") -> Any:
+async def std_async(x: ArrayLike | GpuArray, /, *, axis: int | tuple[int, ...] | None = None, keepdims: builtins.bool = False, correction: float = 0.0, backend: str = "auto") -> Any:
     """The standard deviation over `axis`: the square root of var."""
-async def argmax_async(x: ArrayLike | GpuArray, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False, backend: str = "auto") -> Any:
+async def argmax_async(x: ArrayLike | GpuArray, /, *, axis: int | tuple[int, ...] | None = None, keepdims: builtins.bool = False, backend: str = "auto") -> Any:
     """The index of the largest element along `axis` (of the flattened array when None); the first on ties and the first NaN, as NumPy's."""
-async def argmin_async(x: ArrayLike | GpuArray, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False, backend: str = "auto") -> Any:
+async def argmin_async(x: ArrayLike | GpuArray, /, *, axis: int | tuple[int, ...] | None = None, keepdims: builtins.bool = False, backend: str = "auto") -> Any:
     """The index of the smallest element along `axis` (of the flattened array when None)."""
-async def all_async(x: ArrayLike | GpuArray, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False, backend: str = "auto") -> Any:
+async def all_async(x: ArrayLike | GpuArray, /, *, axis: int | tuple[int, ...] | None = None, keepdims: builtins.bool = False, backend: str = "auto") -> Any:
     """Whether every element over `axis` is nonzero (True for no elements)."""
-async def any_async(x: ArrayLike | GpuArray, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False, backend: str = "auto") -> Any:
+async def any_async(x: ArrayLike | GpuArray, /, *, axis: int | tuple[int, ...] | None = None, keepdims: builtins.bool = False, backend: str = "auto") -> Any:
     """Whether any element over `axis` is nonzero (False for no elements)."""
 async def relu_async(x: ArrayLike | GpuArray, *, backend: str = "auto") -> np.ndarray | GpuArray:
     """max(x, 0) element-wise; NaN stays NaN."""
@@ -189,7 +191,7 @@ async def tanh_async(x: ArrayLike | GpuArray, *, backend: str = "auto") -> np.nd
     """tanh(x) in a form that never overflows (tanh(±inf) = ±1)."""
 async def swish_async(x: ArrayLike | GpuArray, *, backend: str = "auto") -> np.ndarray | GpuArray:
     """x * sigmoid(x) (SiLU); swish(-inf) = 0."""
-async def gelu_async(x: ArrayLike | GpuArray, approximate: bool = True, *, backend: str = "auto") -> np.ndarray | GpuArray:
+async def gelu_async(x: ArrayLike | GpuArray, approximate: builtins.bool = True, *, backend: str = "auto") -> np.ndarray | GpuArray:
     """GELU, tanh approximation (approximate=False: the erf form, to ~2e-7); gelu(-inf) = 0."""
 async def clip_async(x: ArrayLike | GpuArray, min: float, max: float, *, backend: str = "auto") -> np.ndarray | GpuArray:
     """x limited to [min, max] (min <= max required); NaN stays NaN."""
@@ -205,3 +207,99 @@ async def matmul_async(a: ArrayLike | GpuArray, b: ArrayLike | GpuArray, *, back
     """a @ b as numpy.matmul: (..., m, k) @ (..., k, n) -> (..., m, n), batch axes broadcast, a 1-D operand as a row (a) or a column (b); integer operands in int32 or uint32 (wrapping), others in float32."""
 async def convolve2d_async(image: ArrayLike | GpuArray, kernel: ArrayLike | GpuArray, mode: str = 'valid', *, backend: str = "auto") -> np.ndarray | GpuArray:
     """True 2-D convolution (kernel flipped, as scipy.signal.convolve2d); mode "valid" or "same"."""
+async def asarray_async(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: builtins.bool | None = None) -> Any:
+    """`obj` (an array, a nested sequence, a Python scalar, a buffer) as an array of `dtype` (pycore's dtype for it when None) on `device` (None: where obj is; a NumPy array for anything but a GpuArray). copy: True always copies, False never does (ValueError where it would have to)."""
+async def zeros_async(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    """An array of `shape` filled with zeros (dtype float32 unless given)."""
+async def ones_async(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    """An array of `shape` filled with ones (dtype float32 unless given)."""
+async def empty_async(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    """An array of `shape` whose values are unspecified (pycore writes zeros; dtype float32 unless given)."""
+async def full_async(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    """An array of `shape` filled with `fill_value` (dtype: given, else bool, int32 or float32 by fill_value's kind)."""
+async def zeros_like_async(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
+    """Zeros of x's shape, dtype (unless given) and device (unless given)."""
+async def ones_like_async(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
+    """Ones of x's shape, dtype (unless given) and device (unless given)."""
+async def empty_like_async(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
+    """An array of x's shape, dtype and device (unless given) whose values are unspecified."""
+async def full_like_async(x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    """`fill_value` in x's shape, dtype and device (unless given)."""
+async def arange_async(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None) -> Any:
+    """Evenly spaced values in [start, stop), `step` apart (arange(n): 0 to n - 1). dtype: given, else float32 if any argument is a float, else int32."""
+async def linspace_async(start: Any, stop: Any, /, num: Any, *, dtype: Any = None, device: Any = None, endpoint: builtins.bool = True) -> Any:
+    """`num` evenly spaced float32 values from start to stop (stop included when endpoint)."""
+async def eye_async(n_rows: Any, n_cols: Any = None, /, *, k: Any = 0, dtype: Any = None, device: Any = None) -> Any:
+    """An n_rows x n_cols (n_cols = n_rows when None) array with ones on diagonal k (0: the main one, > 0 above it, < 0 below), zeros elsewhere (dtype float32 unless given)."""
+async def tril_async(x: Any, /, *, k: Any = 0) -> Any:
+    """The lower triangle of x's matrices (its last two axes): elements on and below diagonal k kept, the rest zero."""
+async def triu_async(x: Any, /, *, k: Any = 0) -> Any:
+    """The upper triangle of x's matrices (its last two axes): elements on and above diagonal k kept, the rest zero."""
+async def meshgrid_async(*arrays: Any, indexing: str = 'xy') -> tuple[Any, ...]:
+    """Coordinate grids of 1-D arrays: one array per input, each of the grid's shape (lengths in input order for indexing "ij"; the first two swapped for "xy", the Cartesian one). On GpuArrays, broadcast views."""
+async def reshape_async(x: Any, /, shape: Any, *, copy: builtins.bool | None = None) -> Any:
+    """x's elements in another shape (one -1 stands for the rest): a view where the strides allow it, else a copy (copy=True: always a copy; copy=False: a ValueError where a copy is needed)."""
+async def concat_async(arrays: Any, /, *, axis: Any = 0) -> Any:
+    """The arrays joined along an existing axis (their other lengths equal; axis=None: flattened first), in the dtype they promote to."""
+async def stack_async(arrays: Any, /, *, axis: Any = 0) -> Any:
+    """The arrays (of one shape) joined along a new axis at `axis` of the result, in the dtype they promote to."""
+async def roll_async(x: Any, /, shift: Any, *, axis: Any = None) -> Any:
+    """x's elements shifted by `shift` along `axis` (ints, or tuples paired up; None: the flattened array), those pushed past the end coming back at the start."""
+async def tile_async(x: Any, repetitions: Any, /) -> Any:
+    """x repeated `repetitions[i]` times along each axis i (the shorter of x's shape and repetitions padded with leading 1s)."""
+async def repeat_async(x: Any, repeats: Any, /, *, axis: Any = None) -> Any:
+    """Each element of x repeated along `axis` (None: of the flattened array): `repeats` times (an int), or repeats[i] times for element i (a 1-D integer array of that axis's length, or of 1)."""
+async def astype_async(x: Any, dtype: Any, /, *, copy: builtins.bool = True, device: Any = None) -> Any:
+    """x converted to `dtype` (floats to ints truncate, nonzero is True): a new array unless copy is False and x already has that dtype (and device)."""
+async def permute_dims_async(x: Any, /, axes: Any) -> Any:
+    """x's axes permuted (`axes`: a permutation of 0 ... ndim - 1): a view. The awaitable form of pycore.permute_dims."""
+async def matrix_transpose_async(x: Any, /) -> Any:
+    """x's matrices (its last two axes) transposed: a view. The awaitable form of pycore.matrix_transpose."""
+async def expand_dims_async(x: Any, /, axis: Any = 0) -> Any:
+    """x with a new axis of length 1 at `axis` (of the result; a tuple: one at each): a view. The awaitable form of pycore.expand_dims."""
+async def squeeze_async(x: Any, /, axis: Any) -> Any:
+    """x without the axes named (an int or a tuple; each of length 1, else ValueError): a view. The awaitable form of pycore.squeeze."""
+async def broadcast_to_async(x: Any, /, shape: Any) -> Any:
+    """x repeated along axes of length 1 (and new leading ones) to `shape`: a view. The awaitable form of pycore.broadcast_to."""
+async def broadcast_arrays_async(*arrays: Any) -> tuple[Any, ...]:
+    """The arrays broadcast to their common shape: views. The awaitable form of pycore.broadcast_arrays."""
+async def moveaxis_async(x: Any, source: Any, destination: Any, /) -> Any:
+    """x with axes `source` moved to positions `destination` (ints, or tuples of one length), the others in their order: a view. The awaitable form of pycore.moveaxis."""
+async def flip_async(x: Any, /, *, axis: Any = None) -> Any:
+    """x's elements in reverse order along `axis` (an int, a tuple, or None: every axis): a view. The awaitable form of pycore.flip."""
+async def unstack_async(x: Any, /, *, axis: Any = 0) -> tuple[Any, ...]:
+    """x split along `axis` into its x.shape[axis] slices, each without that axis: views. The awaitable form of pycore.unstack."""
+def permute_dims(x: Any, /, axes: Any) -> Any:
+    """x's axes permuted (`axes`: a permutation of 0 ... ndim - 1): a view."""
+def matrix_transpose(x: Any, /) -> Any:
+    """x's matrices (its last two axes) transposed: a view."""
+def expand_dims(x: Any, /, axis: Any = 0) -> Any:
+    """x with a new axis of length 1 at `axis` (of the result; a tuple: one at each): a view."""
+def squeeze(x: Any, /, axis: Any) -> Any:
+    """x without the axes named (an int or a tuple; each of length 1, else ValueError): a view."""
+def broadcast_to(x: Any, /, shape: Any) -> Any:
+    """x repeated along axes of length 1 (and new leading ones) to `shape`: a view."""
+def broadcast_arrays(*arrays: Any) -> tuple[Any, ...]:
+    """The arrays broadcast to their common shape: views."""
+def moveaxis(x: Any, source: Any, destination: Any, /) -> Any:
+    """x with axes `source` moved to positions `destination` (ints, or tuples of one length), the others in their order: a view."""
+def flip(x: Any, /, *, axis: Any = None) -> Any:
+    """x's elements in reverse order along `axis` (an int, a tuple, or None: every axis): a view."""
+def unstack(x: Any, /, *, axis: Any = 0) -> tuple[Any, ...]:
+    """x split along `axis` into its x.shape[axis] slices, each without that axis: views."""
+def result_type(*arrays_and_dtypes: Any) -> np.dtype:
+    """The dtype arrays and dtypes (and Python scalars, weakly) promote to, by pycore's rules."""
+def can_cast(from_: Any, to: Any, /) -> builtins.bool:
+    """Whether values of dtype `from_` (or an array's) convert to `to` without loss, as NumPy's safe casting says (bool to any; int32 and uint32 not to float32, nor to each other)."""
+def isdtype(dtype: Any, kind: Any) -> builtins.bool:
+    """Whether `dtype` is of `kind`: a dtype, a kind name ("bool", "signed integer", "unsigned integer", "integral", "real floating", "complex floating", "numeric"), or a tuple of them."""
+def finfo(type: Any, /) -> FInfo:
+    """The limits of a floating-point dtype (or an array's): bits, eps, max, min, smallest_normal."""
+def iinfo(type: Any, /) -> IInfo:
+    """The limits of an integer dtype (or an array's): bits, max, min."""
+def __array_namespace_info__() -> Info:
+    """The Array API's inspection namespace: capabilities(), default_device(), devices(), default_dtypes(), dtypes()."""
+float32: np.dtype[Any]
+int32: np.dtype[Any]
+uint32: np.dtype[Any]
+bool: np.dtype[Any]

@@ -128,7 +128,37 @@ def api_reference() -> str:
         if op.public_name in TABLED:
             continue
         lines += [head(op.public_name), "", op.summary, "", *example(op.example, op.shows)]
+    lines += namespace_reference()
     return "\n".join(lines).rstrip() + "\n"
+
+
+def namespace_reference() -> list[str]:
+    """docs/api.md's section of the Array API namespace (pycore/calls/namespace.py): each function's
+    signature, what its docstring says, and its example."""
+    import numpy as np
+
+    import pycore
+    from pycore.calls.namespace import NSPUBLIC
+
+    lines = ["## Array API namespace", "",
+             "The Python Array API standard's creation, manipulation and data-type functions, with its "
+             "names, parameters and defaults, each as `<name>_async` (the view functions also plain, "
+             "the data-type functions plain only). A function of a GpuArray gives a GpuArray (views where "
+             "it only rearranges elements), of host arrays a NumPy array; a creation function's "
+             '`device="gpu"` fills a GpuArray on the GPU. The dtypes are `pycore.float32`, `pycore.int32`, '
+             "`pycore.uint32` and `pycore.bool`.", ""]
+    for name, fn in NSPUBLIC.items():
+        if isinstance(fn, np.dtype):
+            continue
+        sig = inspect.signature(getattr(pycore, name))
+        params = str(sig.replace(return_annotation=inspect.Signature.empty,
+                                 parameters=[p.replace(annotation=inspect.Parameter.empty)
+                                             for p in sig.parameters.values()])).replace("'", '"')
+        doc = inspect.cleandoc(fn.__doc__ or "")
+        text, _, example = doc.partition(">>>")
+        lines += [f"### `{name}{params}`", "", " ".join(text.split()), "",
+                  "```python", ">>>" + example, "```", ""]
+    return lines
 
 
 if __name__ == "__main__":

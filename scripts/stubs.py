@@ -11,6 +11,7 @@ checks the stub is current.
 from __future__ import annotations
 
 import inspect
+import re
 import sys
 from pathlib import Path
 
@@ -20,6 +21,7 @@ sys.path.insert(0, str(ROOT))
 
 HEAD = '''"""Type stub of pycore's public API, written by scripts/stubs.py from the op table (do not edit)."""
 
+import builtins
 from typing import Any
 
 import numpy as np
@@ -30,6 +32,7 @@ from .array.dtypes import NarrowingWarning as NarrowingWarning
 from .bench.calibrate import calibrate_async as calibrate_async
 from .calls.batch import CommandBatch as CommandBatch
 from .calls.gpuarray import GpuArray as GpuArray
+from .calls.namespace import FInfo, IInfo, Info
 from .choice.selector import SELECTOR as SELECTOR
 from .choice.selector import BackendSelector as BackendSelector
 from .choice.selector import Calibration as Calibration
@@ -84,7 +87,47 @@ def stub() -> str:
         result = "float" if op.kind == "reduce" else "np.ndarray | GpuArray"
         lines.append(f"async def {op.public_name}({', '.join(params)}) -> {result}:\n"
                      f'    """{op.summary}"""')
-    return "\n".join(lines) + "\n"
+    lines += namespace_stub()
+    text = "\n".join(lines) + "\n"
+    return re.sub(r"(: |-> |\[|\| )bool\b", r"\1builtins.bool", text)  # (pycore.bool is a dtype)
+
+
+def namespace_stub() -> list[str]:
+    """The Array API namespace (pycore/calls/namespace.py): its functions as they are written, its dtypes."""
+    import numpy as np
+
+    from pycore.calls.namespace import NSPUBLIC
+
+    lines = []
+    for name, fn in NSPUBLIC.items():
+        if isinstance(fn, np.dtype):
+            lines.append(f"{name}: np.dtype[Any]")
+            continue
+        sig = inspect.signature(fn)
+        params, star = [], False
+        for p in sig.parameters.values():
+            kind = "Any" if p.annotation in (inspect.Parameter.empty, "Array") else p.annotation
+            if p.kind is p.KEYWORD_ONLY and not star:
+                params.append("*")
+                star = True
+            if p.kind is p.VAR_POSITIONAL:
+                params.append(f"*{p.name}: {kind}")
+                star = True
+                continue
+            default = "" if p.default is inspect.Parameter.empty else f" = {p.default!r}"
+            params.append(f"{p.name}: {kind}{default}")
+            if p.kind is p.POSITIONAL_ONLY and (
+                    list(sig.parameters.values()).index(p) + 1 == len(sig.parameters)
+                    or list(sig.parameters.values())[list(sig.parameters.values()).index(p) + 1].kind
+                    is not p.POSITIONAL_ONLY):
+                params.append("/")
+        result = str(sig.return_annotation).replace("Array", "Any")
+        if sig.return_annotation is inspect.Signature.empty:
+            result = "Any"
+        summary = " ".join((fn.__doc__ or "").split("\n\n")[0].split())
+        opener = "async def" if inspect.iscoroutinefunction(fn) else "def"
+        lines.append(f"{opener} {name}({', '.join(params)}) -> {result}:\n    \"\"\"{summary}\"\"\"")
+    return lines
 
 
 def main(argv: list[str]) -> int:

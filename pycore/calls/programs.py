@@ -10,10 +10,11 @@ binds its buffers and dispatches its WGSL, and how its NumPy path is called.
     conv2d      image, kernel, out, dims                  one thread per output pixel
 
 Inputs larger than one storage binding are processed in parts that fit (kernels/parts.py:
-element-wise, rowwise, reduce, matmul rows); what cannot be split (a matmul's B, a convolution's image) is refused with
-an error naming the limit and the size. `Program.unfit` says, before a call, whether the device can
-take its shapes at all (bindings, workgroups per dimension, a driver's loop cap): backend="auto"
-runs a call it cannot take on NumPy, backend="gpu" raises the error it gives.
+element-wise, rowwise, reduce, matmul rows); what cannot be split (a matmul's B, a convolution's
+image) is refused with an error naming the limit and the size. `Program.unfit` says, before a
+call, whether the device can take its shapes at all (bindings, workgroups per dimension, a
+driver's loop cap): backend="auto" runs a call it cannot take on NumPy, backend="gpu" raises the
+error it gives.
 """
 
 from __future__ import annotations
