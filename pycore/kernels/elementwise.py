@@ -38,7 +38,7 @@ from pycore.kernels.plan import (
     wgsl_type,
     word_of,
 )
-from pycore.kernels.wgsl import wgsl_functions, wgsl_template, wgsl_typed
+from pycore.kernels.wgsl import used_only, wgsl_functions, wgsl_template, wgsl_typed
 
 WORKGROUP = 256  # threads per workgroup (common.wgsl's WORKGROUP)
 PER_THREAD = 4  # output elements per thread (strided.wgsl)
@@ -150,15 +150,8 @@ def _kernel(
             .replace("{{body}}", body)
             .replace("{{store}}", "\n".join(store))
         )
-        return "\n".join(
-            [
-                wgsl_template("common"),
-                wgsl_functions("elementwise"),
-                wgsl_functions("binary"),
-                wgsl_typed("ufuncs"),
-                filled,
-            ]
-        )
+        return used_only("\n".join([wgsl_template("common"), wgsl_functions("elementwise"),
+                                     wgsl_functions("binary"), wgsl_typed("ufuncs"), filled]))
 
     return Kernel(name, "strided", ("read",) * n_arr + ("write", "uniform"), source)
 
@@ -171,8 +164,8 @@ def _source(template: str, fills: dict[str, str]) -> str:
     text = wgsl_template(template)
     for mark, value in fills.items():
         text = text.replace("{{" + mark + "}}", value)
-    return "\n".join([wgsl_template("common"), wgsl_functions("elementwise"), wgsl_functions("binary"),
-                      wgsl_typed("ufuncs"), text])
+    return used_only("\n".join([wgsl_template("common"), wgsl_functions("elementwise"),
+                                 wgsl_functions("binary"), wgsl_typed("ufuncs"), text]))
 
 
 @cache

@@ -39,7 +39,7 @@ from pycore.kernels.plan import (
     wgsl_type,
     word_of,
 )
-from pycore.kernels.wgsl import wgsl_template, wgsl_typed
+from pycore.kernels.wgsl import used_only, wgsl_template, wgsl_typed
 
 F32 = np.dtype(np.float32)
 BOOL = np.dtype(np.bool_)
@@ -186,7 +186,7 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
             .replace("{{loop}}", "\n".join(loop))
             .replace("{{finish}}", finish)
         )
-        return "\n".join([wgsl_template("common"), wgsl_typed("reductions"), filled])
+        return used_only("\n".join([wgsl_template("common"), wgsl_typed("reductions"), filled]))
 
     bindings = ("read", "write", "uniform") + (("read",) if c.centered or c.pairs else ())
     if emit_pairs:

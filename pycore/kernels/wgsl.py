@@ -94,3 +94,73 @@ def wgsl_typed(name: str) -> str:
                 continue
             out.append(re.sub(r"\bT\b", t, chunk.replace(f"fn {stem}_T(", f"fn {stem}_{t}(")))
     return "".join(out)
+
+
+_FN = re.compile(r"(?m)^fn (\w+)\(")
+_WORD = re.compile(r"\b\w+\b")
+_COMMENT_LINE = re.compile(r"(?m)^[ \t]*//.*\n")
+
+
+def _function_spans(source: str) -> list[tuple[str, int, int]]:
+    """(name, start, end) of each top-level `fn` without attributes (its text through its closing
+    brace; braces inside `//` comments are not counted)."""
+    spans = []
+    for found in _FN.finditer(source):
+        if source[:found.start()].rstrip().rsplit("\n", 1)[-1].lstrip().startswith("@"):
+            continue  # (an entry point: `@compute @workgroup_size(...)` on the line before)
+        depth, i, opened = 0, found.end(), False
+        while i < len(source):
+            c = source[i]
+            if c == "/" and source.startswith("//", i):
+                i = source.find("\n", i)
+                if i < 0:
+                    break
+                continue
+            if c == "{":
+                depth, opened = depth + 1, True
+            elif c == "}":
+                depth -= 1
+                if opened and depth == 0:
+                    spans.append((found.group(1), found.start(), i + 1))
+                    break
+            i += 1
+    return spans
+
+
+def used_only(source: str) -> str:
+    """`source` without the top-level functions nothing calls: the libraries of pure functions
+    every generated kernel is assembled from (shaders/ufuncs.wgsl alone holds hundreds of lines)
+    need not be parsed and compiled for each pipeline. Reachability by name, from everything
+    outside those functions (the entry points, constants, bindings). Whole-line comments go too.
+
+    >>> print(used_only("fn a() -> u32 { return 1u; }\\nfn b() -> u32 { return a(); }\\nfn c() {}\\n"
+    ...                 "@compute @workgroup_size(1)\\nfn main() { let x = b(); }"))
+    fn a() -> u32 { return 1u; }
+    fn b() -> u32 { return a(); }
+    @compute @workgroup_size(1)
+    fn main() { let x = b(); }
+    """
+    spans = _function_spans(source)
+    if not spans:
+        return source
+    bodies = {name: source[start:end] for name, start, end in spans}
+    rest, at = [], 0
+    for _, start, end in spans:
+        rest.append(source[at:start])
+        at = end
+    rest.append(source[at:])
+    wanted, todo = set(), [w for w in _WORD.findall("".join(rest)) if w in bodies]
+    while todo:
+        name = todo.pop()
+        if name in wanted:
+            continue
+        wanted.add(name)
+        todo += [w for w in _WORD.findall(bodies[name].split("(", 1)[1]) if w in bodies and w not in wanted]
+    out, at = [], 0
+    for name, start, end in spans:
+        out.append(source[at:start])
+        if name in wanted:
+            out.append(source[start:end])
+        at = end + (1 if name not in wanted and source[end:end + 1] == "\n" else 0)
+    out.append(source[at:])
+    return _COMMENT_LINE.sub("", "".join(out))
