@@ -186,6 +186,10 @@ cases = {
     "softmax axis 0 (strided rows)": (lambda: plan_rowwise(ROW_OPS["softmax"], A.layout, 0, f), [A],
                                       2 * big_bytes),
 }
+for fn in ("sin", "exp", "log", "sqrt", "abs", "floor"):  # the Array API's element-wise functions
+    cases[fn] = ((lambda fn=fn: ew(f"{fn}_f32", [A], A.shape)), [A], 2 * big_bytes)
+for fn in ("pow", "atan2", "hypot", "logaddexp", "copysign"):
+    cases[fn] = ((lambda fn=fn: ew(f"{fn}_f32", [A, B], A.shape)), [A, B], 3 * big_bytes)
 for name, c, axes in [("sum axis=0", total, (0,)), ("sum axis=1", total, (1,)), ("sum all", total, (0, 1)),
                       ("max axis=0", Combine("max", f32, -np.inf), (0,)),
                       ("mean axis=1", Combine("sum", f32, 0.0, finish="scale"), (1,)),
@@ -287,6 +291,9 @@ def main(argv: list[str]) -> int:
         copy = kt["copy"]["GB/s"]
         for k in ("sum axis=0", "sum axis=1", "sum all", "max axis=0", "mean axis=1", "argmax axis=1",
                   "argmax axis=0", "argmax all"):
+            print(f"  {k} / copy bandwidth: {kt[k]['GB/s'] / copy:.2f}")
+        for k in ("sin", "exp", "log", "sqrt", "abs", "floor", "pow", "atan2", "hypot", "logaddexp",
+                  "copysign"):
             print(f"  {k} / copy bandwidth: {kt[k]['GB/s'] / copy:.2f}")
         print("  each kernel's three rounds (ms):")
         for k, v in result.get("kernel_rounds_ms", {}).items():
