@@ -16,7 +16,12 @@ fn copy_T(a: vec4<T>) -> vec4<T> { return a; }
 fn copy_bool(a: vec4<u32>) -> vec4<u32> { return a; }
 
 // true division: integer inputs are converted to f32 first (the result's dtype is float32)
-fn divide_f32(a: vec4<f32>, b: vec4<f32>) -> vec4<f32> { return a / b; }
+// (WGSL bounds a / b's error only for |b| <= 2^126: past it some GPUs multiply by 1 / b, which
+// underflows to 0, so both operands are scaled by 1/4 there: exact, unless a is subnormal)
+fn divide_f32(a: vec4<f32>, b: vec4<f32>) -> vec4<f32> {
+    let s = select(vec4<f32>(1.0), vec4<f32>(0.25), abs(b) > vec4<f32>(8.507059e37));
+    return (a * s) / (b * s);
+}
 
 // Floor division and remainder with NumPy's signs: the remainder takes the divisor's sign, and
 // an integer divided by 0 gives 0 (NumPy also warns). Floats as NumPy's divmod: from the exact
@@ -399,6 +404,15 @@ fn m_acos(x: f32) -> f32 {
     return select(v, PI_HI - (v - PI_LO), x < 0.0);
 }
 
+// e^a / 2 for a >= 88 (sinh and cosh there): e^a's reduction with one less power of two, so no
+// step overflows before the result does (a product like (h / 2) * h may be reordered)
+fn exp_half(a: f32) -> f32 {
+    if (a > 89.41599) { return inf_like(a); }
+    let k = round(a * INV_LN2);
+    let r = (a - k * LN2_HI) - k * LN2_LO;
+    return scale2(1.0 + expm1_poly(r), i32(k) - 1);
+}
+
 fn m_sinh(x: f32) -> f32 {
     let a = abs(x);
     if (is_nan(x)) { return x; }
@@ -410,8 +424,7 @@ fn m_sinh(x: f32) -> f32 {
     } else if (a < 88.0) {
         v = 0.5 * m_exp(a);
     } else {
-        let h = m_exp(0.5 * a);  // (e^a / 2 overflows later than e^a)
-        v = (0.5 * h) * h;
+        v = exp_half(a);
     }
     return copy_sign(v, x);
 }
@@ -422,8 +435,7 @@ fn m_cosh(x: f32) -> f32 {
         let e = m_exp(a);
         return 0.5 * e + 0.5 / e;
     }
-    let h = m_exp(0.5 * a);
-    return (0.5 * h) * h;
+    return exp_half(a);
 }
 fn m_asinh(x: f32) -> f32 {
     let a = abs(x);

@@ -243,8 +243,8 @@ def plan_reduction(
     blocks = -(-n_out // ox)
     target = CPU_GROUPS if facts.cpu_adapter else GPU_GROUPS
     segments = 1
-    if blocks < target and n_red >= 2 * MIN_SEGMENT:
-        segments = min(-(-target // blocks), n_red // MIN_SEGMENT)
+    if blocks < target and n_red >= 2 * MIN_SEGMENT:  # (within the grid the device can launch)
+        segments = max(1, min(-(-target // blocks), n_red // MIN_SEGMENT, facts.max_groups ** 2 // blocks))
     if facts.loop_cap:  # each thread's loop runs segment / RY times
         segments = max(segments, -(-n_red // (ry * facts.loop_cap)))
     seg_len = -(-n_red // segments)

@@ -313,7 +313,7 @@ UFUNCS: dict[str, Ufunc] = {
             "The angle of the point (x2, x1) in [-π, π], with C's signed zeros and infinities.",
             'pycore.atan2_async([1.0, -1.0], [-1.0, -1.0])',
             'array([ 2.3561945, -2.3561945], dtype=float32)',
-            ulps=3,
+            ulps=4,  # (3.8 measured on a GPU whose division is not correctly rounded)
             flops=30,
         ),
         _binary(

@@ -537,7 +537,8 @@ def test_the_other_adapters_plans_and_small_limits_compute_the_same(gpu):
 
 
 def test_views_copies_astype_and_fixed_ops_on_views(gpu):
-    assert gpu.py(COMMON + ARRAYS) == []
+    failures = gpu.py(COMMON + ARRAYS)
+    assert failures == [], failures
 
 
 def test_on_the_numpy_fallback_page(fallback_page):
