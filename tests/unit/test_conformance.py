@@ -1,0 +1,170 @@
+"""pycore against the Array API standard's reference namespace (array_api_strict) on inputs drawn by
+hypothesis: every element-wise function of the standard that pycore has, on each pycore dtype and
+pair of dtypes the standard promotes, with broadcasting and special values, and the statistical
+reductions over random axes with keepdims. Where the standard computes, pycore must give the same
+shape, dtype and values; where it raises TypeError, pycore may compute (NumPy's wider rules) but
+never silently with another dtype than NumPy's narrowed to 32 bits.
+
+pycore has no 64-bit dtypes (WebGPU has none), so the standard's int32 + uint32 -> int64 is not
+drawn, and the standard's default integer (int64, the sum of an int32 array) is compared as pycore's
+int32 where the values fit."""
+
+from __future__ import annotations
+
+import math
+
+import array_api_strict as xp
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import pycore
+from pycore.tables.ufuncs import REDUCTIONS, UFUNCS
+from tests.unit.test_cpython_api import run
+
+DTYPES = ["float32", "int32", "uint32", "bool"]
+PAIRS = [(a, b) for a in DTYPES for b in DTYPES if {a, b} != {"int32", "uint32"}]
+SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+                    database=None, derandomize=True)
+NARROW = {"int64": "int32", "uint64": "uint32", "float64": "float32"}
+STANDARD = [name for name in UFUNCS if hasattr(xp, name)]  # (the standard's element-wise names)
+
+
+def elements(dtype: str) -> st.SearchStrategy:
+    if dtype == "float32":
+        return st.floats(width=32, allow_nan=True, allow_infinity=True, allow_subnormal=False)
+    if dtype == "int32":
+        return st.integers(-(2**31), 2**31 - 1) | st.integers(-40, 40)  # (small ones: shifts, pow)
+    if dtype == "uint32":
+        return st.integers(0, 2**32 - 1) | st.integers(0, 40)
+    return st.booleans()
+
+
+def shapes_that_broadcast(n: int) -> st.SearchStrategy:
+    return hnp.mutually_broadcastable_shapes(num_shapes=n, min_dims=0, max_dims=3, max_side=4).map(
+        lambda bs: bs.input_shapes)
+
+
+def standard(fn: str, *arrays: np.ndarray, **kw):
+    """array_api_strict's answer as NumPy, or the TypeError it raises; None where it refuses the
+    values (ValueError: the standard leaves them undefined, as a negative shift)."""
+    try:
+        return np.asarray(getattr(xp, fn)(*[xp.asarray(a) for a in arrays], **kw))
+    except TypeError as exc:
+        return exc
+    except ValueError:
+        assume(False)
+
+
+def agree(name: str, got, want: np.ndarray, inputs: tuple) -> None:
+    where = f"{name}{tuple(a.dtype.name + str(a.shape) for a in inputs)}"
+    if type(got) in (bool, int, float):  # (pycore's full reduction: a Python scalar of the result's kind)
+        expected = np.dtype(NARROW.get(want.dtype.name, want.dtype.name))
+        assert want.shape == () and type(got) is type(expected.type(0).item()), (where, got, want.dtype)
+        got = np.asarray(got, expected)
+    got = np.asarray(got)
+    assert got.shape == want.shape, (where, got.shape, want.shape)
+    assert got.dtype.name == NARROW.get(want.dtype.name, want.dtype.name), (where, got.dtype, want.dtype)
+    if want.dtype.kind in "iu" and got.dtype != want.dtype:  # (the standard's int64: compared where it fits)
+        info = np.iinfo(got.dtype)
+        fits = (want >= info.min) & (want <= info.max)
+        assert np.array_equal(got[fits], want[fits]), where
+        return
+    if got.dtype.kind == "f":
+        assert np.array_equal(np.isnan(got), np.isnan(want)), (where, got, want)
+        ok = np.isnan(want) | (got == want.astype(got.dtype))
+        assert ok.all() or np.allclose(got[~ok], want[~ok], rtol=4e-7, atol=0), (where, got, want, inputs)
+        assert np.array_equal(np.signbit(got[got == 0]), np.signbit(want.astype(got.dtype)[got == 0])), where
+    else:
+        assert np.array_equal(got, want), (where, got, want, inputs)
+
+
+@pytest.mark.parametrize("name", [n for n in STANDARD if UFUNCS[n].nin == 1])
+@SETTINGS
+@given(data=st.data())
+def test_unary_functions_agree_with_the_standard(name, data):
+    dtype = data.draw(st.sampled_from(DTYPES))
+    shape = data.draw(hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=5))
+    x = data.draw(hnp.arrays(dtype, shape, elements=elements(dtype)))
+    want = standard(name, x)
+    try:
+        got = run(getattr(pycore, f"{name}_async")(x))
+    except TypeError:
+        assert isinstance(want, TypeError), f"{name}({dtype}) raised TypeError, the standard computes"
+        return
+    if isinstance(want, TypeError):
+        return  # (beyond the standard: NumPy's rules, checked by tests/unit/test_ndarray.py)
+    agree(name, got, want, (x,))
+
+
+@pytest.mark.parametrize("name", [n for n in STANDARD if UFUNCS[n].nin == 2])
+@SETTINGS
+@given(data=st.data())
+def test_binary_functions_broadcast_and_promote_as_the_standard(name, data):
+    a_dt, b_dt = data.draw(st.sampled_from(PAIRS))
+    a_shape, b_shape = data.draw(shapes_that_broadcast(2))
+    a = data.draw(hnp.arrays(a_dt, a_shape, elements=elements(a_dt)))
+    b = data.draw(hnp.arrays(b_dt, b_shape, elements=elements(b_dt)))
+    if name == "pow" and b.dtype.kind in "iu":  # (NumPy raises for negative integer powers: pycore gives 1/x)
+        assume(not (b.dtype.kind == "i" and (b < 0).any()))
+    want = standard(name, a, b)
+    try:
+        got = run(getattr(pycore, f"{name}_async")(a, b))
+    except TypeError:
+        assert isinstance(want, TypeError), f"{name}({a_dt}, {b_dt}) raised TypeError, the standard computes"
+        return
+    if isinstance(want, TypeError):
+        return
+    agree(name, got, want, (a, b))
+
+
+@pytest.mark.parametrize("name", [n for n in STANDARD if UFUNCS[n].nin == 2])
+@SETTINGS
+@given(data=st.data())
+def test_python_scalars_take_the_arrays_dtype(name, data):
+    dtype = data.draw(st.sampled_from(DTYPES))
+    x = data.draw(hnp.arrays(dtype, hnp.array_shapes(max_dims=2, max_side=4), elements=elements(dtype)))
+    kinds = {"float32": st.floats(-1e3, 1e3, width=32), "int32": st.integers(-5, 5),
+             "uint32": st.integers(0, 5), "bool": st.booleans()}
+    scalar = data.draw(kinds[dtype])
+    try:
+        want = np.asarray(getattr(xp, name)(xp.asarray(x), scalar))
+    except (TypeError, ValueError):
+        return
+    got = run(getattr(pycore, f"{name}_async")(x, scalar))
+    agree(name, got, want, (x,))
+
+
+STATISTICS = [n for n in ("sum", "prod", "max", "min", "mean", "var", "std", "all", "any") if n in REDUCTIONS]
+
+
+@pytest.mark.parametrize("name", STATISTICS)
+@SETTINGS
+@given(data=st.data())
+def test_reductions_over_axes_agree_with_the_standard(name, data):
+    dtype = data.draw(st.sampled_from(DTYPES))
+    shape = data.draw(hnp.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=4))
+    small = {"float32": st.floats(-100, 100, width=32), "int32": st.integers(-9, 9),
+             "uint32": st.integers(0, 9), "bool": st.booleans()}[dtype]
+    x = data.draw(hnp.arrays(dtype, shape, elements=small))
+    axes = st.lists(st.integers(-len(shape), len(shape) - 1), min_size=1, max_size=len(shape),
+                    unique_by=lambda a: a % len(shape))
+    axis = data.draw(st.none() | axes.map(tuple))
+    keepdims = data.draw(st.booleans())
+    kw = {"axis": axis, "keepdims": keepdims}
+    want = standard(name, x, **kw)
+    if isinstance(want, TypeError):
+        return
+    got = run(getattr(pycore, f"{name}_async")(x, **kw))
+    if want.dtype.kind == "f" and name in ("mean", "var", "std", "sum", "prod"):
+        got = np.asarray(got, np.float32)
+        n = x.size if axis is None else math.prod(x.shape[a] for a in axis)
+        assert got.shape == want.shape and got.dtype.name == NARROW.get(want.dtype.name, want.dtype.name)
+        scale = np.max(np.abs(x.astype(np.float64))) if x.size else 0.0
+        size = scale ** (2 if name == "var" else 1) + 1
+        tol = 8 * max(n, 1) * 1.2e-7 * size * (scale ** n if name == "prod" else 1)
+        assert np.allclose(got, want, rtol=1e-5, atol=tol, equal_nan=True), (name, x, axis, got, want)
+        return
+    agree(name, got, want, (x,))
