@@ -23,7 +23,7 @@ import numpy as np
 
 from pycore.array.dtypes import result_type
 from pycore.array.layout import Layout, normalize_axis
-from pycore.calls.gpuarray import GpuArray, storage_of, to_gpu_async
+from pycore.calls.gpuarray import GpuArray, storage_of
 from pycore.calls.namespace import _array, _host, _on_gpu, _result_async, astype_async, reshape_async
 from pycore.engine.executor import facts, planned, run_plans_async
 from pycore.engine.runtime import RUNTIME
@@ -142,7 +142,8 @@ async def searchsorted_async(x1: Any, x2: Any, /, *, side: Any = "left", sorter:
         assert RUNTIME.device is not None
         if a.dtype != dt:
             a = await astype_async(a, dt)
-        if v.dtype != dt or (isinstance(v, GpuArray) and v.layout.strides != Layout.contiguous(v.shape).strides):
+        strided = isinstance(v, GpuArray) and v.layout.strides != Layout.contiguous(v.shape).strides
+        if v.dtype != dt or strided:  # (the queries are read in order: a C-ordered copy)
             v = await astype_async(v, dt)
         if s is not None and s.dtype != INDEX:
             s = await astype_async(s, INDEX)

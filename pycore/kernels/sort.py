@@ -214,8 +214,8 @@ def plan_sort(layout: Layout, axis: int, dtype: np.dtype, facts: Facts, *, desce
             writes = (values[p % 2],) + ((index_slots[p % 2],) if indices else ())
         w = words(tiles, 8 * p)
         steps += [
-            Step(_kernel("histogram", dtype.name, rank, source, "none", indices), (*reads, hist, Slot("meta")),
-                 w, tile_grid),
+            Step(_kernel("histogram", dtype.name, rank, source, "none", indices),
+                 (*reads, hist, Slot("meta")), w, tile_grid),
             Step(_kernel("scan", "uint32", 0, "input", "none", False), (hist, Slot("meta")), w,
                  grid_for(rows, facts.max_groups)),
             Step(_kernel("scatter", dtype.name, rank, source, target, indices),
