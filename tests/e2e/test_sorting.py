@@ -82,8 +82,9 @@ for dt in ["float32", "int32", "uint32"]:
     for side in ("left", "right"):
         await check(f"searchsorted {dt} {side}", await pycore.searchsorted_async(g1, g2, side=side),
                     np.searchsorted(x1, x2, side=side).astype(np.int32))
-        await check(f"searchsorted {dt} {side} view", await pycore.searchsorted_async(g1[::2], g2.T, side=side),
-                    np.searchsorted(x1[::2], x2.T, side=side).astype(np.int32))
+        got = await pycore.searchsorted_async(g1[::2], g2.T, side=side)
+        want = np.searchsorted(x1[::2], x2.T, side=side).astype(np.int32)
+        await check(f"searchsorted {dt} {side} view", got, want)
         raw = data(dt, 3000)
         sorter = np.argsort(raw, kind="stable").astype(np.int32)
         got = await pycore.searchsorted_async(await pycore.to_gpu_async(raw), g2, side=side,
@@ -94,8 +95,8 @@ for dt in ["float32", "int32", "uint32"]:
 for dt in ["float32", "int32", "bool"]:
     x = data(dt, (300, 20))
     t = await pycore.to_gpu_async(x)
-    values, indices, inverse, counts = np.unique(x, return_index=True, return_inverse=True, return_counts=True,
-                                                 equal_nan=False)
+    values, indices, inverse, counts = np.unique(x, return_index=True, return_inverse=True,
+                                                 return_counts=True, equal_nan=False)
     got = await pycore.unique_all_async(t)
     await check(f"unique_all values {dt}", got.values, values)
     await check(f"unique_all indices {dt}", got.indices, indices.astype(np.int32))
