@@ -12,6 +12,7 @@ from .bench.calibrate import calibrate_async as calibrate_async
 from .calls.batch import CommandBatch as CommandBatch
 from .calls.gpuarray import GpuArray as GpuArray
 from .calls.namespace import FInfo, IInfo, Info
+from .calls.sorting import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
 from .choice.selector import SELECTOR as SELECTOR
 from .choice.selector import BackendSelector as BackendSelector
 from .choice.selector import Calibration as Calibration
@@ -303,3 +304,17 @@ float32: np.dtype[Any]
 int32: np.dtype[Any]
 uint32: np.dtype[Any]
 bool: np.dtype[Any]
+async def sort_async(x: Any, /, *, axis: Any = -1, descending: Any = False, stable: Any = True) -> Any:
+    """A sorted copy of `x` along `axis`: ascending (NaN last), or descending (NaN first); stable (equal values, such as -0.0 and 0.0, keep their order). On a GpuArray a GPU sort."""
+async def argsort_async(x: Any, /, *, axis: Any = -1, descending: Any = False, stable: Any = True) -> Any:
+    """The indices (int32) that sort `x` along `axis`, as sort_async orders it (stable: equal values' indices in increasing order, descending too). On a GpuArray a GPU sort."""
+async def searchsorted_async(x1: Any, x2: Any, /, *, side: Any = 'left', sorter: Any = None) -> Any:
+    """The indices (int32, x2's shape) at which inserting x2's values keeps the 1-D `x1` sorted (ascending, NaN last; or sorted by the permutation `sorter`): side "left" the first such place, "right" the last. On GpuArrays a binary search per value on the GPU."""
+async def unique_values_async(x: Any, /) -> Any:
+    """The unique values of `x` (flattened), ascending; each NaN is a value of its own, -0.0 and 0.0 one value. Set functions sort x flattened (stably, on the GPU for a GpuArray), then find the groups of equal values on the host from the sorted values and the permutation (one pass: the output's size depends on the data) and upload the results."""
+async def unique_counts_async(x: Any, /) -> UniqueCountsResult:
+    """The unique values of `x` (flattened, ascending) and how often each occurs (int32). Set functions sort x flattened (stably, on the GPU for a GpuArray), then find the groups of equal values on the host from the sorted values and the permutation (one pass: the output's size depends on the data) and upload the results."""
+async def unique_inverse_async(x: Any, /) -> UniqueInverseResult:
+    """The unique values of `x` (flattened, ascending) and, in x's shape, the index of each element's value among them (int32): values[inverse_indices] is x. Set functions sort x flattened (stably, on the GPU for a GpuArray), then find the groups of equal values on the host from the sorted values and the permutation (one pass: the output's size depends on the data) and upload the results."""
+async def unique_all_async(x: Any, /) -> UniqueAllResult:
+    """The unique values of `x` (flattened, ascending), the flat index of each one's first occurrence, each element's index among them (x's shape) and each one's count (all int32). Set functions sort x flattened (stably, on the GPU for a GpuArray), then find the groups of equal values on the host from the sorted values and the permutation (one pass: the output's size depends on the data) and upload the results."""

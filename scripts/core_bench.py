@@ -14,7 +14,8 @@ whatever adapter Dawn finds; `--native` for wgpu-py): ratios that do not depend 
 - the same element-wise cases and reductions on 8192 x 8192 arrays, where the kernels (0.3 ms and
   more on an H100) outweigh the host's work per op; strided against contiguous of the same bytes;
 - kernel times from GPU timestamp queries (engine.executor.time_plan_async) of the same 8192²
-  element-wise cases and reductions, and of the copy, where the adapter has "timestamp-query";
+  element-wise cases and reductions, of the copy, and of a sort and an argsort of 16M float32 keys
+  (against NumPy's stable sort of them in the same process), where the adapter has "timestamp-query";
 - batched matmul against the same products as separate 2-D calls (then batched again: the
   first timed case of a process runs slower on some machines);
 - every timed case once against NumPy (float64).
@@ -190,6 +191,18 @@ for fn in ("sin", "exp", "log", "sqrt", "abs", "floor"):  # the Array API's elem
     cases[fn] = ((lambda fn=fn: ew(f"{fn}_f32", [A], A.shape)), [A], 2 * big_bytes)
 for fn in ("pow", "atan2", "hypot", "logaddexp", "copysign"):
     cases[fn] = ((lambda fn=fn: ew(f"{fn}_f32", [A, B], A.shape)), [A, B], 3 * big_bytes)
+# a stable sort of 16M random float32 keys (the radix sort's four passes) and an argsort (indices too);
+# bytes: each pass reads and writes the keys (and the indices)
+from pycore.kernels.sort import plan_sort
+keys_host = np.random.default_rng(1).random(1 << 24, dtype=np.float32)
+keys = await pycore.to_gpu_async(keys_host)
+cases["sort 16M float32"] = (lambda: plan_sort(keys.layout, 0, f32, f), [keys], 4 * 8 * keys.size)
+cases["argsort 16M float32"] = (lambda: plan_sort(keys.layout, 0, f32, f, indices=True), [keys],
+                                4 * 16 * keys.size)
+import time as _time
+_t = _time.perf_counter()
+np.sort(keys_host, kind="stable")
+out["numpy_sort_16M_ms"] = (_time.perf_counter() - _t) * 1e3
 for name, c, axes in [("sum axis=0", total, (0,)), ("sum axis=1", total, (1,)), ("sum all", total, (0, 1)),
                       ("max axis=0", Combine("max", f32, -np.inf), (0,)),
                       ("mean axis=1", Combine("sum", f32, 0.0, finish="scale"), (1,)),
@@ -213,7 +226,7 @@ for name, (_, _, n) in cases.items():
     kt[name] = (min(got) if got else None, n)
 out["kernel_rounds_ms"] = rounds
 out["kernel_times"] = {k: {"ms": ms, "GB/s": (n / ms / 1e6 if ms else None)} for k, (ms, n) in kt.items()}
-for x in (A, B):
+for x in (A, B, keys):
     x.release()
 
 # batched matmul against the same work as separate 2-D products (both chained, results kept)
@@ -304,6 +317,10 @@ def main(argv: list[str]) -> int:
         for k in ("sin", "exp", "log", "sqrt", "abs", "floor", "pow", "atan2", "hypot", "logaddexp",
                   "copysign"):
             print(f"  {k} / copy bandwidth: {kt[k]['GB/s'] / copy:.2f}")
+        if result.get("numpy_sort_16M_ms"):
+            for k in ("sort 16M float32", "argsort 16M float32"):
+                print(f"  {k}: {result['numpy_sort_16M_ms'] / kt[k]['ms']:.1f}x NumPy's stable sort here "
+                      f"({result['numpy_sort_16M_ms']:.1f} ms)")
         print("  each kernel's three rounds (ms):")
         for k, v in result.get("kernel_rounds_ms", {}).items():
             print(f"    {k:40s} " + " ".join(f"{ms:.4f}" if ms is not None else "-" for ms in v))

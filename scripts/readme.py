@@ -139,6 +139,7 @@ def namespace_reference() -> list[str]:
 
     import pycore
     from pycore.calls.namespace import NSPUBLIC
+    from pycore.calls.sorting import SORTPUBLIC
 
     lines = ["## Array API namespace", "",
              "The Python Array API standard's creation, manipulation and data-type functions, with its "
@@ -146,8 +147,9 @@ def namespace_reference() -> list[str]:
              "the data-type functions plain only). A function of a GpuArray gives a GpuArray (views where "
              "it only rearranges elements), of host arrays a NumPy array; a creation function's "
              '`device="gpu"` fills a GpuArray on the GPU. The dtypes are `pycore.float32`, `pycore.int32`, '
-             "`pycore.uint32` and `pycore.bool`.", ""]
-    for name, fn in NSPUBLIC.items():
+             "`pycore.uint32` and `pycore.bool`. The sorting and set functions (sort, argsort, "
+             "searchsorted, unique_*) sort on the GPU for a GpuArray; their indices are int32.", ""]
+    for name, fn in {**NSPUBLIC, **SORTPUBLIC}.items():
         if isinstance(fn, np.dtype):
             continue
         sig = inspect.signature(getattr(pycore, name))

@@ -33,6 +33,7 @@ from .bench.calibrate import calibrate_async as calibrate_async
 from .calls.batch import CommandBatch as CommandBatch
 from .calls.gpuarray import GpuArray as GpuArray
 from .calls.namespace import FInfo, IInfo, Info
+from .calls.sorting import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
 from .choice.selector import SELECTOR as SELECTOR
 from .choice.selector import BackendSelector as BackendSelector
 from .choice.selector import Calibration as Calibration
@@ -97,9 +98,10 @@ def namespace_stub() -> list[str]:
     import numpy as np
 
     from pycore.calls.namespace import NSPUBLIC
+    from pycore.calls.sorting import SORTPUBLIC
 
     lines = []
-    for name, fn in NSPUBLIC.items():
+    for name, fn in {**NSPUBLIC, **SORTPUBLIC}.items():
         if isinstance(fn, np.dtype):
             lines.append(f"{name}: np.dtype[Any]")
             continue
