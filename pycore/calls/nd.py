@@ -580,7 +580,7 @@ async def matmul_async(a: Any, b: Any, *, backend: str = "auto") -> Any:
         la = layouts[0].expand_dims(0) if len(layouts[0].shape) == 1 else layouts[0]
         lb = layouts[1].expand_dims(-1) if len(layouts[1].shape) == 1 else layouts[1]
         key = ("matmul_int", la, lb, dtype.name, facts(device))
-        plan = planned(key, lambda: plan_matmul_int(la, lb, dtype, facts(device)))
+        plan = _planned(key, lambda: plan_matmul_int(la, lb, dtype, facts(device)))
         value, stages = await _run_gpu("matmul", [(plan, ops)], keep, plan.outputs[0].shape, dtype)
         return value.reshape(out_shape), stages
 

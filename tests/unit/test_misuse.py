@@ -253,11 +253,11 @@ def test_auto_runs_on_numpy_what_an_n_d_planner_refuses(monkeypatch):
     # (the planner refuses before anything reaches this made-up device)
     monkeypatch.setattr(RUNTIME, "device", capped)
     monkeypatch.setattr(pycore.SELECTOR, "margin", 0.0)  # auto picks the GPU
-    x = np.arange(6401, dtype=np.float32)
-    assert run(pycore.argmax_async(x)) == 6400
+    a, b = np.ones((2, 101), np.int32), np.ones((101, 3), np.int32)  # (integer products: k in one loop)
+    assert np.array_equal(run(pycore.matmul_async(a, b)), np.full((2, 3), 101, np.int32))
     entry = pycore.trace()[-1]
     assert entry["backend"] == "numpy"
-    assert entry["why"].startswith("the GPU cannot take these shapes (argmax: ")
+    assert entry["why"].startswith("the GPU cannot take these shapes (matmul: ")
     assert "more loop iterations per GPU thread than this adapter runs (100)" in entry["why"]
-    with pytest.raises(ValueError, match=r"argmax: reducing 6,401 elements per output needs more loop"):
-        run(pycore.argmax_async(x, backend="gpu"))
+    with pytest.raises(ValueError, match=r"matmul: k = 101 needs more loop iterations per GPU thread"):
+        run(pycore.matmul_async(a, b, backend="gpu"))
