@@ -291,7 +291,7 @@ def unstack(x: Any, /, *, axis: Any = 0) -> tuple[Any, ...]:
 def result_type(*arrays_and_dtypes: Any) -> np.dtype:
     """The dtype arrays and dtypes (and Python scalars, weakly) promote to, by pycore's rules."""
 def can_cast(from_: Any, to: Any, /) -> builtins.bool:
-    """Whether values of dtype `from_` (or an array's) convert to `to` without loss, as NumPy's safe casting says (bool to any; int32 and uint32 not to float32, nor to each other)."""
+    """Whether `from_` (a dtype, or an array's) can be cast to `to` by the standard's type promotion rules, which join two dtypes only within a kind, at the wider one: among pycore's dtypes (each the only one of its width) that is the same dtype (bool to int32 or int32 to float32 is False, as array_api_strict says)."""
 def isdtype(dtype: Any, kind: Any) -> builtins.bool:
     """Whether `dtype` is of `kind`: a dtype, a kind name ("bool", "signed integer", "unsigned integer", "integral", "real floating", "complex floating", "numeric"), or a tuple of them."""
 def finfo(type: Any, /) -> FInfo:

@@ -906,14 +906,16 @@ def result_type(*arrays_and_dtypes: Any) -> np.dtype:
 
 
 def can_cast(from_: Any, to: Any, /) -> bool:
-    """Whether values of dtype `from_` (or an array's) convert to `to` without loss, as NumPy's safe
-    casting says (bool to any; int32 and uint32 not to float32, nor to each other).
+    """Whether `from_` (a dtype, or an array's) can be cast to `to` by the standard's type promotion
+    rules, which join two dtypes only within a kind, at the wider one: among pycore's dtypes (each
+    the only one of its width) that is the same dtype (bool to int32 or int32 to float32 is False,
+    as array_api_strict says).
 
     >>> import pycore
-    >>> pycore.can_cast(pycore.bool, pycore.int32), pycore.can_cast(pycore.int32, pycore.float32)
+    >>> pycore.can_cast(pycore.int32, pycore.int32), pycore.can_cast(pycore.bool, pycore.int32)
     (True, False)
     """
-    return bool(np.can_cast(_dtype_of(from_, "from_"), pycore_dtype(to, "to")))
+    return bool(_dtype_of(from_, "from_") == pycore_dtype(to, "to"))
 
 
 KINDS = {"bool": "b", "signed integer": "i", "unsigned integer": "u", "integral": "iu",
