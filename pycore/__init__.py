@@ -26,6 +26,10 @@ Arrays are float32, int32, uint32 or bool; ops broadcast as NumPy's do.
                 __array_namespace_info__()
   sorting, sets sort, argsort (stable, descending=, on the GPU for GpuArrays), searchsorted,
                 unique_values, unique_counts, unique_inverse, unique_all
+  linalg        tensordot, vecdot; the standard's linalg extension as pycore.linalg.<name>_async
+                (matmul, vecdot, tensordot, outer, cross, trace, diagonal, matrix_transpose,
+                vector_norm, matrix_norm, matrix_power on the GPU's calls; det, slogdet, inv, solve,
+                cholesky, qr, svd, svdvals, eigh, eigvalsh, pinv, matrix_rank on NumPy)
   the backend   backend="auto" | "gpu" | "numpy" on every op; init_async, info, trace, explain,
                 calibrate_async; SELECTOR (the cost model behind "auto")
 
@@ -49,6 +53,7 @@ from pycore.bench.calibrate import calibrate_async
 from pycore.calls.api import PUBLIC
 from pycore.calls.batch import CommandBatch
 from pycore.calls.gpuarray import GpuArray, to_gpu_async
+from pycore.calls.linalg import LAPUBLIC, make_module
 from pycore.calls.namespace import NSPUBLIC
 from pycore.calls.nd import NDPUBLIC
 from pycore.calls.sorting import SORTPUBLIC
@@ -65,12 +70,14 @@ globals().update(NDPUBLIC)  # add_async, sum_async(x, axis=...), ... (see tables
 # answered by __getattr__, so that this module's own uses of the builtin stay the builtin.
 globals().update({k: v for k, v in NSPUBLIC.items() if k != "bool"})
 globals().update(SORTPUBLIC)  # the standard's sorting and set functions (calls/sorting.py)
+globals().update(LAPUBLIC)  # tensordot_async, vecdot_async
+linalg = make_module()  # the Array API's linalg extension: pycore.linalg.<name>_async (calls/linalg.py)
 
 # The public namespace (what help(pycore) lists): the ops, arrays and the backend's controls. OPS,
 # BackendSelector, Calibration and the modules stay importable, outside it.
 __all__ = ["SELECTOR", "CommandBatch", "GpuArray", "NarrowingWarning", "__version__", "calibrate_async",
-           "explain", "info", "init_async", "to_gpu_async", "trace",
-           *dict.fromkeys([*PUBLIC, *NDPUBLIC, *NSPUBLIC, *SORTPUBLIC])]
+           "explain", "info", "init_async", "linalg", "to_gpu_async", "trace",
+           *dict.fromkeys([*PUBLIC, *NDPUBLIC, *NSPUBLIC, *SORTPUBLIC, *LAPUBLIC])]
 
 
 def __getattr__(name: str) -> Any:
@@ -104,16 +111,33 @@ def explain(op: str, *shapes: tuple[int, ...], on_gpu: tuple[bool, ...] | None =
     predicted_ms, their ratio), or None; off is True when that call took more than 3x more or
     less than predicted (calls under half a millisecond are not judged).
 
+    A linalg function ("linalg.inv", "linalg.vector_norm", ...; "tensordot", "vecdot") is answered
+    from pycore.linalg.ROUTES: the factorizations run on NumPy (choice "numpy", and why), the views
+    compute nothing (choice "view"), and the others are composed of n-d calls: the prediction of
+    the one that does the work (a matmul, a multiply, a sum), its why prefixed with how.
+
     >>> import pycore
     >>> pycore.explain("matmul", (1024, 1024), (1024, 1024))["choice"] in ("webgpu", "numpy")
     True
     >>> pycore.explain("mean", (1000, 64), axis=1)["prediction_from"].split()[0] in ("default", "calibrated")
     True
+    >>> pycore.explain("linalg.inv", (64, 64))["choice"]
+    'numpy'
     """
+    from pycore.calls.linalg import ROUTES, explain_linalg
     from pycore.calls.nd import ALIASES, nd_placement
     from pycore.kernels.rowwise import ROW_OPS
     from pycore.tables.ufuncs import REDUCTIONS, UFUNCS
 
+    if isinstance(op, str) and (op.removeprefix("linalg.") in ROUTES and (
+            op.startswith("linalg.") or op in ("tensordot", "vecdot"))):
+        if axis is not None or keepdims:
+            raise TypeError(f"explain: {op} takes no axis or keepdims here")
+        found = [_explained_shape(s, f"{op}'s input {i}") for i, s in enumerate(shapes)]
+        if on_gpu is not None and (not isinstance(on_gpu, (tuple, list)) or len(on_gpu) != len(found)
+                                   or not all(isinstance(f, bool) for f in on_gpu)):
+            raise TypeError(f"explain: on_gpu must be a tuple of bools, one per input shape, got {on_gpu!r}")
+        return explain_linalg(op.removeprefix("linalg."), found, list(on_gpu or []), explain)
     name = ALIASES.get(op, op) if isinstance(op, str) else ""
     nd = name in UFUNCS or name in REDUCTIONS or name in ROW_OPS
     if not nd and (not isinstance(op, str) or op not in OPS):

@@ -7,6 +7,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import bench as bench
+from . import linalg as linalg
 from .array.dtypes import NarrowingWarning as NarrowingWarning
 from .bench.calibrate import calibrate_async as calibrate_async
 from .calls.batch import CommandBatch as CommandBatch
@@ -318,3 +319,7 @@ async def unique_inverse_async(x: Any, /) -> UniqueInverseResult:
     """The unique values of `x` (flattened, ascending) and, in x's shape, the index of each element's value among them (int32): values[inverse_indices] is x. Set functions sort x flattened (stably, on the GPU for a GpuArray), then find the groups of equal values on the host from the sorted values and the permutation (one pass: the output's size depends on the data) and upload the results."""
 async def unique_all_async(x: Any, /) -> UniqueAllResult:
     """The unique values of `x` (flattened, ascending), the flat index of each one's first occurrence, each element's index among them (x's shape) and each one's count (all int32). Set functions sort x flattened (stably, on the GPU for a GpuArray), then find the groups of equal values on the host from the sorted values and the permutation (one pass: the output's size depends on the data) and upload the results."""
+async def tensordot_async(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
+    """The sum of products of x1 and x2 over the axes `axes` names: an int N (x1's last N axes with x2's first N) or a pair of sequences (x1's axes, x2's axes, contracted in pairs). The result has x1's other axes, then x2's. On the GPU as one matmul of the operands permuted and reshaped."""
+async def vecdot_async(x1: Any, x2: Any, /, *, axis: Any = -1) -> Any:
+    """The dot products of x1's and x2's vectors along `axis` (a negative int: counted from the last axis, the other axes broadcast): sum(x1 * x2, axis=axis), on the GPU as a multiply and a sum."""

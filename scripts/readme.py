@@ -129,6 +129,7 @@ def api_reference() -> str:
             continue
         lines += [head(op.public_name), "", op.summary, "", *example(op.example, op.shows)]
     lines += namespace_reference()
+    lines += linalg_reference()
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -160,6 +161,36 @@ def namespace_reference() -> list[str]:
         text, _, example = doc.partition(">>>")
         lines += [f"### `{name}{params}`", "", " ".join(text.split()), "",
                   "```python", ">>>" + example, "```", ""]
+    return lines
+
+
+def linalg_reference() -> list[str]:
+    """docs/api.md's section of the linear algebra (pycore/calls/linalg.py): tensordot and vecdot,
+    then the linalg extension, each function's signature, docstring and example, and where it runs."""
+    import pycore
+    from pycore.calls.linalg import LAPUBLIC, LINALG, ROUTES
+
+    lines = ["## Linear algebra", "",
+             "`pycore.tensordot_async`, `pycore.vecdot_async` and the standard's linalg extension, "
+             "`pycore.linalg.<name>_async` (`diagonal` and `matrix_transpose` also plain: views). A 0-D "
+             "result is a Python scalar, as the reductions give; the others live where the inputs do. The "
+             "functions the standard restricts to floating-point dtypes take float32 only (TypeError "
+             "otherwise); singular or indefinite matrices raise `numpy.linalg.LinAlgError` (a "
+             "ValueError), as NumPy does. Where each runs (`pycore.explain(\"linalg.<name>\", shapes)` "
+             "says so too):", "", "| function | runs | how |", "| --- | --- | --- |",
+             *[f"| `{name}` | {r.runs} | {r.how} |" for name, r in ROUTES.items()], ""]
+    for where, table in (("pycore", LAPUBLIC), ("pycore.linalg", LINALG)):
+        for name, fn in table.items():
+            if where == "pycore.linalg" and name in LAPUBLIC:
+                continue
+            sig = inspect.signature(getattr(pycore, name) if where == "pycore" else fn)
+            params = str(sig.replace(return_annotation=inspect.Signature.empty,
+                                     parameters=[p.replace(annotation=inspect.Parameter.empty)
+                                                 for p in sig.parameters.values()])).replace("'", '"')
+            doc = inspect.cleandoc(fn.__doc__ or "")
+            text, _, example = doc.partition(">>>")
+            lines += [f"### `{where}.{name}{params}`", "", " ".join(text.split()), "",
+                      "```python", ">>>" + example, "```", ""]
     return lines
 
 

@@ -14,6 +14,7 @@ import inspect
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 STUB = ROOT / "pycore" / "__init__.pyi"
@@ -28,6 +29,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import bench as bench
+from . import linalg as linalg
 from .array.dtypes import NarrowingWarning as NarrowingWarning
 from .bench.calibrate import calibrate_async as calibrate_async
 from .calls.batch import CommandBatch as CommandBatch
@@ -94,14 +96,43 @@ def stub() -> str:
 
 
 def namespace_stub() -> list[str]:
-    """The Array API namespace (pycore/calls/namespace.py): its functions as they are written, its dtypes."""
-    import numpy as np
-
+    """The Array API namespace (pycore/calls/namespace.py): its functions as they are written, its
+    dtypes; then the sorting and set functions (calls/sorting.py) and the main namespace's linear
+    algebra (pycore/calls/linalg.py)."""
+    from pycore.calls.linalg import LAPUBLIC
     from pycore.calls.namespace import NSPUBLIC
     from pycore.calls.sorting import SORTPUBLIC
 
+    return functions_stub({**NSPUBLIC, **SORTPUBLIC, **LAPUBLIC})
+
+
+LINALG_STUB = ROOT / "pycore" / "linalg.pyi"
+LINALG_HEAD = '''"""Type stub of pycore.linalg (the Array API's linalg extension, made in
+pycore/calls/linalg.py), written by scripts/stubs.py (do not edit)."""
+
+from typing import Any
+
+from .calls.linalg import ROUTES as ROUTES
+from .calls.linalg import EighResult as EighResult
+from .calls.linalg import QRResult as QRResult
+from .calls.linalg import SlogdetResult as SlogdetResult
+from .calls.linalg import SVDResult as SVDResult
+'''
+
+
+def linalg_stub() -> str:
+    """pycore/linalg.pyi: the linalg extension's functions as they are written."""
+    from pycore.calls.linalg import LINALG
+
+    return LINALG_HEAD + "\n" + "\n".join(functions_stub(LINALG)) + "\n"
+
+
+def functions_stub(functions: dict[str, Any]) -> list[str]:
+    """Each function's stub line (its signature as written, its summary), each dtype's annotation."""
+    import numpy as np
+
     lines = []
-    for name, fn in {**NSPUBLIC, **SORTPUBLIC}.items():
+    for name, fn in functions.items():
         if isinstance(fn, np.dtype):
             lines.append(f"{name}: np.dtype[Any]")
             continue
@@ -123,7 +154,7 @@ def namespace_stub() -> list[str]:
                     or list(sig.parameters.values())[list(sig.parameters.values()).index(p) + 1].kind
                     is not p.POSITIONAL_ONLY):
                 params.append("/")
-        result = str(sig.return_annotation).replace("Array", "Any")
+        result = re.sub(r"\bArray\b", "Any", str(sig.return_annotation))
         if sig.return_annotation is inspect.Signature.empty:
             result = "Any"
         summary = " ".join((fn.__doc__ or "").split("\n\n")[0].split())
@@ -133,13 +164,12 @@ def namespace_stub() -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    text = stub()
-    if "--check" in argv:
-        if not STUB.exists() or STUB.read_text() != text:
-            print(f"{STUB} is stale: run python3 scripts/stubs.py", file=sys.stderr)
+    for path, text in ((STUB, stub()), (LINALG_STUB, linalg_stub())):
+        if "--check" not in argv:
+            path.write_text(text)
+        elif not path.exists() or path.read_text() != text:
+            print(f"{path} is stale: run python3 scripts/stubs.py", file=sys.stderr)
             return 1
-        return 0
-    STUB.write_text(text)
     return 0
 
 
