@@ -418,7 +418,11 @@ for name, on_view, on_copy in [
         failures.append(f"{name} on a view: {got!r} on {pycore.trace()[-1]['backend']}")
         continue
     want = await getattr(pycore, f"{name}_async")(*on_copy, backend="gpu")
-    if not np.array_equal(await got.to_numpy_async(), await want.to_numpy_async()):
+    g, w = await got.to_numpy_async(), await want.to_numpy_async()
+    # (a GPU may run rows read through strides with another kernel than contiguous ones, summing in
+    # another order: the row-wise ops agree within rounding there, the others exactly)
+    same = np.allclose(g, w, rtol=4 * EPS, atol=4 * EPS) if "softmax" in name else np.array_equal(g, w)
+    if not same:
         failures.append(f"{name} on a view differs from {name} on its contiguous copy")
 # to_numpy_async of views (negative strides, offsets, broadcasts), copy_async and astype_async, every dtype
 for dt, base in [("float32", x), ("int32", rng.integers(-2**31, 2**31 - 1, (48, 64)).astype(np.int32)),
@@ -488,7 +492,8 @@ try:
         await sweep  # (it sets failures and calls anew)
     other = {"failures": failures, "calls": calls}
     failures = []
-    executor._facts[id(dev)] = (dev, dataclasses.replace(facts, max_groups=10))
+    # (a GPU's plan of axis 1 takes 512 workgroups: more than 10, within 32 x 32)
+    executor._facts[id(dev)] = (dev, dataclasses.replace(facts, max_groups=32))
     x = rng.integers(1, 5, (4096, 40)).astype(np.int32)
     tx = await pycore.to_gpu_async(x)
     for axis in (0, 1):
