@@ -23,7 +23,8 @@ Arrays are float32, int32, uint32 or bool; ops broadcast as NumPy's do.
                 broadcast_to, broadcast_arrays, matrix_transpose, astype) functions, each as
                 `<name>_async` (the views also plain: pycore.flip(x)), device="cpu" | "gpu"; dtypes
                 float32, int32, uint32, bool; result_type, can_cast, isdtype, finfo, iinfo and
-                __array_namespace_info__()
+                __array_namespace_info__(); selection: where, clip, take, take_along_axis,
+                cumulative_sum, cumulative_prod, diff, count_nonzero
   the backend   backend="auto" | "gpu" | "numpy" on every op; init_async, info, trace, explain,
                 calibrate_async; SELECTOR (the cost model behind "auto")
 
@@ -49,6 +50,7 @@ from pycore.calls.batch import CommandBatch
 from pycore.calls.gpuarray import GpuArray, to_gpu_async
 from pycore.calls.namespace import NSPUBLIC
 from pycore.calls.nd import NDPUBLIC
+from pycore.calls.selection import SELPUBLIC
 from pycore.choice.selector import SELECTOR
 from pycore.choice.selector import BackendSelector as BackendSelector  # (importable, outside __all__)
 from pycore.choice.selector import Calibration as Calibration
@@ -61,12 +63,15 @@ globals().update(NDPUBLIC)  # add_async, sum_async(x, axis=...), ... (see tables
 # The Array API's creation, manipulation and data-type functions (calls/namespace.py); `bool` is
 # answered by __getattr__, so that this module's own uses of the builtin stay the builtin.
 globals().update({k: v for k, v in NSPUBLIC.items() if k != "bool"})
+# The Array API's selection, indexing and cumulative functions (calls/selection.py); its clip_async
+# takes over the fixed float32 op's name (CommandBatch's clip stays that op).
+globals().update(SELPUBLIC)
 
 # The public namespace (what help(pycore) lists): the ops, arrays and the backend's controls. OPS,
 # BackendSelector, Calibration and the modules stay importable, outside it.
 __all__ = ["SELECTOR", "CommandBatch", "GpuArray", "NarrowingWarning", "__version__", "calibrate_async",
            "explain", "info", "init_async", "to_gpu_async", "trace",
-           *dict.fromkeys([*PUBLIC, *NDPUBLIC, *NSPUBLIC])]
+           *dict.fromkeys([*PUBLIC, *NDPUBLIC, *NSPUBLIC, *SELPUBLIC])]
 
 
 def __getattr__(name: str) -> Any:

@@ -68,8 +68,10 @@ def stub() -> str:
         lines.append(f"async def {r.name}_async(x: ArrayLike | GpuArray, /, *, "
                      f"axis: int | tuple[int, ...] | None = None, keepdims: bool = False, "
                      f'{extra}backend: str = "auto") -> Any:\n    """{r.summary}"""')
+    from pycore.calls.selection import SELPUBLIC
+
     for op in OPS.values():
-        if op.public_name in TABLED:
+        if op.public_name in TABLED or op.public_name in SELPUBLIC:
             continue
         sig = inspect.signature(PUBLIC[op.public_name])
         params = []
@@ -97,9 +99,10 @@ def namespace_stub() -> list[str]:
     import numpy as np
 
     from pycore.calls.namespace import NSPUBLIC
+    from pycore.calls.selection import SELPUBLIC
 
     lines = []
-    for name, fn in NSPUBLIC.items():
+    for name, fn in {**NSPUBLIC, **SELPUBLIC}.items():
         if isinstance(fn, np.dtype):
             lines.append(f"{name}: np.dtype[Any]")
             continue
