@@ -303,8 +303,8 @@ uint32: np.dtype[Any]
 bool: np.dtype[Any]
 async def where_async(condition: Any, x1: Any, x2: Any, /) -> Any:
     """x1's elements where `condition` (a bool array) is True, x2's elsewhere, all three broadcast together; x1 and x2 (one of them may be a Python scalar) promote to the result's dtype."""
-async def clip_async(x: Any, /, min: Any = None, max: Any = None) -> Any:
-    """x's elements limited to [min, max] (each a Python scalar, an array broadcasting with x, or None: no limit), in x's dtype: raised to min, then lowered to max (where min > max, max). A NaN in x, min or max gives NaN. Scalar bounds must have min <= max (ValueError if not)."""
+async def clip_async(x: Any, /, min: Any = None, max: Any = None, *, backend: str = 'auto') -> Any:
+    """x's elements limited to [min, max] (each a Python scalar, an array broadcasting with x, or None: no limit), in x's dtype: raised to min, then lowered to max (where min > max, max). A NaN in x, min or max gives NaN. Scalar bounds must have min <= max (ValueError if not). backend: "auto" (the GPU where an input is a GpuArray in GPU memory), "gpu" or "numpy"."""
 async def take_async(x: Any, indices: Any, /, *, axis: Any = None) -> Any:
     """The elements of x at `indices` (an integer array; negative ones count from the end) along `axis` (None: x must be 1-D): the result has x's axes with `axis` replaced by indices' axes. Host indices out of range raise IndexError; GPU indices are clamped (see the module's doc)."""
 async def take_along_axis_async(x: Any, indices: Any, /, *, axis: Any = -1) -> Any:

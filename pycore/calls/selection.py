@@ -172,15 +172,18 @@ def _bound(value: Any, x: Any, name: str) -> Any:
     return found
 
 
-async def clip_async(x: Any, /, min: Any = None, max: Any = None) -> Array:  # noqa: A002 (the standard's names)
+async def clip_async(x: Any, /, min: Any = None, max: Any = None, *, backend: str = "auto") -> Array:  # noqa: A002
     """x's elements limited to [min, max] (each a Python scalar, an array broadcasting with x, or
     None: no limit), in x's dtype: raised to min, then lowered to max (where min > max, max). A
     NaN in x, min or max gives NaN. Scalar bounds must have min <= max (ValueError if not).
+    backend: "auto" (the GPU where an input is a GpuArray in GPU memory), "gpu" or "numpy".
 
     >>> import asyncio, pycore
     >>> asyncio.run(pycore.clip_async([-2.0, 0.5, 3.0], 0.0, 1.0))
     array([0. , 0.5, 1. ], dtype=float32)
     """
+    if backend not in ("auto", "gpu", "numpy"):
+        raise ValueError(f"clip: backend must be one of 'auto', 'gpu', 'numpy', got {backend!r}")
     x = _array(x)
     if x.dtype == BOOL:
         raise TypeError("clip: x must have a numeric dtype, got bool")
@@ -197,8 +200,14 @@ async def clip_async(x: Any, /, min: Any = None, max: Any = None) -> Array:  # n
     shape = _shape_of("clip", *xs)
     given = (lo is not None, hi is not None)
     dtype = x.dtype
-    if _on_gpu(xs) and 0 not in shape:
-        return await _planned_async(
+    if backend == "gpu":
+        await RUNTIME.init_async()
+        if RUNTIME.device is None:
+            raise RuntimeError(f"clip: backend='gpu' asked for, but there is no WebGPU device: "
+                               f"{RUNTIME.reason}")
+    gpu = backend == "gpu" or (backend == "auto" and _on_gpu(xs))
+    if gpu and 0 not in shape:
+        out = await _planned_async(
             "clip",
             (shape, given),
             lambda ls: plan_select(
@@ -211,14 +220,20 @@ async def clip_async(x: Any, /, min: Any = None, max: Any = None) -> Array:  # n
             ),
             xs,
         )
-    value = _host(x)
+        return out if any(isinstance(v, GpuArray) for v in xs) else await out.to_numpy_async()
+    value = await _host_async(x)
     with np.errstate(all="ignore"):
         if lo is not None:
-            value = np.maximum(value, _host(lo).astype(dtype))
+            value = np.maximum(value, (await _host_async(lo)).astype(dtype))
         if hi is not None:
-            value = np.minimum(value, _host(hi).astype(dtype))
+            value = np.minimum(value, (await _host_async(hi)).astype(dtype))
     value = np.broadcast_to(value, shape).astype(dtype)
     return await _result_async(value, any(isinstance(v, GpuArray) for v in xs))
+
+
+async def _host_async(x: Any) -> np.ndarray:
+    """A host array's values, or a GpuArray's (read from the GPU where it lives there)."""
+    return await x.to_numpy_async() if isinstance(x, GpuArray) else np.asarray(x)
 
 
 # ---------------------------------------------------------------- take, take_along_axis
