@@ -24,6 +24,8 @@ Arrays are float32, int32, uint32 or bool; ops broadcast as NumPy's do.
                 `<name>_async` (the views also plain: pycore.flip(x)), device="cpu" | "gpu"; dtypes
                 float32, int32, uint32, bool; result_type, can_cast, isdtype, finfo, iinfo and
                 __array_namespace_info__()
+  selection     where, clip, take, take_along_axis, cumulative_sum, cumulative_prod, diff,
+                count_nonzero
   sorting, sets sort, argsort (stable, descending=, on the GPU for GpuArrays), searchsorted,
                 unique_values, unique_counts, unique_inverse, unique_all
   linalg        tensordot, vecdot; the standard's linalg extension as pycore.linalg.<name>_async
@@ -56,6 +58,7 @@ from pycore.calls.gpuarray import GpuArray, to_gpu_async
 from pycore.calls.linalg import LAPUBLIC, make_module
 from pycore.calls.namespace import NSPUBLIC
 from pycore.calls.nd import NDPUBLIC
+from pycore.calls.selection import SELPUBLIC
 from pycore.calls.sorting import SORTPUBLIC
 from pycore.choice.selector import SELECTOR
 from pycore.choice.selector import BackendSelector as BackendSelector  # (importable, outside __all__)
@@ -69,6 +72,9 @@ globals().update(NDPUBLIC)  # add_async, sum_async(x, axis=...), ... (see tables
 # The Array API's creation, manipulation and data-type functions (calls/namespace.py); `bool` is
 # answered by __getattr__, so that this module's own uses of the builtin stay the builtin.
 globals().update({k: v for k, v in NSPUBLIC.items() if k != "bool"})
+# The Array API's selection, indexing and cumulative functions (calls/selection.py); its clip_async
+# takes over the fixed float32 op's name (CommandBatch's clip stays that op).
+globals().update(SELPUBLIC)
 globals().update(SORTPUBLIC)  # the standard's sorting and set functions (calls/sorting.py)
 globals().update(LAPUBLIC)  # tensordot_async, vecdot_async
 linalg = make_module()  # the Array API's linalg extension: pycore.linalg.<name>_async (calls/linalg.py)
@@ -77,7 +83,7 @@ linalg = make_module()  # the Array API's linalg extension: pycore.linalg.<name>
 # BackendSelector, Calibration and the modules stay importable, outside it.
 __all__ = ["SELECTOR", "CommandBatch", "GpuArray", "NarrowingWarning", "__version__", "calibrate_async",
            "explain", "info", "init_async", "linalg", "to_gpu_async", "trace",
-           *dict.fromkeys([*PUBLIC, *NDPUBLIC, *NSPUBLIC, *SORTPUBLIC, *LAPUBLIC])]
+           *dict.fromkeys([*PUBLIC, *NDPUBLIC, *NSPUBLIC, *SELPUBLIC, *SORTPUBLIC, *LAPUBLIC])]
 
 
 def __getattr__(name: str) -> Any:

@@ -195,8 +195,6 @@ async def swish_async(x: ArrayLike | GpuArray, *, backend: str = "auto") -> np.n
     """x * sigmoid(x) (SiLU); swish(-inf) = 0."""
 async def gelu_async(x: ArrayLike | GpuArray, approximate: builtins.bool = True, *, backend: str = "auto") -> np.ndarray | GpuArray:
     """GELU, tanh approximation (approximate=False: the erf form, to ~2e-7); gelu(-inf) = 0."""
-async def clip_async(x: ArrayLike | GpuArray, min: float, max: float, *, backend: str = "auto") -> np.ndarray | GpuArray:
-    """x limited to [min, max] (min <= max required); NaN stays NaN."""
 async def scale_async(x: ArrayLike | GpuArray, s: float, *, backend: str = "auto") -> np.ndarray | GpuArray:
     """x * s."""
 async def softmax_async(x: ArrayLike | GpuArray, axis: int = -1, *, backend: str = "auto") -> np.ndarray | GpuArray:
@@ -305,6 +303,22 @@ float32: np.dtype[Any]
 int32: np.dtype[Any]
 uint32: np.dtype[Any]
 bool: np.dtype[Any]
+async def where_async(condition: Any, x1: Any, x2: Any, /) -> Any:
+    """x1's elements where `condition` (a bool array) is True, x2's elsewhere, all three broadcast together; x1 and x2 (one of them may be a Python scalar) promote to the result's dtype."""
+async def clip_async(x: Any, /, min: Any = None, max: Any = None, *, backend: str = 'auto') -> Any:
+    """x's elements limited to [min, max] (each a Python scalar, an array broadcasting with x, or None: no limit), in x's dtype: raised to min, then lowered to max (where min > max, max). A NaN in x, min or max gives NaN. Scalar bounds must have min <= max (ValueError if not). backend: "auto" (the GPU where an input is a GpuArray in GPU memory), "gpu" or "numpy"."""
+async def take_async(x: Any, indices: Any, /, *, axis: Any = None) -> Any:
+    """The elements of x at `indices` (an integer array; negative ones count from the end) along `axis` (None: x must be 1-D): the result has x's axes with `axis` replaced by indices' axes. Host indices out of range raise IndexError; GPU indices are clamped (see the module's doc)."""
+async def take_along_axis_async(x: Any, indices: Any, /, *, axis: Any = -1) -> Any:
+    """The elements of x at `indices` along `axis`, position by position: indices has x's number of dimensions, and its other axes broadcast with x's; the result has indices' length along axis."""
+async def cumulative_sum_async(x: Any, /, *, axis: Any = None, dtype: Any = None, include_initial: Any = False) -> Any:
+    """The cumulative sums of x along `axis` (None: x must be 1-D, or 0-d), in `dtype` (x's unless given; integers wrap); include_initial: each row starts with 0 (the axis one longer). On the GPU, float32 sums are summed as a tree within blocks of 2048 elements and over the blocks: the error grows with log(n), to within about (log2(n) + 16) float32 ULPs of the sums of |x|."""
+async def cumulative_prod_async(x: Any, /, *, axis: Any = None, dtype: Any = None, include_initial: Any = False) -> Any:
+    """The cumulative products of x along `axis` (None: x must be 1-D, or 0-d), in `dtype` (x's unless given; integers wrap); include_initial: each row starts with 1 (the axis one longer)."""
+async def diff_async(x: Any, /, *, axis: Any = -1, n: Any = 1, prepend: Any = None, append: Any = None) -> Any:
+    """The n-th differences of x along `axis` (x[1:] - x[:-1], n times), after joining `prepend` and `append` (arrays of x's shape but along axis, or Python scalars: one element) to x along it; the axis n shorter (none left: empty). Integers wrap."""
+async def count_nonzero_async(x: Any, /, *, axis: Any = None, keepdims: Any = False) -> Any:
+    """How many elements of x are nonzero (True; NaN counts, -0.0 does not) along `axis` (an int, a tuple, or None: every axis), as int32: a Python int when every axis is counted without keepdims (as pycore's reductions give), else an array (a GpuArray for a GpuArray input)."""
 async def sort_async(x: Any, /, *, axis: Any = -1, descending: Any = False, stable: Any = True) -> Any:
     """A sorted copy of `x` along `axis`: ascending (NaN last), or descending (NaN first); stable (equal values, such as -0.0 and 0.0, keep their order). On a GpuArray a GPU sort."""
 async def argsort_async(x: Any, /, *, axis: Any = -1, descending: Any = False, stable: Any = True) -> Any:

@@ -209,6 +209,17 @@ for name, c, axes in [("sum axis=0", total, (0,)), ("sum axis=1", total, (1,)), 
                       ("argmax axis=1", arg, (1,)), ("argmax axis=0", arg, (0,)),
                       ("argmax all", arg, (0, 1))]:
     cases[name] = ((lambda c=c, axes=axes: plan_reduction(c, A.layout, axes, f32, f)), [A], big_bytes)
+# the scans (kernels/scan.py: reduce, carry, down) on 16M float32 (A's first rows), counted as a copy
+# is (each element read and written once): the target is at least half the copy's GB/s
+from pycore.array.layout import Layout
+from pycore.kernels.scan import plan_scan
+scan_n = min(1 << 24, side * side)
+scan_flat = Layout((scan_n,), (1,), A.layout.offset)
+scan_rows = Layout((scan_n // side, side), (side, 1), A.layout.offset)
+cases["cumulative_sum 16M"] = (lambda: plan_scan("sum", scan_flat, 0, f32, f32, False, f), [A], 8 * scan_n)
+cases["cumulative_sum axis=0 (strided rows)"] = (lambda: plan_scan("sum", scan_rows, 0, f32, f32, False, f),
+                                                 [A], 8 * scan_n)
+cases["cumulative_sum axis=1"] = (lambda: plan_scan("sum", scan_rows, 1, f32, f32, False, f), [A], 8 * scan_n)
 # A GPU's clocks ramp up under load (an H100 ran the same kernels 1.8x faster in a third round
 # than in the first): a round to warm up, not kept, then three rounds, each case once per round;
 # each case's fastest round counts, and every round is kept
@@ -312,7 +323,8 @@ def main(argv: list[str]) -> int:
               f"{kt['add strided (every other column)']['ms'] / kt['add contiguous half']['ms']:.2f}")
         copy = kt["copy"]["GB/s"]
         for k in ("sum axis=0", "sum axis=1", "sum all", "max axis=0", "mean axis=1", "argmax axis=1",
-                  "argmax axis=0", "argmax all"):
+                  "argmax axis=0", "argmax all", "cumulative_sum 16M", "cumulative_sum axis=0 (strided rows)",
+                  "cumulative_sum axis=1"):
             print(f"  {k} / copy bandwidth: {kt[k]['GB/s'] / copy:.2f}")
         for k in ("sin", "exp", "log", "sqrt", "abs", "floor", "pow", "atan2", "hypot", "logaddexp",
                   "copysign"):

@@ -55,8 +55,10 @@ def op_reference() -> str:
         rows.append(_row(f"{u.name}_async", u.summary + also, u.example, u.shows))
     for r in REDUCTIONS.values():
         rows.append(_row(f"{r.name}_async", r.summary, r.example, r.shows))
+    from pycore.calls.selection import SELPUBLIC
+
     for op in OPS.values():
-        if op.public_name not in TABLED:
+        if op.public_name not in TABLED and op.public_name not in SELPUBLIC:
             rows.append(_row(op.public_name, op.summary, op.example, op.shows))
     return "\n".join(rows)
 
@@ -124,8 +126,10 @@ def api_reference() -> str:
                   "without keepdims.", "", *example(r.example, r.shows)]
     lines += ["## Fixed-kernel ops", "", "These compute in float32: integer and bool inputs are converted, "
               "and so are GpuArrays of those dtypes (on the GPU).", ""]
+    from pycore.calls.selection import SELPUBLIC
+
     for op in OPS.values():
-        if op.public_name in TABLED:
+        if op.public_name in TABLED or op.public_name in SELPUBLIC:
             continue
         lines += [head(op.public_name), "", op.summary, "", *example(op.example, op.shows)]
     lines += namespace_reference()
@@ -140,6 +144,7 @@ def namespace_reference() -> list[str]:
 
     import pycore
     from pycore.calls.namespace import NSPUBLIC
+    from pycore.calls.selection import SELPUBLIC
     from pycore.calls.sorting import SORTPUBLIC
 
     lines = ["## Array API namespace", "",
@@ -148,9 +153,11 @@ def namespace_reference() -> list[str]:
              "the data-type functions plain only). A function of a GpuArray gives a GpuArray (views where "
              "it only rearranges elements), of host arrays a NumPy array; a creation function's "
              '`device="gpu"` fills a GpuArray on the GPU. The dtypes are `pycore.float32`, `pycore.int32`, '
-             "`pycore.uint32` and `pycore.bool`. The sorting and set functions (sort, argsort, "
-             "searchsorted, unique_*) sort on the GPU for a GpuArray; their indices are int32.", ""]
-    for name, fn in {**NSPUBLIC, **SORTPUBLIC}.items():
+             "`pycore.uint32` and `pycore.bool`. The selection, indexing and cumulative functions "
+             "(where, clip, take, take_along_axis, cumulative_sum, cumulative_prod, diff, count_nonzero) "
+             "follow, then the sorting and set functions (sort, argsort, searchsorted, unique_*), which "
+             "sort on the GPU for a GpuArray; their indices are int32.", ""]
+    for name, fn in {**NSPUBLIC, **SELPUBLIC, **SORTPUBLIC}.items():
         if isinstance(fn, np.dtype):
             continue
         sig = inspect.signature(getattr(pycore, name))

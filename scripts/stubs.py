@@ -71,8 +71,10 @@ def stub() -> str:
         lines.append(f"async def {r.name}_async(x: ArrayLike | GpuArray, /, *, "
                      f"axis: int | tuple[int, ...] | None = None, keepdims: bool = False, "
                      f'{extra}backend: str = "auto") -> Any:\n    """{r.summary}"""')
+    from pycore.calls.selection import SELPUBLIC
+
     for op in OPS.values():
-        if op.public_name in TABLED:
+        if op.public_name in TABLED or op.public_name in SELPUBLIC:
             continue
         sig = inspect.signature(PUBLIC[op.public_name])
         params = []
@@ -97,13 +99,14 @@ def stub() -> str:
 
 def namespace_stub() -> list[str]:
     """The Array API namespace (pycore/calls/namespace.py): its functions as they are written, its
-    dtypes; then the sorting and set functions (calls/sorting.py) and the main namespace's linear
-    algebra (pycore/calls/linalg.py)."""
+    dtypes; then the selection functions (calls/selection.py), the sorting and set functions
+    (calls/sorting.py) and the main namespace's linear algebra (pycore/calls/linalg.py)."""
     from pycore.calls.linalg import LAPUBLIC
     from pycore.calls.namespace import NSPUBLIC
+    from pycore.calls.selection import SELPUBLIC
     from pycore.calls.sorting import SORTPUBLIC
 
-    return functions_stub({**NSPUBLIC, **SORTPUBLIC, **LAPUBLIC})
+    return functions_stub({**NSPUBLIC, **SELPUBLIC, **SORTPUBLIC, **LAPUBLIC})
 
 
 LINALG_STUB = ROOT / "pycore" / "linalg.pyi"

@@ -1,0 +1,186 @@
+"""The planner of the selecting kernels (shaders/gather.wgsl): each element of a C-ordered output
+computed from a few input views, each read through its own strides over the output's shape (0
+along broadcast axes). The modes: "where" (condition, x1, x2), "clip" (x and its optional min and
+max) and "gather" (x read at an index taken from an index array along one axis: take and
+take_along_axis). The Array API's selection functions (pycore/calls/selection.py) are plans of
+one step of these.
+
+A `View` is an input as the kernel reads it: a layout of the output's shape and the input's dtype.
+`plan_select` collapses the axes every view walks contiguously and writes the words gather.wgsl
+reads: the count, the output's shape, each input's offset and strides, then the mode's values.
+
+>>> from pycore.array.layout import Layout
+>>> f32 = np.dtype("float32")
+>>> x, lo = View(Layout((2, 3), (0, 1)), f32), View(Layout((2, 3), (0, 0)), f32)  # a row, a scalar
+>>> p = plan_select("clip", [x, lo], (2, 3), f32, Facts(), bounds=(True, False))
+>>> p.steps[0].kernel.name, p.steps[0].words
+('select:clip+lo(float32,float32)->f32[2]', (6, 2, 3, 0, 0, 1, 0, 0, 0))
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from pycore.array.layout import Layout, collapse
+from pycore.kernels.place import _convert
+from pycore.kernels.plan import (
+    Facts,
+    Kernel,
+    Output,
+    Plan,
+    Slot,
+    Step,
+    grid_for,
+    i32_word,
+    walk_lines,
+    wgsl_type,
+)
+from pycore.kernels.wgsl import wgsl_constant, wgsl_template
+
+WORKGROUP = wgsl_constant("WORKGROUP")
+MODES = ("where", "clip", "gather")
+BOOL = np.dtype(bool)
+
+
+@dataclass(frozen=True)
+class View:
+    """An input as a selecting kernel reads it: `layout` has the output's shape (strides 0 along
+    broadcast axes; a gather's x without its axis, which the index selects), `dtype` is the input's."""
+
+    layout: Layout
+    dtype: np.dtype
+
+
+def _value(mode: str, srcs: tuple[str, ...], out: str, bounds: tuple[bool, bool], extra_at: int) -> list[str]:
+    """The WGSL computing `v`, an output element, from the inputs at positions p0, p1, ..."""
+    out_dt = np.dtype(out)
+    t = wgsl_type(out_dt)
+    loads = [f"in{k}[u32(p{k})]" for k in range(len(srcs))]
+    if mode == "where":
+        cond = _convert(loads[0], np.dtype(srcs[0]), BOOL)
+        a, b = (_convert(loads[k], np.dtype(srcs[k]), out_dt) for k in (1, 2))
+        return [f"    var v = select({b}, {a}, {cond} != 0u);"]
+    if mode == "clip":
+        lines = [f"    var v = {_convert(loads[0], np.dtype(srcs[0]), out_dt)};"]
+        k = 1
+        for present, name, beyond in ((bounds[0], "lo", ">"), (bounds[1], "hi", "<")):
+            if not present:
+                continue
+            lines.append(f"    let {name} = {_convert(loads[k], np.dtype(srcs[k]), out_dt)};")
+            nan = f" || is_nan({name})" if t == "f32" else ""  # (a NaN x stays: NaN compares false)
+            lines.append(f"    v = select(v, {name}, {name} {beyond} v{nan});")
+            k += 1
+        return lines
+    if mode == "gather":
+        n, stride = f"iword({extra_at}u)", f"iword({extra_at + 1}u)"
+        if srcs[1] == "uint32":
+            j = [f"    let j = i32(min({loads[1]}, u32({n}) - 1u));"]
+        else:
+            j = [
+                f"    var j = {loads[1]};",
+                f"    if (j < 0) {{ j = j + {n}; }}",
+                f"    j = clamp(j, 0, {n} - 1);",
+            ]
+        return [*j, f"    var v = {_convert(f'in0[u32(p0 + j * {stride})]', np.dtype(srcs[0]), out_dt)};"]
+    raise ValueError(f"select: unknown mode {mode!r}; the modes are {', '.join(MODES)}")
+
+
+@cache
+def _kernel(mode: str, srcs: tuple[str, ...], out: str, rank: int, bounds: tuple[bool, bool]) -> Kernel:
+    k_in = len(srcs)
+    inputs_at = 1 + rank
+    extra_at = inputs_at + k_in * (1 + rank)
+    n_words = extra_at + (2 if mode == "gather" else 0)
+    value = _value(mode, srcs, out, bounds, extra_at)  # (raises for an unknown mode)
+    starts = [f"    var p{k} = iword({inputs_at + k * (1 + rank)}u);" for k in range(k_in)]
+    walk = walk_lines("r", "i", rank, 1, [(f"p{k}", inputs_at + k * (1 + rank) + 1) for k in range(k_in)])
+    inputs = "\n".join(
+        f"@group(0) @binding({k}) var<storage, read> in{k}: array<{wgsl_type(np.dtype(s))}>;"
+        for k, s in enumerate(srcs)
+    )
+    t = wgsl_type(np.dtype(out))
+    tag = (
+        {(True, True): "+lohi", (True, False): "+lo", (False, True): "+hi"}.get(bounds, "")
+        if mode == "clip"
+        else ""
+    )
+    name = f"select:{mode}{tag}({','.join(srcs)})->{t}[{rank}]"
+
+    def source() -> str:
+        filled = (
+            wgsl_template("gather")
+            .replace("{{inputs}}", inputs)
+            .replace("{{out}}", str(k_in))
+            .replace("{{out_type}}", t)
+            .replace("{{meta}}", str(k_in + 1))
+            .replace("{{meta_vec4s}}", str(-(-n_words // 4)))
+            .replace("{{walk}}", "\n".join(starts + walk))
+            .replace("{{value}}", "\n".join(value))
+        )
+        return wgsl_template("common") + "\n" + filled
+
+    return Kernel(name, "gather", ("read",) * k_in + ("write", "uniform"), source)
+
+
+def plan_select(
+    mode: str,
+    views: list[View],
+    shape: tuple[int, ...],
+    dtype: np.dtype,
+    facts: Facts,
+    *,
+    bounds: tuple[bool, bool] = (False, False),
+    axis: tuple[int, int] = (0, 0),
+) -> Plan:
+    """The plan computing an output of `shape` and `dtype` (C-contiguous, not empty) by `mode` from
+    `views` (the inputs, in order: where's condition, x1, x2; clip's x, then min and max where
+    `bounds` says they are given; gather's x and its indices). axis: a gather's (length n, x's
+    stride along it). ValueError where the output or an input does not fit one binding, for a
+    gather from an empty axis, or views that do not match the mode or the shape."""
+    count = math.prod(shape)
+    if count == 0:
+        raise ValueError(f"select: nothing to compute for an empty output of shape {tuple(shape)}")
+    wanted = {"where": 3, "clip": 1 + sum(bounds), "gather": 2}.get(mode)
+    if wanted is None:
+        raise ValueError(f"select: unknown mode {mode!r}; the modes are {', '.join(MODES)}")
+    if len(views) != wanted or any(v.layout.shape != tuple(shape) for v in views):
+        raise ValueError(f"select: {mode} takes {wanted} views of the output's shape {tuple(shape)}")
+    if mode == "gather" and axis[0] <= 0:
+        raise ValueError("select: a gather from an axis of length 0 has no element to take")
+    if 4 * count > facts.max_binding:
+        raise ValueError(
+            f"an output of shape {tuple(shape)} needs {4 * count:,} bytes in one GPU binding, "
+            f"over this device's maxStorageBufferBindingSize of {facts.max_binding:,}"
+        )
+    for k, v in enumerate(views):
+        read = v.layout
+        if mode == "gather" and k == 0:  # (with the axis the index walks)
+            read = Layout((*read.shape, axis[0]), (*read.strides, axis[1]), read.offset)
+        low, high = read.span()
+        if 4 * high > facts.max_binding or low < 0:
+            raise ValueError(
+                f"an input of shape {v.layout.shape} needs {4 * high:,} bytes in one GPU binding, "
+                f"over this device's maxStorageBufferBindingSize of {facts.max_binding:,}"
+            )
+    out_strides = Layout.contiguous(tuple(shape)).strides
+    dims, strides = collapse(tuple(shape), [out_strides, *[v.layout.strides for v in views]])
+    rank = len(dims)
+    srcs = tuple(v.dtype.name for v in views)
+    kernel = _kernel(mode, srcs, dtype.name, rank, bounds if mode == "clip" else (False, False))
+    words: list[int] = [count, *dims]
+    for v, st in zip(views, strides[1:], strict=True):
+        words += [v.layout.offset, *st]
+    if mode == "gather":
+        words += [axis[0], axis[1]]
+    slots = (*[Slot("in", k) for k in range(len(views))], Slot("out", 0), Slot("meta"))
+    step = Step(
+        kernel, slots, tuple(i32_word(w) for w in words), grid_for(-(-count // WORKGROUP), facts.max_groups)
+    )
+    return Plan((step,), (Output(tuple(shape), dtype),))
+
+
+__all__ = ["MODES", "View", "plan_select"]

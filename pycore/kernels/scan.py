@@ -1,0 +1,173 @@
+"""The planner of the scans (shaders/scan.wgsl): cumulative sums and products along one axis of an
+n-d input read through its strides, written C-ordered in its shape (the axis one longer with
+include_initial, the identity first). Integers wrap, as WGSL's arithmetic does.
+
+WebGPU promises no forward progress between workgroups, so no workgroup waits on another (no
+decoupled look-back): a row longer than one block of BLOCK elements is scanned in three passes,
+three dispatches in one submit: each block's total (`scan_reduce`), each row's block totals
+scanned into exclusive prefixes (`scan_carry`, in a scratch buffer), and each block scanned after
+its prefix (`scan_down`). Each element is read twice and written once (a copy reads and writes
+it once). Rows of one block run `scan_down` alone; short rows, rows lying side by side in memory
+and CPU adapters' rows run a thread per row (`scan_serial`).
+
+>>> from pycore.array.layout import Layout
+>>> f32 = np.dtype("float32")
+>>> p = plan_scan("sum", Layout.contiguous((1 << 24,)), 0, f32, f32, False, Facts())
+>>> [s.kernel.entry for s in p.steps], p.steps[0].grid, p.scratch
+(['scan_reduce', 'scan_carry', 'scan_down'], (8192, 1, 1), (32768,))
+>>> p = plan_scan("prod", Layout.contiguous((4096, 5)), 1, f32, f32, True, Facts())
+>>> [s.kernel.entry for s in p.steps], p.outputs[0].shape
+(['scan_serial'], (4096, 6))
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+
+import numpy as np
+
+from pycore.array.layout import Layout, collapse
+from pycore.kernels.place import _convert
+from pycore.kernels.plan import (
+    Facts,
+    Kernel,
+    Output,
+    Plan,
+    Slot,
+    Step,
+    grid_for,
+    i32_word,
+    walk_lines,
+    wgsl_type,
+)
+from pycore.kernels.wgsl import wgsl_constant, wgsl_template
+
+WORKGROUP = wgsl_constant("WORKGROUP")
+ITEMS = wgsl_constant("ITEMS", "scan")
+BLOCK = WORKGROUP * ITEMS  # elements per block (scan.wgsl's BLOCK)
+OPS = {"sum": ("a + b", 0), "prod": ("a * b", 1)}  # (combine, identity)
+SERIAL_N = 32  # rows this short run a thread each
+SIDE_ROWS = 2048  # as do this many rows or more lying side by side (the axis' stride is not 1)
+CPU_ROWS = 64  # and on CPU adapters, this many rows or more (every barrier costs a context switch)
+META = 8  # words before the other axes' shape
+
+
+@cache
+def _kernel(op: str, src: str, out: str, rank: int, entry: str) -> Kernel:
+    out_dt = np.dtype(out)
+    t = wgsl_type(out_dt)
+    combine, identity = OPS[op]
+    kept = walk_lines("r", "row", rank, META, [("ib", META + rank), ("ob", META + 2 * rank)])
+    n_words = META + 3 * rank
+
+    def source() -> str:
+        filled = (
+            wgsl_template("scan")
+            .replace("{{in_type}}", wgsl_type(np.dtype(src)))
+            .replace("{{out_type}}", t)
+            .replace("{{meta_vec4s}}", str(-(-n_words // 4)))
+            .replace("{{combine}}", combine)
+            .replace("{{identity}}", f"{t}({identity})")
+            .replace("{{load}}", _convert("src[u32(k)]", np.dtype(src), out_dt))
+            .replace("{{kept}}", "\n".join(kept))
+        )
+        return wgsl_template("common") + "\n" + filled
+
+    name = f"scan:{op}({src})->{t}[{rank}]"
+    return Kernel(name, entry, ("read", "write", "write", "uniform"), source)
+
+
+def uses_serial(facts: Facts, rows: int, n: int, stride: int) -> bool:
+    """Whether rows of n elements (the axis' stride `stride`) run a thread per row: short rows,
+    many rows side by side in memory, or a CPU adapter's many rows; never past a loop cap.
+
+    >>> uses_serial(Facts(), 1, 1 << 20, 1), uses_serial(Facts(), 100_000, 1000, 100_000)
+    (False, True)
+    """
+    if facts.loop_cap and n + 8 > facts.loop_cap:
+        return False
+    return (
+        n <= SERIAL_N or (abs(stride) != 1 and rows >= SIDE_ROWS) or (facts.cpu_adapter and rows >= CPU_ROWS)
+    )
+
+
+def plan_scan(
+    op: str,
+    layout: Layout,
+    axis: int,
+    src: np.dtype,
+    dtype: np.dtype,
+    include_initial: bool,
+    facts: Facts,
+    serial: bool | None = None,
+) -> Plan:
+    """The plan of cumulative `op` ("sum" or "prod") along `axis` (normalized) of an input of
+    `layout` and dtype `src`, accumulated and written in `dtype`, C-ordered (the axis one longer
+    with include_initial). serial forces the choice of uses_serial. ValueError for an op not
+    known, an empty axis or no rows (the callers answer those on the host), or an input or output
+    past one binding."""
+    if op not in OPS:
+        raise ValueError(f"scan: unknown op {op!r}; the ops are {', '.join(OPS)}")
+    shape = layout.shape
+    n = shape[axis]
+    rows = math.prod(shape) // n if n else 0
+    if rows == 0:
+        raise ValueError(f"scan: nothing to scan in shape {tuple(shape)} along axis {axis}")
+    out_shape = tuple(m + include_initial if d == axis else m for d, m in enumerate(shape))
+    for what, nbytes in (("an output", 4 * math.prod(out_shape)), ("an input", 4 * layout.span()[1])):
+        if nbytes > facts.max_binding:
+            raise ValueError(
+                f"{what} of shape {tuple(shape)} needs {nbytes:,} bytes in one GPU binding, over "
+                f"this device's maxStorageBufferBindingSize of {facts.max_binding:,}"
+            )
+    out_strides = Layout.contiguous(out_shape).strides
+    others = [d for d in range(len(shape)) if d != axis]
+    dims, (in_st, out_st) = collapse(
+        tuple(shape[d] for d in others),
+        [tuple(layout.strides[d] for d in others), tuple(out_strides[d] for d in others)],
+    )
+    if rows == 1:
+        dims, in_st, out_st = (), (), ()
+    stride = layout.strides[axis]
+    chosen = uses_serial(facts, rows, n, stride) if serial is None else serial
+    blocks = 1 if chosen else -(-n // BLOCK)
+    words = tuple(
+        i32_word(w)
+        for w in (
+            rows,
+            n,
+            layout.offset,
+            stride,
+            out_strides[axis],
+            int(include_initial),
+            blocks,
+            0,
+            *dims,
+            *in_st,
+            *out_st,
+        )
+    )
+    slots = (Slot("in", 0), Slot("out", 0), Slot("tmp", 0), Slot("meta"))
+    rank = len(dims)
+
+    def step(entry: str, groups: int) -> Step:
+        return Step(
+            _kernel(op, src.name, dtype.name, rank, entry), slots, words, grid_for(groups, facts.max_groups)
+        )
+
+    if chosen:
+        steps = [step("scan_serial", -(-rows // WORKGROUP))]
+    elif blocks == 1:
+        steps = [step("scan_down", rows)]
+    else:
+        steps = [
+            step("scan_reduce", rows * blocks),
+            step("scan_carry", rows),
+            step("scan_down", rows * blocks),
+        ]
+    scratch = 4 * rows * blocks if blocks > 1 else 4
+    return Plan(tuple(steps), (Output(out_shape, dtype),), (scratch,))
+
+
+__all__ = ["BLOCK", "OPS", "plan_scan", "uses_serial"]
