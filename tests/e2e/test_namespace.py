@@ -102,3 +102,12 @@ def test_creation_and_manipulation_kernels_match_numpy(gpu):
     r = gpu.py(NAMESPACE)
     assert r["failures"] == [], r["failures"][:20]
     assert r["calls"] > 250
+
+
+def test_the_readme_tour_runs_as_shown(gpu):
+    import inspect
+
+    from tests.unit.test_tour import replay_async, tour
+
+    snippet = f"import ast, asyncio, re\n{inspect.getsource(replay_async)}\nawait replay_async({tour()!r})\n"
+    assert gpu.py(snippet) == []
