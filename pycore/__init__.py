@@ -26,8 +26,8 @@ Arrays are float32, int32, uint32 or bool; ops broadcast as NumPy's do.
                 __array_namespace_info__()
   selection     where, clip, take, take_along_axis, cumulative_sum, cumulative_prod, diff,
                 count_nonzero
-  sorting, sets sort, argsort (stable, descending=, on the GPU for GpuArrays), searchsorted,
-                unique_values, unique_counts, unique_inverse, unique_all
+  sorting, sets sort, argsort (stable, descending=, on the GPU for GpuArrays), searchsorted, nonzero,
+                isin, unique_values, unique_counts, unique_inverse, unique_all
   linalg        tensordot, vecdot; the standard's linalg extension as pycore.linalg.<name>_async
                 (matmul, vecdot, tensordot, outer, cross, trace, diagonal, matrix_transpose,
                 vector_norm, matrix_norm, matrix_power on the GPU's calls; det, slogdet, inv, solve,

@@ -325,6 +325,10 @@ async def argsort_async(x: Any, /, *, axis: Any = -1, descending: Any = False, s
     """The indices (int32) that sort `x` along `axis`, as sort_async orders it (stable: equal values' indices in increasing order, descending too). On a GpuArray a GPU sort."""
 async def searchsorted_async(x1: Any, x2: Any, /, *, side: Any = 'left', sorter: Any = None) -> Any:
     """The indices (int32, x2's shape) at which inserting x2's values keeps the 1-D `x1` sorted (ascending, NaN last; or sorted by the permutation `sorter`): side "left" the first such place, "right" the last. On GpuArrays a binary search per value on the GPU."""
+async def nonzero_async(x: Any, /) -> tuple[Any, ...]:
+    """The indices of x's nonzero elements (True; NaN counts, -0.0 does not), one int32 array per axis, in C order. On a GpuArray on the GPU: the count is read back (the result's size depends on it), and a stable argsort of the zero flags puts the nonzero elements' flat indices first, in order; their coordinates follow by integer division."""
+async def isin_async(x1: Any, x2: Any, /, *, invert: Any = False) -> Any:
+    """Whether each element of x1 equals some element of x2 (bool, x1's shape; NaN equals nothing, -0.0 equals 0.0), or is in none of them with `invert`. Both are promoted to one dtype. On GpuArrays on the GPU: x2 sorted, a binary search for each element of x1, and the element found compared."""
 async def unique_values_async(x: Any, /) -> Any:
     """The unique values of `x` (flattened), ascending; each NaN is a value of its own, -0.0 and 0.0 one value. Set functions sort x flattened (stably, on the GPU for a GpuArray), then find the groups of equal values on the host from the sorted values and the permutation (one pass: the output's size depends on the data) and upload the results."""
 async def unique_counts_async(x: Any, /) -> UniqueCountsResult:

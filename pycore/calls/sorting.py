@@ -1,5 +1,6 @@
-"""The Python Array API standard's sorting and set functions, each as `<name>_async`: sort,
-argsort, searchsorted, unique_values, unique_counts, unique_inverse, unique_all.
+"""The Python Array API standard's sorting, searching and set functions, each as `<name>_async`:
+sort, argsort, searchsorted, nonzero, isin, unique_values, unique_counts, unique_inverse,
+unique_all.
 
 On a GpuArray (in GPU memory) sort and argsort run a stable sort on the GPU (pycore/kernels/sort.py:
 a workgroup per row for rows of up to 1024 elements, an LSD radix sort of longer rows), and
@@ -21,14 +22,25 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from pycore.array.dtypes import result_type
+from pycore.array.dtypes import BOOL, result_type
 from pycore.array.layout import Layout, normalize_axis
 from pycore.calls.gpuarray import GpuArray, storage_of
-from pycore.calls.namespace import _array, _host, _on_gpu, _result_async, astype_async, reshape_async
+from pycore.calls.namespace import (
+    _array,
+    _host,
+    _on_gpu,
+    _result_async,
+    astype_async,
+    reshape_async,
+    zeros_async,
+)
+from pycore.calls.nd import ufunc_async
+from pycore.calls.selection import count_nonzero_async, take_async
 from pycore.engine.executor import facts, planned, run_plans_async
 from pycore.engine.runtime import RUNTIME
 from pycore.kernels.plan import Plan
 from pycore.kernels.sort import plan_search, plan_sort
+from pycore.tables.ufuncs import UFUNCS
 
 Array = Any  # a GpuArray or a NumPy array (array-likes are taken where an array is)
 INDEX = np.dtype(np.int32)
@@ -268,13 +280,67 @@ async def unique_all_async(x: Any, /) -> UniqueAllResult:
                                              inverse.reshape(shape), counts))
 
 
+async def nonzero_async(x: Any, /) -> tuple[Array, ...]:
+    """The indices of x's nonzero elements (True; NaN counts, -0.0 does not), one int32 array per
+    axis, in C order. On a GpuArray on the GPU: the count is read back (the result's size depends
+    on it), and a stable argsort of the zero flags puts the nonzero elements' flat indices first,
+    in order; their coordinates follow by integer division.
+
+    >>> import asyncio, numpy as np, pycore
+    >>> asyncio.run(pycore.nonzero_async(np.array([[0, 3], [5, 0]], np.int32)))
+    (array([0, 1], dtype=int32), array([1, 0], dtype=int32))
+    """
+    a = _array(x, "x")
+    if a.ndim == 0:
+        raise ValueError("nonzero: x must have at least one dimension, got a 0-D array")
+    if not _on_gpu([a]):
+        return tuple(np.asarray(i, INDEX) for i in np.nonzero(_host(a)))
+    flat = await reshape_async(a, (-1,))
+    zero = await ufunc_async(UFUNCS["equal"], (flat, False if a.dtype == BOOL else 0))
+    count = int(await count_nonzero_async(await ufunc_async(UFUNCS["logical_not"], (zero,))))
+    if count == 0:
+        return tuple([await zeros_async((0,), dtype=INDEX, device="gpu") for _ in a.shape])
+    at = (await argsort_async(zero))[:count]  # (False sorts first: the nonzero ones, in order)
+    coords = []
+    for size in reversed(a.shape[1:]):
+        coords.append(await ufunc_async(UFUNCS["remainder"], (at, size)))
+        at = await ufunc_async(UFUNCS["floor_divide"], (at, size))
+    return (at, *reversed(coords))
+
+
+async def isin_async(x1: Any, x2: Any, /, *, invert: Any = False) -> Array:
+    """Whether each element of x1 equals some element of x2 (bool, x1's shape; NaN equals nothing,
+    -0.0 equals 0.0), or is in none of them with `invert`. Both are promoted to one dtype. On
+    GpuArrays on the GPU: x2 sorted, a binary search for each element of x1, and the element found
+    compared.
+
+    >>> import asyncio, numpy as np, pycore
+    >>> asyncio.run(pycore.isin_async(np.array([1, 2, 3], np.int32), np.array([3, 1], np.int32)))
+    array([ True, False,  True])
+    """
+    a, b = _array(x1, "x1"), _array(x2, "x2")
+    invert = _flag(invert, "invert", "isin")
+    dtype = result_type(a.dtype, b.dtype)
+    if not _on_gpu([a, b]):
+        found = np.isin(_host(a).astype(dtype), _host(b).astype(dtype), invert=invert)
+        return np.asarray(found, BOOL)
+    a, b = await astype_async(a, dtype, copy=False), await astype_async(b, dtype, copy=False)
+    if b.size == 0:
+        none = await zeros_async(a.shape, dtype=BOOL, device="gpu")
+        return await ufunc_async(UFUNCS["logical_not"], (none,)) if invert else none
+    ordered = await sort_async(await reshape_async(b, (-1,)))
+    at = await ufunc_async(UFUNCS["minimum"], (await searchsorted_async(ordered, a), b.size - 1))
+    found = await ufunc_async(UFUNCS["equal"], (await take_async(ordered, at), a))
+    return await ufunc_async(UFUNCS["logical_not"], (found,)) if invert else found
+
+
 for _f in (unique_values_async, unique_counts_async, unique_inverse_async, unique_all_async):
     _f.__doc__ = f"{(_f.__doc__ or '').split(chr(10) + chr(10))[0]} {UNIQUE_NOTE}\n\n" + \
         (_f.__doc__ or "").split("\n\n", 1)[1]
 
 SORTING: dict[str, Callable[..., Any]] = {f.__name__: f for f in (
-    sort_async, argsort_async, searchsorted_async, unique_values_async, unique_counts_async,
-    unique_inverse_async, unique_all_async)}
+    sort_async, argsort_async, searchsorted_async, nonzero_async, isin_async, unique_values_async,
+    unique_counts_async, unique_inverse_async, unique_all_async)}
 for _f in SORTING.values():
     _f.__module__ = "pycore"
 for _c in (UniqueAllResult, UniqueCountsResult, UniqueInverseResult):
@@ -283,5 +349,5 @@ for _c in (UniqueAllResult, UniqueCountsResult, UniqueInverseResult):
 SORTPUBLIC: dict[str, Any] = dict(SORTING)
 
 __all__ = ["SORTPUBLIC", "UniqueAllResult", "UniqueCountsResult", "UniqueInverseResult", "argsort_async",
-           "searchsorted_async", "sort_async", "unique_all_async", "unique_counts_async",
-           "unique_inverse_async", "unique_values_async"]
+           "isin_async", "nonzero_async", "searchsorted_async", "sort_async", "unique_all_async",
+           "unique_counts_async", "unique_inverse_async", "unique_values_async"]

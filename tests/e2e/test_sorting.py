@@ -103,6 +103,25 @@ for dt in ["float32", "int32", "bool"]:
     await check(f"unique_all inverse {dt}", got.inverse_indices, inverse.reshape(x.shape).astype(np.int32))
     await check(f"unique_all counts {dt}", got.counts, counts.astype(np.int32))
     await check(f"unique_values {dt}", await pycore.unique_values_async(t.T), np.unique(x.T, equal_nan=False))
+# nonzero (a count read back, a stable argsort of the zero flags, coordinates by division) and
+# isin (x2 sorted, a binary search per element of x1)
+for dt in ["float32", "int32", "uint32", "bool"]:
+    x = data(dt, (40, 70))
+    t = await pycore.to_gpu_async(x)
+    for label, view, h in [("", t, x), (" view", t.T[::-1, 3:], x.T[::-1, 3:])]:
+        got = await pycore.nonzero_async(view)
+        want = np.nonzero(h)
+        if len(got) != 2:
+            failures.append(f"nonzero {dt}{label}: {len(got)} arrays")
+        for axis, (g, w) in enumerate(zip(got, want)):
+            await check(f"nonzero {dt}{label} axis {axis}", g, w.astype(np.int32))
+    zeros = await pycore.to_gpu_async(np.zeros(5, x.dtype))
+    (none,) = await pycore.nonzero_async(zeros)
+    await check(f"nonzero {dt} of zeros", none, np.zeros(0, np.int32))
+    pool = data(dt, 500)
+    for invert in (False, True):
+        got = await pycore.isin_async(t, await pycore.to_gpu_async(pool), invert=invert)
+        await check(f"isin {dt} invert={invert}", got, np.isin(x, pool, invert=invert))
 {"failures": failures, "calls": calls}
 '''
 

@@ -88,10 +88,35 @@ def test_bool_and_empty_and_one_element():
     ("pycore.searchsorted_async(np.zeros(3, np.float32), 1.0, side='middle')", ValueError, "side must be"),
     ("pycore.searchsorted_async(np.zeros(3, np.float32), 1.0, sorter=np.zeros(2, np.int32))", ValueError,
      "sorter must be"),
+    ("pycore.nonzero_async(np.int32(3))", ValueError, "nonzero: x must have at least one dimension"),
+    ("pycore.isin_async(np.zeros(3, np.int32), np.zeros(2, np.int32), invert=1)", TypeError,
+     "invert must be a bool"),
 ])
 def test_bad_input_is_named(call, error, match):
     with pytest.raises(error, match=match):
         run(eval(call, {"pycore": pycore, "np": np}))
+
+
+@pytest.mark.parametrize("dt", ["float32", "int32", "uint32", "bool"])
+def test_nonzero_and_isin_match_numpy_and_the_standard(dt):
+    for shape in [(7,), (4, 6), (2, 3, 5), (0, 3)]:
+        x = tied(dt, shape)
+        got = run(pycore.nonzero_async(x))
+        want = np.nonzero(x)
+        assert len(got) == len(want) and all(g.dtype == np.int32 for g in got)
+        assert all(np.array_equal(g, w) for g, w in zip(got, want, strict=True))
+        if dt != "float32" or not np.isnan(x).any():
+            strict = xp.nonzero(xp.asarray(x))
+            assert all(np.array_equal(g, np.asarray(w)) for g, w in zip(got, strict, strict=True))
+        pool = tied(dt, (9,))
+        for invert in (False, True):
+            got = run(pycore.isin_async(x, pool, invert=invert))
+            assert got.dtype == np.bool_ and np.array_equal(got, np.isin(x, pool, invert=invert))
+            if dt in ("int32", "uint32") and not invert:  # (the standard's isin takes integers;
+                strict = xp.isin(xp.asarray(x), xp.asarray(pool))  # array-api-strict 2.6.1 ignores invert)
+                assert np.array_equal(got, np.asarray(strict))
+    none = run(pycore.isin_async(np.array([1, 2], np.int32), np.zeros(0, np.int32)))
+    assert none.tolist() == [False, False]
 
 
 @pytest.mark.parametrize("side", ["left", "right"])
