@@ -65,7 +65,8 @@ fn divmod1(a: f32, b: f32) -> vec2<f32> {
     if (b == 0.0) { return vec2<f32>(a / b, nan); }
     if (!is_finite(a)) { return vec2<f32>(nan, nan); }
     var m = fmod1(a, b);
-    var d = (a - m) / b;
+    let s = select(1.0, 0.25, abs(b) > 8.507059e37);  // (as divide_f32: a / b past |b| = 2^126)
+    var d = ((a - m) * s) / (b * s);
     if (m != 0.0) {
         if ((b < 0.0) != (m < 0.0)) {
             m = m + b;
