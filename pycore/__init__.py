@@ -69,8 +69,9 @@ from pycore.tables.ops import OPS as OPS
 
 globals().update(PUBLIC)  # relu_async, softmax_async, matmul_async, ... (see ops.OPS)
 globals().update(NDPUBLIC)  # add_async, sum_async(x, axis=...), ... (see tables/ufuncs.py): n-d, any dtype
-# The Array API's creation, manipulation and data-type functions (calls/namespace.py); `bool` is
-# answered by __getattr__, so that this module's own uses of the builtin stay the builtin.
+# The Array API's creation, manipulation and data-type functions (calls/creation.py, manipulation.py,
+# datatypes.py; gathered by calls/namespace.py); `bool` is answered by __getattr__, so that this
+# module's own uses of the builtin stay the builtin.
 globals().update({k: v for k, v in NSPUBLIC.items() if k != "bool"})
 # The Array API's selection, indexing and cumulative functions (calls/selection.py); its clip_async
 # takes over the fixed float32 op's name (CommandBatch's clip stays that op).

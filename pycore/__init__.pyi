@@ -11,8 +11,8 @@ from . import linalg as linalg
 from .array.dtypes import NarrowingWarning as NarrowingWarning
 from .bench.calibrate import calibrate_async as calibrate_async
 from .calls.batch import CommandBatch as CommandBatch
+from .calls.datatypes import FInfo, IInfo, Info
 from .calls.gpuarray import GpuArray as GpuArray
-from .calls.namespace import FInfo, IInfo, Info
 from .calls.sorting import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
 from .choice.selector import SELECTOR as SELECTOR
 from .choice.selector import BackendSelector as BackendSelector

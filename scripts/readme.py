@@ -138,7 +138,8 @@ def api_reference() -> str:
 
 
 def namespace_reference() -> list[str]:
-    """docs/api.md's section of the Array API namespace (pycore/calls/namespace.py): each function's
+    """docs/api.md's section of the Array API namespace (pycore/calls/namespace.py gathers creation.py,
+    manipulation.py and datatypes.py), then selection.py's and sorting.py's functions: each function's
     signature, what its docstring says, and its example."""
     import numpy as np
 

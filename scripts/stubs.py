@@ -33,8 +33,8 @@ from . import linalg as linalg
 from .array.dtypes import NarrowingWarning as NarrowingWarning
 from .bench.calibrate import calibrate_async as calibrate_async
 from .calls.batch import CommandBatch as CommandBatch
+from .calls.datatypes import FInfo, IInfo, Info
 from .calls.gpuarray import GpuArray as GpuArray
-from .calls.namespace import FInfo, IInfo, Info
 from .calls.sorting import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
 from .choice.selector import SELECTOR as SELECTOR
 from .choice.selector import BackendSelector as BackendSelector
@@ -98,9 +98,10 @@ def stub() -> str:
 
 
 def namespace_stub() -> list[str]:
-    """The Array API namespace (pycore/calls/namespace.py): its functions as they are written, its
-    dtypes; then the selection functions (calls/selection.py), the sorting and set functions
-    (calls/sorting.py) and the main namespace's linear algebra (pycore/calls/linalg.py)."""
+    """The Array API namespace (pycore/calls/namespace.py gathers creation.py, manipulation.py and
+    datatypes.py): its functions as they are written, its dtypes; then the selection functions
+    (calls/selection.py), the sorting and set functions (calls/sorting.py) and the main namespace's
+    linear algebra (pycore/calls/linalg.py)."""
     from pycore.calls.linalg import LAPUBLIC
     from pycore.calls.namespace import NSPUBLIC
     from pycore.calls.selection import SELPUBLIC

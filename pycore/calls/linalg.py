@@ -39,11 +39,11 @@ import numpy as np
 
 from pycore.array.dtypes import BOOL, FLOAT32, INT32, as_array, pycore_dtype
 from pycore.array.layout import Layout, broadcast_shapes, normalize_axes, normalize_axis
+from pycore.calls.creation import eye_async
 from pycore.calls.gpuarray import GpuArray, to_gpu_async
-from pycore.calls.namespace import (
+from pycore.calls.manipulation import (
     astype_async,
     expand_dims,
-    eye_async,
     matrix_transpose,
     permute_dims,
     reshape_async,

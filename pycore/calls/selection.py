@@ -2,7 +2,7 @@
 parameters and defaults, each as `<name>_async`: where, clip, take, take_along_axis,
 cumulative_sum, cumulative_prod, diff, count_nonzero and nonzero.
 
-Where results live, as in pycore/calls/namespace.py: a GpuArray when any input is one (computed on
+Where results live, as in pycore/calls/placing.py: a GpuArray when any input is one (computed on
 the GPU where it is in GPU memory), else a NumPy array. On the GPU, where, clip and the takes run
 the selecting kernels (pycore/kernels/gather.py: one dispatch, each input read through its
 strides and broadcast), the cumulative functions the scans (pycore/kernels/scan.py: a multi-pass
@@ -32,9 +32,11 @@ from pycore.array.dtypes import BOOL, pycore_dtype, scalar_kind
 from pycore.array.dtypes import result_type as _promoted
 from pycore.array.dtypes import scalar_value as _scalar_value
 from pycore.array.layout import Layout, broadcast_shapes, normalize_axes, normalize_axis
+from pycore.calls.arguments import array_arg, int_arg
 from pycore.calls.gpuarray import GpuArray, storage_of
-from pycore.calls.namespace import _array, _host, _int, _on_gpu, _result_async, concat_async
+from pycore.calls.manipulation import concat_async
 from pycore.calls.nd import reduce_async, ufunc_async
+from pycore.calls.placing import host_values, on_gpu, result_async
 from pycore.engine.executor import facts, planned, run_plans_async
 from pycore.engine.runtime import RUNTIME
 from pycore.kernels.gather import View, plan_select
@@ -120,20 +122,20 @@ async def where_async(condition: Any, x1: Any, x2: Any, /) -> Array:
     array([[ 1.5,  2.5],
            [-1. , -1. ]], dtype=float32)
     """
-    cond = _array(condition, "condition")
+    cond = array_arg(condition, "condition")
     if cond.dtype != BOOL:
         raise TypeError(f"where: condition must have the bool dtype, got {cond.dtype}")
     if _scalar(x1) and _scalar(x2):
         raise TypeError("where: x1 and x2 are both Python scalars; at least one must be an array")
-    a = x1 if _scalar(x1) else _array(x1, "x1")
-    b = x2 if _scalar(x2) else _array(x2, "x2")
+    a = x1 if _scalar(x1) else array_arg(x1, "x1")
+    b = x2 if _scalar(x2) else array_arg(x2, "x2")
     dtype = _promoted(*[v if _scalar(v) else v.dtype for v in (a, b)])
     a, b = (
         np.array(_scalar_value(v, dtype, n), dtype) if _scalar(v) else v for v, n in ((a, "x1"), (b, "x2"))
     )
     xs = [cond, a, b]
     shape = _shape_of("where", *xs)
-    if _on_gpu(xs) and 0 not in shape:
+    if on_gpu(xs) and 0 not in shape:
         return await _planned_async(
             "where",
             (shape, dtype),
@@ -146,9 +148,9 @@ async def where_async(condition: Any, x1: Any, x2: Any, /) -> Array:
             ),
             xs,
         )
-    hs = [_host(x) for x in xs]
+    hs = [host_values(x) for x in xs]
     value = np.where(hs[0], hs[1].astype(dtype), hs[2].astype(dtype)).astype(dtype)
-    return await _result_async(np.broadcast_to(value, shape), any(isinstance(x, GpuArray) for x in xs))
+    return await result_async(np.broadcast_to(value, shape), any(isinstance(x, GpuArray) for x in xs))
 
 
 def _bound(value: Any, x: Any, name: str) -> Any:
@@ -165,7 +167,7 @@ def _bound(value: Any, x: Any, name: str) -> Any:
             info = np.iinfo(x.dtype)
             return np.array(min(max(int(value), int(info.min)), int(info.max)), x.dtype)
         return np.array(_scalar_value(value, x.dtype, name), x.dtype)
-    found = _array(value, name)
+    found = array_arg(value, name)
     kinds = {"b": "bool", "i": "integer", "u": "integer", "f": "floating-point"}
     if kinds[found.dtype.kind] != kinds[x.dtype.kind]:
         raise TypeError(f"clip: {name} of dtype {found.dtype} does not match x's dtype {x.dtype} in kind")
@@ -184,7 +186,7 @@ async def clip_async(x: Any, /, min: Any = None, max: Any = None, *, backend: st
     """
     if backend not in ("auto", "gpu", "numpy"):
         raise ValueError(f"clip: backend must be one of 'auto', 'gpu', 'numpy', got {backend!r}")
-    x = _array(x)
+    x = array_arg(x)
     if x.dtype == BOOL:
         raise TypeError("clip: x must have a numeric dtype, got bool")
     if (
@@ -205,7 +207,7 @@ async def clip_async(x: Any, /, min: Any = None, max: Any = None, *, backend: st
         if RUNTIME.device is None:
             raise RuntimeError(f"clip: backend='gpu' asked for, but there is no WebGPU device: "
                                f"{RUNTIME.reason}")
-    gpu = backend == "gpu" or (backend == "auto" and _on_gpu(xs))
+    gpu = backend == "gpu" or (backend == "auto" and on_gpu(xs))
     if gpu and 0 not in shape:
         out = await _planned_async(
             "clip",
@@ -228,7 +230,7 @@ async def clip_async(x: Any, /, min: Any = None, max: Any = None, *, backend: st
         if hi is not None:
             value = np.minimum(value, (await _host_async(hi)).astype(dtype))
     value = np.broadcast_to(value, shape).astype(dtype)
-    return await _result_async(value, any(isinstance(v, GpuArray) for v in xs))
+    return await result_async(value, any(isinstance(v, GpuArray) for v in xs))
 
 
 async def _host_async(x: Any) -> np.ndarray:
@@ -240,7 +242,7 @@ async def _host_async(x: Any) -> np.ndarray:
 
 
 def _indices(indices: Any, fn: str) -> GpuArray | np.ndarray:
-    found = _array(indices, "indices")
+    found = array_arg(indices, "indices")
     if found.dtype.kind not in "iu":
         raise TypeError(f"{fn}: indices must have an integer dtype (int32 or uint32), got {found.dtype}")
     return found
@@ -252,7 +254,7 @@ def _check_bounds(fn: str, indices: Any, n: int, axis: int) -> None:
         if n == 0 and indices.size:
             raise IndexError(f"{fn}: cannot take from axis {axis} of length 0")
         return
-    h = _host(indices)
+    h = host_values(indices)
     if h.size and (int(h.max()) >= n or int(h.min()) < -n):
         bad = int(h.max()) if int(h.max()) >= n else int(h.min())
         raise IndexError(f"{fn}: index {bad} is out of bounds for axis {axis} with size {n}")
@@ -269,7 +271,7 @@ async def take_async(x: Any, indices: Any, /, *, axis: Any = None) -> Array:
     array([[3, 1],
            [6, 4]], dtype=int32)
     """
-    x = _array(x)
+    x = array_arg(x)
     idx = _indices(indices, "take")
     if axis is None:
         if x.ndim != 1:
@@ -279,12 +281,12 @@ async def take_async(x: Any, indices: Any, /, *, axis: Any = None) -> Array:
         axis = 0
     if x.ndim == 0:
         raise ValueError("take: x must have at least 1 dimension, got a 0-d array")
-    a = normalize_axis(_int(axis, "axis"), x.ndim)
+    a = normalize_axis(int_arg(axis, "axis"), x.ndim)
     n = x.shape[a]
     _check_bounds("take", idx, n, a)
     shape = (*x.shape[:a], *idx.shape, *x.shape[a + 1 :])
     xs = [x, idx]
-    if _on_gpu(xs) and 0 not in shape:
+    if on_gpu(xs) and 0 not in shape:
         k = idx.ndim
 
         def make(ls: list[Layout]) -> Plan:
@@ -302,11 +304,11 @@ async def take_async(x: Any, indices: Any, /, *, axis: Any = None) -> Array:
 
         return await _planned_async("take", (a,), make, xs)
     value = (
-        np.take(_host(x), _host(idx).astype(np.int64), axis=a)
+        np.take(host_values(x), host_values(idx).astype(np.int64), axis=a)
         if 0 not in shape
         else np.empty(shape, x.dtype)
     )
-    return await _result_async(value, any(isinstance(v, GpuArray) for v in xs))
+    return await result_async(value, any(isinstance(v, GpuArray) for v in xs))
 
 
 async def take_along_axis_async(x: Any, indices: Any, /, *, axis: Any = -1) -> Array:
@@ -319,7 +321,7 @@ async def take_along_axis_async(x: Any, indices: Any, /, *, axis: Any = -1) -> A
     array([[10, 20],
            [40, 40]], dtype=int32)
     """
-    x = _array(x)
+    x = array_arg(x)
     idx = _indices(indices, "take_along_axis")
     if x.ndim == 0:
         raise ValueError("take_along_axis: x must have at least 1 dimension, got a 0-d array")
@@ -327,7 +329,7 @@ async def take_along_axis_async(x: Any, indices: Any, /, *, axis: Any = -1) -> A
         raise ValueError(
             f"take_along_axis: indices must have x's {x.ndim} dimensions, got shape {tuple(idx.shape)}"
         )
-    a = normalize_axis(_int(axis, "axis"), x.ndim)
+    a = normalize_axis(int_arg(axis, "axis"), x.ndim)
     n = x.shape[a]
     try:
         others = broadcast_shapes(
@@ -340,7 +342,7 @@ async def take_along_axis_async(x: Any, indices: Any, /, *, axis: Any = -1) -> A
     shape = tuple(idx.shape[a] if d == a else m for d, m in enumerate(others))
     _check_bounds("take_along_axis", idx, n, a)
     xs = [x, idx]
-    if _on_gpu(xs) and 0 not in shape:
+    if on_gpu(xs) and 0 not in shape:
 
         def make(ls: list[Layout]) -> Plan:
             xl, il = ls
@@ -356,11 +358,11 @@ async def take_along_axis_async(x: Any, indices: Any, /, *, axis: Any = -1) -> A
 
         return await _planned_async("take_along_axis", (a, shape), make, xs)
     if 0 not in shape:
-        hx = np.broadcast_to(_host(x), tuple(n if d == a else m for d, m in enumerate(shape)))
-        value = np.take_along_axis(hx, np.broadcast_to(_host(idx).astype(np.int64), shape), axis=a)
+        hx = np.broadcast_to(host_values(x), tuple(n if d == a else m for d, m in enumerate(shape)))
+        value = np.take_along_axis(hx, np.broadcast_to(host_values(idx).astype(np.int64), shape), axis=a)
     else:
         value = np.empty(shape, x.dtype)
-    return await _result_async(value, any(isinstance(v, GpuArray) for v in xs))
+    return await result_async(value, any(isinstance(v, GpuArray) for v in xs))
 
 
 # ---------------------------------------------------------------- cumulative_sum, cumulative_prod
@@ -368,7 +370,7 @@ async def take_along_axis_async(x: Any, indices: Any, /, *, axis: Any = -1) -> A
 
 async def _cumulative_async(op: str, x: Any, axis: Any, dtype: Any, include_initial: Any) -> Array:
     fn = f"cumulative_{op}"
-    x = _array(x)
+    x = array_arg(x)
     if x.dtype == BOOL:
         raise TypeError(f"{fn}: x must have a numeric dtype, got bool")
     found = x.dtype if dtype is None else pycore_dtype(dtype, "dtype")
@@ -386,10 +388,10 @@ async def _cumulative_async(op: str, x: Any, axis: Any, dtype: Any, include_init
             x = x.reshape((1,))
         a = 0
     else:
-        a = normalize_axis(_int(axis, "axis"), x.ndim)
+        a = normalize_axis(int_arg(axis, "axis"), x.ndim)
     shape = tuple(x.shape)
     out_shape = tuple(m + incl if d == a else m for d, m in enumerate(shape))
-    if _on_gpu([x]) and 0 not in shape:
+    if on_gpu([x]) and 0 not in shape:
         return await _planned_async(
             fn,
             (a, found, incl),
@@ -398,8 +400,8 @@ async def _cumulative_async(op: str, x: Any, axis: Any, dtype: Any, include_init
         )
     numpy = np.cumulative_sum if op == "sum" else np.cumulative_prod
     with np.errstate(all="ignore"):
-        value = numpy(_host(x).astype(found), axis=a, dtype=found, include_initial=incl)
-    return await _result_async(value.reshape(out_shape), isinstance(x, GpuArray))
+        value = numpy(host_values(x).astype(found), axis=a, dtype=found, include_initial=incl)
+    return await result_async(value.reshape(out_shape), isinstance(x, GpuArray))
 
 
 async def cumulative_sum_async(
@@ -445,13 +447,13 @@ async def diff_async(
     >>> asyncio.run(pycore.diff_async(np.array([1, 4, 9, 16], np.int32), prepend=0))
     array([1, 3, 5, 7], dtype=int32)
     """
-    x = _array(x)
+    x = array_arg(x)
     if x.dtype == BOOL:
         raise TypeError("diff: x must have a numeric dtype, got bool")
     if x.ndim == 0:
         raise ValueError("diff: x must have at least 1 dimension, got a 0-d array")
-    a = normalize_axis(_int(axis, "axis"), x.ndim)
-    times = _int(n, "n", 0)
+    a = normalize_axis(int_arg(axis, "axis"), x.ndim)
+    times = int_arg(n, "n", 0)
     parts: list[Any] = []
     for value, name in ((prepend, "prepend"), (x, "x"), (append, "append")):
         if value is None:
@@ -463,7 +465,7 @@ async def diff_async(
             )
             parts.append(one)
             continue
-        found = value if name == "x" else _array(value, name)
+        found = value if name == "x" else array_arg(value, name)
         if found.dtype == BOOL:
             raise TypeError(f"diff: {name} must have a numeric dtype, got bool")
         parts.append(found)
@@ -487,7 +489,7 @@ async def count_nonzero_async(x: Any, /, *, axis: Any = None, keepdims: Any = Fa
     >>> asyncio.run(pycore.count_nonzero_async(np.array([[0, 1, 2], [0, 0, 3]], np.int32), axis=1))
     array([2, 1], dtype=int32)
     """
-    x = _array(x)
+    x = array_arg(x)
     if not isinstance(keepdims, (bool, np.bool_)):
         raise TypeError(f"count_nonzero: keepdims must be True or False, got {keepdims!r}")
     normalize_axes(tuple(axis) if isinstance(axis, (tuple, list)) else axis, x.ndim)

@@ -24,17 +24,12 @@ import numpy as np
 
 from pycore.array.dtypes import BOOL, result_type
 from pycore.array.layout import Layout, normalize_axis
+from pycore.calls.arguments import array_arg
+from pycore.calls.creation import zeros_async
 from pycore.calls.gpuarray import GpuArray, storage_of
-from pycore.calls.namespace import (
-    _array,
-    _host,
-    _on_gpu,
-    _result_async,
-    astype_async,
-    reshape_async,
-    zeros_async,
-)
+from pycore.calls.manipulation import astype_async, reshape_async
 from pycore.calls.nd import ufunc_async
+from pycore.calls.placing import host_values, on_gpu, result_async
 from pycore.calls.selection import count_nonzero_async, take_async
 from pycore.engine.executor import facts, planned, run_plans_async
 from pycore.engine.runtime import RUNTIME
@@ -84,24 +79,24 @@ def _numpy_argsort(h: np.ndarray, axis: int, descending: bool) -> np.ndarray:
 
 
 async def _sorted_async(fn: str, x: Any, axis: Any, descending: Any, stable: Any, indices: bool) -> Array:
-    x = _array(x)
+    x = array_arg(x)
     descending = _flag(descending, "descending", fn)
     _flag(stable, "stable", fn)  # (every sort here is stable)
     if x.ndim == 0:
         raise ValueError(f"{fn}: x must have at least one dimension, got a 0-d array")
     ax = normalize_axis(axis, x.ndim)
     out_dtype = INDEX if indices else x.dtype
-    if _on_gpu([x]) and x.size:
+    if on_gpu([x]) and x.size:
         assert isinstance(x, GpuArray) and RUNTIME.device is not None
         f = facts(RUNTIME.device)
         layout = x.layout
         key = ("sort", layout, ax, x.dtype.name, descending, indices, f)
         plan = planned(key, lambda: plan_sort(layout, ax, x.dtype, f, descending=descending, indices=indices))
         return await _run_async(fn, plan, [x])
-    h = _host(x)
+    h = host_values(x)
     order = _numpy_argsort(h, ax, descending)
     value = order if indices else np.take_along_axis(h, order.astype(np.intp), ax)
-    return await _result_async(value.astype(out_dtype, copy=False), isinstance(x, GpuArray))
+    return await result_async(value.astype(out_dtype, copy=False), isinstance(x, GpuArray))
 
 
 async def sort_async(x: Any, /, *, axis: Any = -1, descending: Any = False, stable: Any = True) -> Array:
@@ -138,19 +133,19 @@ async def searchsorted_async(x1: Any, x2: Any, /, *, side: Any = "left", sorter:
     array([3, 0, 4], dtype=int32)
     """
     fn = "searchsorted"
-    a, v = _array(x1, "x1"), _array(x2, "x2")
+    a, v = array_arg(x1, "x1"), array_arg(x2, "x2")
     if a.ndim != 1:
         raise ValueError(f"{fn}: x1 must be one-dimensional, got shape {a.shape}")
     if side not in ("left", "right"):
         raise ValueError(f"{fn}: side must be 'left' or 'right', got {side!r}")
     s = None
     if sorter is not None:
-        s = _array(sorter, "sorter")
+        s = array_arg(sorter, "sorter")
         if s.dtype.kind not in "iu" or s.shape != a.shape:
             raise ValueError(f"{fn}: sorter must be an integer array of x1's shape {a.shape}, got "
                              f"{s.dtype} {s.shape}")
     dt = result_type(a.dtype, v.dtype)
-    if _on_gpu([a, v] + ([s] if s is not None else [])) and v.size and a.size:
+    if on_gpu([a, v] + ([s] if s is not None else [])) and v.size and a.size:
         assert RUNTIME.device is not None
         if a.dtype != dt:
             a = await astype_async(a, dt)
@@ -164,11 +159,11 @@ async def searchsorted_async(x1: Any, x2: Any, /, *, side: Any = "left", sorter:
         plan = planned(("search", la, lv, ls, dt.name, side, f),
                        lambda: plan_search(la, lv, dt, side, f, ls))
         return await _run_async(fn, plan, [a, v] + ([s] if s is not None else []))
-    ha, hv = _host(a).astype(dt, copy=False), _host(v).astype(dt, copy=False)
-    hs = None if s is None else _host(s).astype(np.intp)
+    ha, hv = host_values(a).astype(dt, copy=False), host_values(v).astype(dt, copy=False)
+    hs = None if s is None else host_values(s).astype(np.intp)
     found = np.searchsorted(ha, hv, side=side, sorter=hs).astype(INDEX)
     gpu = any(isinstance(t, GpuArray) for t in (a, v, s))
-    return await _result_async(np.asarray(found).reshape(np.shape(hv)), gpu)
+    return await result_async(np.asarray(found).reshape(np.shape(hv)), gpu)
 
 
 # ---------------------------------------------------------------- unique
@@ -195,11 +190,11 @@ async def _unique_async(x: Any) -> tuple[bool, tuple[int, ...], np.ndarray, np.n
     """(whether x is a GpuArray, its shape, a flag per sorted element: the first of its value, the
     sorted values, the permutation that sorts) of x flattened; the stable sort on the GPU where x
     is there, the rest on the host."""
-    x = _array(x)
+    x = array_arg(x)
     gpu = isinstance(x, GpuArray)
     flat = await reshape_async(x, (-1,))
     perm = np.asarray(await _value_async(await argsort_async(flat)), np.intp)
-    values = _host(x).reshape(-1)[perm] if not _on_gpu([x]) else (
+    values = host_values(x).reshape(-1)[perm] if not on_gpu([x]) else (
         await _value_async(flat))[perm]
     new = np.ones(values.shape, bool)
     new[1:] = values[1:] != values[:-1]  # (NaN != NaN: each NaN is a value of its own)
@@ -217,7 +212,7 @@ def _groups(new: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 async def _out_async(gpu: bool, *values: np.ndarray) -> tuple[Any, ...]:
-    return tuple([await _result_async(v, gpu) for v in values])
+    return tuple([await result_async(v, gpu) for v in values])
 
 
 UNIQUE_NOTE = ("Set functions sort x flattened (stably, on the GPU for a GpuArray), then find the "
@@ -290,11 +285,11 @@ async def nonzero_async(x: Any, /) -> tuple[Array, ...]:
     >>> asyncio.run(pycore.nonzero_async(np.array([[0, 3], [5, 0]], np.int32)))
     (array([0, 1], dtype=int32), array([1, 0], dtype=int32))
     """
-    a = _array(x, "x")
+    a = array_arg(x, "x")
     if a.ndim == 0:
         raise ValueError("nonzero: x must have at least one dimension, got a 0-D array")
-    if not _on_gpu([a]):
-        return tuple(np.asarray(i, INDEX) for i in np.nonzero(_host(a)))
+    if not on_gpu([a]):
+        return tuple(np.asarray(i, INDEX) for i in np.nonzero(host_values(a)))
     flat = await reshape_async(a, (-1,))
     zero = await ufunc_async(UFUNCS["equal"], (flat, False if a.dtype == BOOL else 0))
     count = int(await count_nonzero_async(await ufunc_async(UFUNCS["logical_not"], (zero,))))
@@ -318,11 +313,11 @@ async def isin_async(x1: Any, x2: Any, /, *, invert: Any = False) -> Array:
     >>> asyncio.run(pycore.isin_async(np.array([1, 2, 3], np.int32), np.array([3, 1], np.int32)))
     array([ True, False,  True])
     """
-    a, b = _array(x1, "x1"), _array(x2, "x2")
+    a, b = array_arg(x1, "x1"), array_arg(x2, "x2")
     invert = _flag(invert, "invert", "isin")
     dtype = result_type(a.dtype, b.dtype)
-    if not _on_gpu([a, b]):
-        found = np.isin(_host(a).astype(dtype), _host(b).astype(dtype), invert=invert)
+    if not on_gpu([a, b]):
+        found = np.isin(host_values(a).astype(dtype), host_values(b).astype(dtype), invert=invert)
         return np.asarray(found, BOOL)
     a, b = await astype_async(a, dtype, copy=False), await astype_async(b, dtype, copy=False)
     if b.size == 0:

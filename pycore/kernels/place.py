@@ -1,7 +1,8 @@
 """The planner of the placing kernels (shaders/place.wgsl): an output made of regions, each written
 by one step from an input view (a copy, converting dtypes), a constant, a ramp (arange, linspace),
 or the diagonal of a matrix (eye), optionally masked to a triangle (tril, triu). The Array API's
-creation and manipulation functions that move data (pycore/calls/namespace.py) are plans of these.
+creation and manipulation functions that move data (pycore/calls/creation.py, manipulation.py) are
+plans of these, run by pycore/calls/placing.py.
 
 A `Part` is one region: a strided view of the output (`region`, in elements) and what fills it.
 `plan_place` makes one step per part, with the uniform words place.wgsl reads: count, the region's

@@ -1,7 +1,8 @@
-"""The Array API namespace (pycore/calls/namespace.py) under CPython: every function against NumPy
-and against array_api_strict on the same inputs, bad input, host-held GpuArrays, and the placing
-planner (pycore/kernels/place.py) without a GPU: its words, and its plans run by a Python model of
-shaders/place.wgsl, on the regions each function makes (as a GpuArray input would)."""
+"""The Array API namespace (pycore/calls/creation.py, manipulation.py, datatypes.py) under CPython:
+every function against NumPy and against array_api_strict on the same inputs, bad input, host-held
+GpuArrays, and the placing planner (pycore/kernels/place.py) without a GPU: its words, and its plans
+run by a Python model of shaders/place.wgsl (in place of calls/placing.py's placed_async), on the
+regions each function makes (as a GpuArray input would)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 
 import pycore
 from pycore.array.layout import Layout
-from pycore.calls import namespace
+from pycore.calls import creation, namespace, placing
 from pycore.calls.gpuarray import GpuArray
 from pycore.kernels.place import Part, plan_place
 from pycore.kernels.plan import Facts, Step
@@ -433,9 +434,9 @@ def modelled(monkeypatch):
         plan = plan_place(parts(layouts), shape, dtype, Facts())
         return GpuArray(shape, host=_model(plan, buffers) if np.prod(shape) else np.empty(shape, dtype))
 
-    monkeypatch.setattr(namespace, "_on_gpu", lambda xs: any(isinstance(x, GpuArray) for x in xs))
-    monkeypatch.setattr(namespace, "_placed_async", placed)
-    monkeypatch.setattr(namespace, "_created_async",
+    monkeypatch.setattr(placing, "on_gpu", lambda xs: any(isinstance(x, GpuArray) for x in xs))
+    monkeypatch.setattr(placing, "placed_async", placed)
+    monkeypatch.setattr(creation, "created_async",
                         lambda name, where, shape, dtype, parts, numpy: placed(name, lambda _: parts(), [],
                                                                                 shape, dtype))
 
