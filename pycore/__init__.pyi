@@ -44,7 +44,7 @@ async def vec_mul_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArr
 async def divide_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
     """x1 / x2 (true division; integers give float32)."""
 async def floor_divide_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
-    """x1 // x2 as NumPy's: rounded toward -inf (floats as its divmod: exact where the quotient is below 2^24, within 2 ULP past it on a GPU whose division is not correctly rounded); an integer divided by 0 gives 0."""
+    """x1 // x2 as NumPy's: rounded toward -inf (floats as its divmod; where a float quotient passes 2^21, a GPU whose division is not correctly rounded may give the integer next to NumPy's: within 4 ULP); an integer divided by 0 gives 0."""
 async def remainder_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
     """x1 % x2 with the divisor's sign, as NumPy's; an integer remainder by 0 gives 0."""
 async def maximum_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:

@@ -370,10 +370,12 @@ fn m_atan2(y: f32, x: f32) -> f32 {
         r = select(0.0, PI_HI, west);
     } else {
         var a: f32;
+        // (both scaled by 1/4 where the larger passes 2^126: see divide_f32)
+        let s = select(1.0, 0.25, max(ax, ay) > 8.507059e37);
         if (ay > ax) {
-            a = PIO2_HI - (atan_pos(ax / ay) - PIO2_LO);
+            a = PIO2_HI - (atan_pos((ax * s) / (ay * s)) - PIO2_LO);
         } else {
-            a = atan_pos(ay / ax);
+            a = atan_pos((ay * s) / (ax * s));
         }
         r = select(a, PI_HI - (a - PI_LO), west);
     }
