@@ -23,7 +23,7 @@ Arrays are float32, int32, uint32 or bool; ops broadcast as NumPy's do.
                 broadcast_to, broadcast_arrays, matrix_transpose, astype) functions, each as
                 `<name>_async` (the views also plain: pycore.flip(x)), device="cpu" | "gpu"; dtypes
                 float32, int32, uint32, bool; result_type, can_cast, isdtype, finfo, iinfo and
-                __array_namespace_info__()
+                __array_namespace_info__(); from_dlpack, broadcast_shapes, real, conj
   selection     where, clip, take, take_along_axis, cumulative_sum, cumulative_prod, diff,
                 count_nonzero
   sorting, sets sort, argsort (stable, descending=, on the GPU for GpuArrays), searchsorted, nonzero,

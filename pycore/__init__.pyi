@@ -209,6 +209,8 @@ async def convolve2d_async(image: ArrayLike | GpuArray, kernel: ArrayLike | GpuA
     """True 2-D convolution (kernel flipped, as scipy.signal.convolve2d); mode "valid" or "same"."""
 async def asarray_async(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: builtins.bool | None = None) -> Any:
     """`obj` (an array, a nested sequence, a Python scalar, a buffer) as an array of `dtype` (pycore's dtype for it when None) on `device` (None: where obj is; a NumPy array for anything but a GpuArray). copy: True always copies, False never does (ValueError where it would have to)."""
+async def from_dlpack_async(x: Any, /, *, device: Any = None, copy: builtins.bool | None = None) -> Any:
+    """An array from any object with the DLPack protocol (`__dlpack__`: NumPy, PyTorch and JAX arrays on the CPU, ...), on `device` (None or "cpu": a NumPy array sharing x's memory where its dtype is one of pycore's; "gpu": a GpuArray). Dtypes as asarray's."""
 async def zeros_async(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
     """An array of `shape` filled with zeros (dtype float32 unless given)."""
 async def ones_async(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
@@ -269,6 +271,12 @@ async def flip_async(x: Any, /, *, axis: Any = None) -> Any:
     """x's elements in reverse order along `axis` (an int, a tuple, or None: every axis): a view. The awaitable form of pycore.flip."""
 async def unstack_async(x: Any, /, *, axis: Any = 0) -> tuple[Any, ...]:
     """x split along `axis` into its x.shape[axis] slices, each without that axis: views. The awaitable form of pycore.unstack."""
+async def broadcast_shapes_async(*shapes: Any) -> tuple[int, ...]:
+    """The shape that arrays of these shapes broadcast to (ValueError naming them where they do not): shapes only, no arrays. The awaitable form of pycore.broadcast_shapes."""
+async def real_async(x: Any, /) -> Any:
+    """The real part of x: x itself for pycore's real-valued dtypes (no copy, no dispatch). The awaitable form of pycore.real."""
+async def conj_async(x: Any, /) -> Any:
+    """The complex conjugate of x: x itself for pycore's real-valued dtypes (no copy, no dispatch). The awaitable form of pycore.conj."""
 def permute_dims(x: Any, /, axes: Any) -> Any:
     """x's axes permuted (`axes`: a permutation of 0 ... ndim - 1): a view."""
 def matrix_transpose(x: Any, /) -> Any:
@@ -287,6 +295,12 @@ def flip(x: Any, /, *, axis: Any = None) -> Any:
     """x's elements in reverse order along `axis` (an int, a tuple, or None: every axis): a view."""
 def unstack(x: Any, /, *, axis: Any = 0) -> tuple[Any, ...]:
     """x split along `axis` into its x.shape[axis] slices, each without that axis: views."""
+def broadcast_shapes(*shapes: Any) -> tuple[int, ...]:
+    """The shape that arrays of these shapes broadcast to (ValueError naming them where they do not): shapes only, no arrays."""
+def real(x: Any, /) -> Any:
+    """The real part of x: x itself for pycore's real-valued dtypes (no copy, no dispatch)."""
+def conj(x: Any, /) -> Any:
+    """The complex conjugate of x: x itself for pycore's real-valued dtypes (no copy, no dispatch)."""
 def result_type(*arrays_and_dtypes: Any) -> np.dtype:
     """The dtype arrays and dtypes (and Python scalars, weakly) promote to, by pycore's rules."""
 def can_cast(from_: Any, to: Any, /) -> builtins.bool:

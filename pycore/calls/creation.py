@@ -74,6 +74,24 @@ async def asarray_async(obj: Any, /, *, dtype: Any = None, device: Any = None,
     return arr
 
 
+async def from_dlpack_async(x: Any, /, *, device: Any = None, copy: bool | None = None) -> Array:
+    """An array from any object with the DLPack protocol (`__dlpack__`: NumPy, PyTorch and JAX
+    arrays on the CPU, ...), on `device` (None or "cpu": a NumPy array sharing x's memory where its
+    dtype is one of pycore's; "gpu": a GpuArray). Dtypes as asarray's.
+
+    >>> import asyncio, numpy as np, pycore
+    >>> asyncio.run(pycore.from_dlpack_async(np.arange(3, dtype=np.int32)))
+    array([0, 1, 2], dtype=int32)
+    """
+    if not hasattr(x, "__dlpack__"):
+        raise TypeError(f"from_dlpack: x must support the DLPack protocol (__dlpack__), got "
+                        f"{type(x).__name__}")
+    if copy not in (None, True, False):
+        raise TypeError(f"from_dlpack: copy must be True, False or None, got {copy!r}")
+    host = np.from_dlpack(x, copy=copy)  # (copy=True copies here: no second copy after it)
+    return await asarray_async(host, device=device, copy=False if copy is False else None)
+
+
 async def zeros_async(shape: Any, *, dtype: Any = None, device: Any = None) -> Array:
     """An array of `shape` filled with zeros (dtype float32 unless given).
 
@@ -341,6 +359,6 @@ async def meshgrid_async(*arrays: Any, indexing: str = "xy") -> tuple[Array, ...
 
 
 CREATION: dict[str, Callable[..., Any]] = {f.__name__: f for f in (
-    asarray_async, zeros_async, ones_async, empty_async, full_async, zeros_like_async, ones_like_async,
-    empty_like_async, full_like_async, arange_async, linspace_async, eye_async, tril_async, triu_async,
-    meshgrid_async)}
+    asarray_async, from_dlpack_async, zeros_async, ones_async, empty_async, full_async, zeros_like_async,
+    ones_like_async, empty_like_async, full_like_async, arange_async, linspace_async, eye_async, tril_async,
+    triu_async, meshgrid_async)}

@@ -150,6 +150,29 @@ def flip(x: Any, /, *, axis: Any = None) -> Array:
     return x[key] if isinstance(x, GpuArray) else np.flip(x, axes)
 
 
+def broadcast_shapes_(*shapes: Any) -> tuple[int, ...]:
+    """The shape that arrays of these shapes broadcast to (ValueError naming them where they do
+    not): shapes only, no arrays."""
+    return broadcast_shapes(*[shape_arg(s, f"shapes[{k}]") for k, s in enumerate(shapes)])
+
+
+def _real_valued(x: Any, fn: str) -> Array:
+    x = array_arg(x)
+    if x.dtype.kind not in "iuf":
+        raise TypeError(f"{fn}: x must have a numeric dtype, got {x.dtype}")
+    return x
+
+
+def real(x: Any, /) -> Array:
+    """The real part of x: x itself for pycore's real-valued dtypes (no copy, no dispatch)."""
+    return _real_valued(x, "real")
+
+
+def conj(x: Any, /) -> Array:
+    """The complex conjugate of x: x itself for pycore's real-valued dtypes (no copy, no dispatch)."""
+    return _real_valued(x, "conj")
+
+
 def unstack(x: Any, /, *, axis: Any = 0) -> tuple[Array, ...]:
     """x split along `axis` into its x.shape[axis] slices, each without that axis: views."""
     x = array_arg(x)
@@ -426,11 +449,16 @@ _VIEW_EXAMPLES = {
              "array([[2, 1],\n       [4, 3]], dtype=int32)"),
     "unstack": ("pycore.unstack(np.array([[1, 2], [3, 4]], np.int32), axis=1)[0]",
                 "array([1, 3], dtype=int32)"),
+    "broadcast_shapes": ("pycore.broadcast_shapes((3, 1), (4,))", "(3, 4)"),
+    "real": ("pycore.real(np.array([1.5, -2.0], np.float32))", "array([ 1.5, -2. ], dtype=float32)"),
+    "conj": ("pycore.conj(np.array([1, -2], np.int32))", "array([ 1, -2], dtype=int32)"),
 }
+broadcast_shapes_.__name__ = broadcast_shapes_.__qualname__ = "broadcast_shapes"
 VIEWS: dict[str, Callable[..., Any]] = {
     "permute_dims": permute_dims, "matrix_transpose": matrix_transpose, "expand_dims": expand_dims,
     "squeeze": squeeze, "broadcast_to": broadcast_to, "broadcast_arrays": broadcast_arrays,
-    "moveaxis": moveaxis, "flip": flip, "unstack": unstack}
+    "moveaxis": moveaxis, "flip": flip, "unstack": unstack, "broadcast_shapes": broadcast_shapes_,
+    "real": real, "conj": conj}
 for _name, _fn in VIEWS.items():
     _expr, _shows = _VIEW_EXAMPLES[_name]
     _fn.__doc__ = (f"{_fn.__doc__}\n\n    >>> import numpy as np, pycore\n    >>> {_expr}\n    "

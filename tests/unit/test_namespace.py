@@ -490,3 +490,31 @@ def test_the_gpu_plans_of_creation_compute_what_numpy_does(modelled):
         assert np.allclose(got("linspace", start, stop, num, endpoint=endpoint), want, rtol=2e-7, atol=1e-6)
         if endpoint and num > 1:
             assert got("linspace", start, stop, num, endpoint=endpoint)[-1] == np.float32(stop)
+
+
+def test_from_dlpack_broadcast_shapes_real_and_conj_match_the_standard():
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    got = call("from_dlpack", x)
+    assert same(got, x) and np.shares_memory(got, x)  # (no copy asked, none made)
+    copied = call("from_dlpack", x, copy=True)
+    assert same(copied, x) and not np.shares_memory(copied, x)
+    ints = np.arange(3, dtype=np.int32)
+    assert same(call("from_dlpack", ints), np.asarray(xp.from_dlpack(ints)))
+    on_gpu = call("from_dlpack", x, device="gpu")
+    assert isinstance(on_gpu, GpuArray) and same(run(on_gpu.to_numpy_async()), x)
+    with pytest.raises(TypeError, match="from_dlpack: x must support the DLPack protocol"):
+        call("from_dlpack", [1, 2])
+    for shapes in [((3, 1), (4,)), ((2, 1, 5), (7, 1), ()), ((0, 1), (1, 3))]:
+        assert pycore.broadcast_shapes(*shapes) == xp.broadcast_shapes(*shapes)
+        assert call("broadcast_shapes", *shapes) == xp.broadcast_shapes(*shapes)
+    with pytest.raises(ValueError, match=r"\(3,\).*\(4,\)|\(4,\).*\(3,\)"):
+        pycore.broadcast_shapes((3,), (4,))
+    for dt in ("float32", "int32", "uint32"):
+        v = data(dt, (3, 2))
+        for fn in ("real", "conj"):
+            assert same(getattr(pycore, fn)(v), np.asarray(getattr(xp, fn)(strict(v))))
+            assert same(call(fn, v), v)
+    with pytest.raises(TypeError, match="real: x must have a numeric dtype, got bool"):
+        pycore.real(np.array([True]))
+    t = run(pycore.to_gpu_async(x))
+    assert pycore.conj(t) is t and pycore.real(t) is t  # (no copy, no dispatch)
