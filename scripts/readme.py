@@ -137,6 +137,14 @@ def api_reference() -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
+def on_gpu_routes() -> dict[str, str]:
+    """How each function of the namespace, the selection and the sorting modules runs on the GPU
+    (their ON_GPU tables)."""
+    from pycore.calls import creation, manipulation, selection, sorting
+
+    return {**creation.ON_GPU, **manipulation.ON_GPU, **selection.ON_GPU, **sorting.ON_GPU}
+
+
 def namespace_reference() -> list[str]:
     """docs/api.md's section of the Array API namespace (pycore/calls/namespace.py gathers creation.py,
     manipulation.py and datatypes.py), then selection.py's and sorting.py's functions: each function's
@@ -157,7 +165,10 @@ def namespace_reference() -> list[str]:
              "`pycore.uint32` and `pycore.bool`. The selection, indexing and cumulative functions "
              "(where, clip, take, take_along_axis, cumulative_sum, cumulative_prod, diff, count_nonzero) "
              "follow, then the sorting and set functions (sort, argsort, searchsorted, unique_*), which "
-             "sort on the GPU for a GpuArray; their indices are int32.", ""]
+             "sort on the GPU for a GpuArray; their indices are int32.", "",
+             "How each runs on the GPU (on GpuArrays; for a creation function, with `device=\"gpu\"`); "
+             "on host arrays every one is NumPy's:", "", "| function | on the GPU |", "| --- | --- |",
+             *[f"| `{name}` | {how} |" for name, how in on_gpu_routes().items()], ""]
     for name, fn in {**NSPUBLIC, **SELPUBLIC, **SORTPUBLIC}.items():
         if isinstance(fn, np.dtype):
             continue

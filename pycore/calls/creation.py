@@ -358,6 +358,18 @@ async def meshgrid_async(*arrays: Any, indexing: str = "xy") -> tuple[Array, ...
     return tuple(out)
 
 
+# How each runs for a GPU result (device="gpu", or a GpuArray's *_like): docs/api.md's table.
+ON_GPU: dict[str, str] = {
+    "asarray": "an upload (a GpuArray input: as it is, or astype's kernel)",
+    "from_dlpack": "an upload",
+    **{name: "a fill kernel (place.wgsl)" for name in ("zeros", "ones", "empty", "full", "zeros_like",
+                                                       "ones_like", "empty_like", "full_like")},
+    "arange": "a ramp kernel (place.wgsl)", "linspace": "a ramp kernel (place.wgsl)",
+    "eye": "a diagonal kernel (place.wgsl)", "tril": "a masked copy kernel (place.wgsl)",
+    "triu": "a masked copy kernel (place.wgsl)", "meshgrid": "views (broadcast), no dispatch",
+}
+
+
 CREATION: dict[str, Callable[..., Any]] = {f.__name__: f for f in (
     asarray_async, from_dlpack_async, zeros_async, ones_async, empty_async, full_async, zeros_like_async,
     ones_like_async, empty_like_async, full_like_async, arange_async, linspace_async, eye_async, tril_async,

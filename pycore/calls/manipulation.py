@@ -490,6 +490,19 @@ def _awaitable(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
 
 
 # The functions that run kernels (or may), as `<name>_async`; the view functions, sync and awaitable.
+# How each runs on a GpuArray: docs/api.md's table.
+ON_GPU: dict[str, str] = {
+    **{name: "a view, no dispatch" for name in ("permute_dims", "matrix_transpose", "expand_dims", "squeeze",
+                                                "broadcast_to", "broadcast_arrays", "moveaxis", "flip",
+                                                "unstack", "real", "conj")},
+    "broadcast_shapes": "shapes only",
+    "reshape": "a view where the strides allow, else a copy kernel (place.wgsl)",
+    **{name: "copy kernels into regions of the output (place.wgsl)" for name in ("concat", "stack", "roll",
+                                                                                "tile", "repeat")},
+    "astype": "a conversion kernel (strided.wgsl)",
+}
+
+
 MANIPULATION: dict[str, Callable[..., Any]] = {f.__name__: f for f in (
     reshape_async, concat_async, stack_async, roll_async, tile_async, repeat_async, astype_async)}
 VIEWS_ASYNC: dict[str, Callable[..., Any]] = {f"{name}_async": _awaitable(fn, name)

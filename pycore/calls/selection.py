@@ -499,6 +499,16 @@ async def count_nonzero_async(x: Any, /, *, axis: Any = None, keepdims: Any = Fa
 
 # ---------------------------------------------------------------- the public names
 
+# How each runs on GpuArrays: docs/api.md's table.
+ON_GPU: dict[str, str] = {
+    "where": "a select kernel (gather.wgsl)", "clip": "a clip kernel (gather.wgsl)",
+    "take": "a gather kernel (gather.wgsl)", "take_along_axis": "a gather kernel (gather.wgsl)",
+    "cumulative_sum": "a scan: block totals, their scan, the blocks (scan.wgsl)",
+    "cumulative_prod": "a scan: block totals, their scan, the blocks (scan.wgsl)",
+    "diff": "concat's kernels, then subtract's", "count_nonzero": "not_equal's kernel, then a sum",
+}
+
+
 SELPUBLIC: dict[str, Callable[..., Any]] = {
     f.__name__: f
     for f in (

@@ -333,6 +333,18 @@ for _f in (unique_values_async, unique_counts_async, unique_inverse_async, uniqu
     _f.__doc__ = f"{(_f.__doc__ or '').split(chr(10) + chr(10))[0]} {UNIQUE_NOTE}\n\n" + \
         (_f.__doc__ or "").split("\n\n", 1)[1]
 
+# How each runs on GpuArrays: docs/api.md's table.
+ON_GPU: dict[str, str] = {
+    "sort": "a stable sort: per-row bitonic (rows <= 1024), else an LSD radix sort (sort.wgsl)",
+    "argsort": "a stable sort: per-row bitonic (rows <= 1024), else an LSD radix sort (sort.wgsl)",
+    "searchsorted": "a binary search per value (search.wgsl)",
+    "nonzero": "a count read back, a stable argsort of the zero flags, integer division",
+    "isin": "sort of x2, a binary search per element, equal's kernel",
+    **{name: "a GPU argsort, the groups found on the host, the results uploaded"
+       for name in ("unique_values", "unique_counts", "unique_inverse", "unique_all")},
+}
+
+
 SORTING: dict[str, Callable[..., Any]] = {f.__name__: f for f in (
     sort_async, argsort_async, searchsorted_async, nonzero_async, isin_async, unique_values_async,
     unique_counts_async, unique_inverse_async, unique_all_async)}

@@ -518,3 +518,16 @@ def test_from_dlpack_broadcast_shapes_real_and_conj_match_the_standard():
         pycore.real(np.array([True]))
     t = run(pycore.to_gpu_async(x))
     assert pycore.conj(t) is t and pycore.real(t) is t  # (no copy, no dispatch)
+
+
+def test_every_namespace_function_says_how_it_runs_on_the_gpu():
+    from pycore.calls.datatypes import DATATYPES
+    from pycore.calls.namespace import NSPUBLIC
+    from pycore.calls.selection import SELPUBLIC
+    from pycore.calls.sorting import SORTPUBLIC
+    from scripts.readme import on_gpu_routes
+
+    routes = on_gpu_routes()
+    names = {n.removesuffix("_async") for n, f in {**NSPUBLIC, **SELPUBLIC, **SORTPUBLIC}.items()
+             if callable(f) and not isinstance(f, np.dtype) and n not in DATATYPES}
+    assert names == set(routes), (names - set(routes), set(routes) - names)
