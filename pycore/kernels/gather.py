@@ -26,7 +26,6 @@ from functools import cache
 import numpy as np
 
 from pycore.array.layout import Layout, collapse
-from pycore.kernels.place import _convert
 from pycore.kernels.plan import (
     Facts,
     Kernel,
@@ -34,6 +33,7 @@ from pycore.kernels.plan import (
     Plan,
     Slot,
     Step,
+    convert_scalar,
     grid_for,
     i32_word,
     walk_lines,
@@ -61,16 +61,16 @@ def _value(mode: str, srcs: tuple[str, ...], out: str, bounds: tuple[bool, bool]
     t = wgsl_type(out_dt)
     loads = [f"in{k}[u32(p{k})]" for k in range(len(srcs))]
     if mode == "where":
-        cond = _convert(loads[0], np.dtype(srcs[0]), BOOL)
-        a, b = (_convert(loads[k], np.dtype(srcs[k]), out_dt) for k in (1, 2))
+        cond = convert_scalar(loads[0], np.dtype(srcs[0]), BOOL)
+        a, b = (convert_scalar(loads[k], np.dtype(srcs[k]), out_dt) for k in (1, 2))
         return [f"    var v = select({b}, {a}, {cond} != 0u);"]
     if mode == "clip":
-        lines = [f"    var v = {_convert(loads[0], np.dtype(srcs[0]), out_dt)};"]
+        lines = [f"    var v = {convert_scalar(loads[0], np.dtype(srcs[0]), out_dt)};"]
         k = 1
         for present, name, beyond in ((bounds[0], "lo", ">"), (bounds[1], "hi", "<")):
             if not present:
                 continue
-            lines.append(f"    let {name} = {_convert(loads[k], np.dtype(srcs[k]), out_dt)};")
+            lines.append(f"    let {name} = {convert_scalar(loads[k], np.dtype(srcs[k]), out_dt)};")
             nan = f" || is_nan({name})" if t == "f32" else ""  # (a NaN x stays: NaN compares false)
             lines.append(f"    v = select(v, {name}, {name} {beyond} v{nan});")
             k += 1
@@ -85,7 +85,8 @@ def _value(mode: str, srcs: tuple[str, ...], out: str, bounds: tuple[bool, bool]
                 f"    if (j < 0) {{ j = j + {n}; }}",
                 f"    j = clamp(j, 0, {n} - 1);",
             ]
-        return [*j, f"    var v = {_convert(f'in0[u32(p0 + j * {stride})]', np.dtype(srcs[0]), out_dt)};"]
+        load = f"in0[u32(p0 + j * {stride})]"
+        return [*j, f"    var v = {convert_scalar(load, np.dtype(srcs[0]), out_dt)};"]
     raise ValueError(f"select: unknown mode {mode!r}; the modes are {', '.join(MODES)}")
 
 

@@ -37,6 +37,7 @@ from pycore.kernels.plan import (
     Plan,
     Slot,
     Step,
+    convert_scalar,
     grid_for,
     i32_word,
     wgsl_type,
@@ -70,23 +71,6 @@ class Part:
     triangle: str | None = None
 
 
-def _convert(expr: str, src: np.dtype, dst: np.dtype) -> str:
-    """WGSL converting one stored `src` value to a stored `dst` value (bool is a u32 0 or 1).
-
-    >>> _convert("a", np.dtype("float32"), np.dtype(bool))
-    'select(0u, 1u, (bitcast<u32>(a) & 0x7fffffffu) != 0u)'
-    """
-    if src == dst:
-        return expr
-    if dst.name == "bool":
-        if src.name == "float32":  # on the bits: NaN is nonzero, -0.0 is zero
-            return f"select(0u, 1u, (bitcast<u32>({expr}) & 0x7fffffffu) != 0u)"
-        return f"select(0u, 1u, {expr} != {wgsl_type(src)}(0))"
-    if src.name in ("int32", "uint32", "bool") and dst.name in ("int32", "uint32"):
-        return f"bitcast<{wgsl_type(dst)}>({expr})"
-    return f"{wgsl_type(dst)}({expr})"
-
-
 @cache
 def _kernel(mode: str, src: str | None, out: str, rank: int, triangle: str | None) -> Kernel:
     """The kernel of a mode over regions of `rank` axes, storing dtype `out` (a copy reads `src`)."""
@@ -109,7 +93,7 @@ def _kernel(mode: str, src: str | None, out: str, rank: int, triangle: str | Non
         assert src is not None
         src_dt = np.dtype(src)
         inputs = f"@group(0) @binding(0) var<storage, read> in0: array<{wgsl_type(src_dt)}>;"
-        value.append(f"    var v = {_convert('in0[u32(s)]', src_dt, out_dt)};")
+        value.append(f"    var v = {convert_scalar('in0[u32(s)]', src_dt, out_dt)};")
     elif mode == "value":
         value.append(f"    var v = bitcast<{t}>(word({values_at}u));")
     elif mode == "ramp":

@@ -130,6 +130,27 @@ def wgsl_type(dtype: np.dtype) -> str:
     return WGSL_TYPE[dtype.name]
 
 
+def convert_scalar(expr: str, src: np.dtype, dst: np.dtype) -> str:
+    """WGSL converting one stored `src` value to a stored `dst` value (bool is a u32 0 or 1; a
+    float is nonzero on its bits: NaN is True, -0.0 False), for every kernel generator.
+
+    >>> convert_scalar("a", np.dtype("float32"), np.dtype(bool))
+    'select(0u, 1u, (bitcast<u32>(a) & 0x7fffffffu) != 0u)'
+    >>> i32, u32 = np.dtype("int32"), np.dtype("uint32")
+    >>> convert_scalar("x", i32, np.dtype(bool)), convert_scalar("u", u32, i32)
+    ('select(0u, 1u, x != i32(0))', 'bitcast<i32>(u)')
+    """
+    if src == dst:
+        return expr
+    if dst.name == "bool":
+        if src.name == "float32":  # (on the bits: `!=` may be folded for NaN)
+            return f"select(0u, 1u, (bitcast<u32>({expr}) & 0x7fffffffu) != 0u)"
+        return f"select(0u, 1u, {expr} != {wgsl_type(src)}(0))"
+    if src.name in ("int32", "uint32", "bool") and dst.name in ("int32", "uint32"):
+        return f"bitcast<{wgsl_type(dst)}>({expr})"
+    return f"{wgsl_type(dst)}({expr})"
+
+
 def word_of(value: Any, dtype: np.dtype) -> int:
     """A scalar's bits as a u32 word of the uniform block.
 

@@ -33,6 +33,7 @@ from pycore.kernels.plan import (
     Plan,
     Slot,
     Step,
+    convert_scalar,
     grid_for,
     i32_word,
     walk_lines,
@@ -64,24 +65,6 @@ class Combine:
     @property
     def kahan(self) -> bool:
         return self.function == "sum" and self.acc == F32
-
-
-def convert_scalar(expr: str, src: np.dtype, dst: np.dtype) -> str:
-    """WGSL converting one value of `src` (as stored) to `dst` (as stored).
-
-    >>> convert_scalar("x", np.dtype("int32"), np.dtype(bool))
-    'select(0u, 1u, x != 0i)'
-    """
-    if src == dst:
-        return expr
-    if dst == BOOL and src == F32:  # on the bits: NaN is nonzero (`!=` may fold it)
-        return f"select(0u, 1u, (bitcast<u32>({expr}) & 0x7fffffffu) != 0u)"
-    if dst == BOOL:
-        zero = {"float32": "0.0", "int32": "0i", "uint32": "0u", "bool": "0u"}[src.name]
-        return f"select(0u, 1u, {expr} != {zero})"
-    if src.kind in "iu" and dst.kind in "iu":
-        return f"bitcast<{wgsl_type(dst)}>({expr})"
-    return f"{wgsl_type(dst)}({expr})"
 
 
 @cache

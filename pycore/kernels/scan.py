@@ -28,7 +28,6 @@ from functools import cache
 import numpy as np
 
 from pycore.array.layout import Layout, collapse
-from pycore.kernels.place import _convert
 from pycore.kernels.plan import (
     Facts,
     Kernel,
@@ -36,6 +35,7 @@ from pycore.kernels.plan import (
     Plan,
     Slot,
     Step,
+    convert_scalar,
     grid_for,
     i32_word,
     walk_lines,
@@ -69,7 +69,7 @@ def _kernel(op: str, src: str, out: str, rank: int, entry: str) -> Kernel:
             .replace("{{meta_vec4s}}", str(-(-n_words // 4)))
             .replace("{{combine}}", combine)
             .replace("{{identity}}", f"{t}({identity})")
-            .replace("{{load}}", _convert("src[u32(k)]", np.dtype(src), out_dt))
+            .replace("{{load}}", convert_scalar("src[u32(k)]", np.dtype(src), out_dt))
             .replace("{{kept}}", "\n".join(kept))
         )
         return wgsl_template("common") + "\n" + filled

@@ -162,9 +162,9 @@ def test_bad_arguments_raise_clear_errors(call, error, match):
     "pycore", "pycore.engine.pool", "pycore.array.convert", "pycore.kernels.wgsl", "pycore.choice.selector",
     "pycore.calls.gpuarray", "pycore.bench.calibrate", "pycore.engine.session", "pycore.engine.device",
     "pycore.tables.samples", "pycore.calls.programs", "pycore.bench.sweep", "pycore.kernels.fusion",
-    "pycore.tables.ops", "pycore.array.layout", "pycore.kernels.parts", "pycore.calls.arguments",
-    "pycore.calls.placing", "pycore.calls.creation", "pycore.calls.manipulation", "pycore.calls.datatypes",
-    "pycore.calls.namespace"])
+    "pycore.tables.ops", "pycore.array.layout", "pycore.kernels.parts", "pycore.kernels.plan",
+    "pycore.calls.arguments", "pycore.calls.placing", "pycore.calls.creation", "pycore.calls.manipulation",
+    "pycore.calls.datatypes", "pycore.calls.namespace"])
 def test_docstring_examples_run(module):
     import doctest
     import importlib
