@@ -2,7 +2,8 @@
 
 Every op that runs on the GPU is async and named `*_async` (top-level `await` works in the
 console); where there is no WebGPU, the same call runs on NumPy with the same result and dtype.
-Arrays are float32, int32, uint32 or bool; ops broadcast as NumPy's do.
+Arrays are bool, int8, int16, int32, uint8, uint16, uint32, float16 or float32 (the 8- and 16-bit
+ones packed several to a GPU word); ops broadcast as NumPy's do.
 
   arrays        to_gpu_async(x, dtype=None) -> GpuArray; GpuArray: shape, dtype, views (.T, [...],
                 reshape, ...), to_numpy_async(), copy_async(), astype_async(), release()
@@ -22,8 +23,9 @@ Arrays are float32, int32, uint32 or bool; ops broadcast as NumPy's do.
                 stack, unstack, roll, flip, tile, repeat, moveaxis, squeeze, expand_dims,
                 broadcast_to, broadcast_arrays, matrix_transpose, astype) functions, each as
                 `<name>_async` (the views also plain: pycore.flip(x)), device="cpu" | "gpu"; dtypes
-                float32, int32, uint32, bool; result_type, can_cast, isdtype, finfo, iinfo and
-                __array_namespace_info__(); from_dlpack, broadcast_shapes, real, conj
+                bool, int8 ... int32, uint8 ... uint32, float16, float32; result_type, can_cast,
+                isdtype, finfo, iinfo, __array_namespace_info__(); from_dlpack, broadcast_shapes,
+                real, conj
   selection     where, clip, take, take_along_axis, cumulative_sum, cumulative_prod, diff,
                 count_nonzero
   sorting, sets sort, argsort (stable, descending=, on the GPU for GpuArrays), searchsorted, nonzero,

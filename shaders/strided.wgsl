@@ -14,6 +14,10 @@
 // shape of a rank: word 0 is the element count of this chunk, word 1 the index of the chunk's
 // first element in the output (a large output is written in chunks that each fit one binding),
 // then what the generator lays out (see elementwise.py). A scalar operand is a word, not a buffer.
+//
+// Packed dtypes (int8, int16, uint8, uint16, float16: several elements to a u32 word) are read as
+// words and unpacked to their 32-bit form; a packed output is written a word at a time, so each
+// thread's four elements are neighbours instead (`first` is 4 * t) and it writes their words.
 
 {{inputs}}
 @group(0) @binding({{out}}) var<storage, read_write> out: array<{{out_type}}>;
@@ -30,7 +34,7 @@ fn iword(k: u32) -> i32 {
 @compute @workgroup_size(WORKGROUP)
 fn strided(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let t = flat_index(gid, groups);
-    let first = (t / WORKGROUP) * (4u * WORKGROUP) + t % WORKGROUP;
+    let first = {{first}};
     let n = word(0u);
     if (first >= n) { return; }
 {{load}}

@@ -1,26 +1,30 @@
 """The dtypes pycore computes in, how inputs become one of them, and how they promote.
 
-WebGPU has 32-bit types only, so pycore's dtypes are float32, int32, uint32 and bool (stored as
-one u32 per element on the GPU: WGSL has no storage type narrower than 32 bits, and a packed
-form would need atomics to write). Every backend uses the same rules, so a result's dtype never
-depends on where it was computed.
+pycore's dtypes are bool, int8, int16, int32, uint8, uint16, uint32, float16 and float32: every
+dtype of the Python Array API standard that fits WebGPU's 32-bit words. The 32-bit ones are one
+word per element on the GPU (bool too: one u32 0 or 1). int8, uint8, int16, uint16 and float16 are
+*packed*: four or two elements to a word, so they take a quarter or half of the memory and the
+bandwidth; kernels unpack them into their 32-bit form (`wide`) to compute (int8 as i32, float16 as
+f32, which WGSL gives every adapter, with or without `shader-f16`) and round on the way back (integers
+wrap, float16 rounds to nearest even, past 65504 to inf). Every backend uses the same rules, so a
+result's dtype never depends on where it was computed.
 
-Inputs (`as_array`): NumPy arrays of these dtypes are taken as they are; narrower ones widen
-(float16 -> float32, int8/int16 -> int32, uint8/uint16 -> uint32). float64 and int64/uint64 arrays
-are narrowed to float32 / int32 / uint32, as JAX does without 64-bit mode, with a one-time
-`NarrowingWarning` per dtype; integers that do not fit raise OverflowError. Python lists and
-scalars take the default dtypes (int32, float32, bool) without a warning. Complex, object, string,
-bytes, datetime and structured inputs raise TypeError naming the dtype; masked arrays raise
-TypeError (their mask would be lost).
+Inputs (`as_array`): NumPy arrays of these dtypes are taken as they are. float64 and int64/uint64
+arrays are narrowed to float32 / int32 / uint32, as JAX does without 64-bit mode, with a one-time
+`NarrowingWarning` per dtype; integers that do not fit raise OverflowError. Python lists and scalars
+take the default dtypes (int32, float32, bool) without a warning. Complex, object, string, bytes,
+datetime and structured inputs raise TypeError naming the dtype; masked arrays raise TypeError
+(their mask would be lost).
 
-Promotion (`result_type`) follows the Python Array API standard within a kind (bool < int < float,
-int32 and uint32 joined as int64 would be, narrowed to int32) and NumPy 2 across kinds (an integer
-with a float gives float32). Python scalars are weak (NEP 50): `x * 2` keeps x's dtype, a scalar of
-a higher kind (`int32 + 2.5`) gives that kind's default dtype, and an int scalar out of an integer
-dtype's range raises OverflowError.
+Promotion (`result_type`) is NumPy 2's table with 64-bit results narrowed to 32 bits: within a kind
+it is the Array API standard's (int8 with uint8 gives int16, int32 with uint32 gives int64, narrowed
+to int32), across kinds NumPy's (an integer with float16 gives the float that holds it: float16 for
+8-bit integers, else float32). Python scalars are weak (NEP 50): `x * 2` keeps x's dtype, a scalar
+of a higher kind (`int8 + 2.5`) gives that kind's default dtype, and an int scalar out of an
+integer dtype's range raises OverflowError.
 
->>> result_type(np.dtype("int32"), 2.5), result_type(np.dtype("float32"), 2)
-(dtype('float32'), dtype('float32'))
+>>> result_type(np.dtype("int32"), 2.5), result_type(np.dtype("uint8"), np.dtype("int8"))
+(dtype('float32'), dtype('int16'))
 """
 
 from __future__ import annotations
@@ -31,25 +35,19 @@ from typing import Any
 import numpy as np
 
 FLOAT32 = np.dtype(np.float32)
+FLOAT16 = np.dtype(np.float16)
 INT32 = np.dtype(np.int32)
+INT16 = np.dtype(np.int16)
+INT8 = np.dtype(np.int8)
 UINT32 = np.dtype(np.uint32)
+UINT16 = np.dtype(np.uint16)
+UINT8 = np.dtype(np.uint8)
 BOOL = np.dtype(np.bool_)
-DTYPES = (BOOL, INT32, UINT32, FLOAT32)  # pycore's dtypes, by kind
-NUMERIC = (INT32, UINT32, FLOAT32)
-INTEGER = (INT32, UINT32)
-
-# What a NumPy dtype of each kind and size becomes: (kind, itemsize) -> (dtype, narrowed?)
-_WIDEN = {
-    ("f", 2): (FLOAT32, False),
-    ("f", 4): (FLOAT32, False),
-    ("i", 1): (INT32, False),
-    ("i", 2): (INT32, False),
-    ("i", 4): (INT32, False),
-    ("u", 1): (UINT32, False),
-    ("u", 2): (UINT32, False),
-    ("u", 4): (UINT32, False),
-    ("b", 1): (BOOL, False),
-}
+DTYPES = (BOOL, INT8, INT16, INT32, UINT8, UINT16, UINT32, FLOAT16, FLOAT32)  # pycore's, by kind
+NUMERIC = DTYPES[1:]
+INTEGER = (INT8, INT16, INT32, UINT8, UINT16, UINT32)
+PACKED = (INT8, INT16, UINT8, UINT16, FLOAT16)  # several elements to a u32 word on the GPU
+_WIDE = {INT8: INT32, INT16: INT32, UINT8: UINT32, UINT16: UINT32, FLOAT16: FLOAT32}
 _NARROW = {"f": FLOAT32, "i": INT32, "u": UINT32}
 _RANK = {"b": 0, "u": 1, "i": 1, "f": 2}  # kinds, in promotion order
 _warned: set[str] = set()
@@ -97,7 +95,7 @@ def as_array(x: Any, name: str = "x") -> np.ndarray:
     """`x` as a NumPy array of a pycore dtype (the module doc says which), same shape.
 
     >>> as_array([1, 2]).dtype, as_array(np.arange(3, dtype=np.uint8)).dtype, as_array(1.5).dtype
-    (dtype('int32'), dtype('uint32'), dtype('float32'))
+    (dtype('int32'), dtype('uint8'), dtype('float32'))
     >>> as_array(np.array([2**40]), "b")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     OverflowError: b: int64 values outside int32's range [-2147483648, 2147483647] (largest magnitude ...)
@@ -115,9 +113,6 @@ def as_array(x: Any, name: str = "x") -> np.ndarray:
     dtype = arr.dtype
     if dtype in DTYPES:
         return arr
-    found = _WIDEN.get((dtype.kind, dtype.itemsize))
-    if found is not None:
-        return arr.astype(found[0])
     to = _NARROW.get(dtype.kind)
     if to is None:
         raise TypeError(
@@ -153,15 +148,22 @@ def scalar_kind(value: Any) -> str | None:
 def promote(a: np.dtype, b: np.dtype) -> np.dtype:
     """The dtype two arrays of dtypes a and b promote to (the module doc's rules).
 
-    >>> promote(INT32, UINT32), promote(BOOL, INT32), promote(UINT32, FLOAT32)
-    (dtype('int32'), dtype('int32'), dtype('float32'))
+    >>> promote(INT32, UINT32), promote(BOOL, INT8), promote(UINT32, FLOAT16), promote(INT8, FLOAT16)
+    (dtype('int32'), dtype('int8'), dtype('float32'), dtype('float16'))
     """
     if a == b:
         return a
-    ra, rb = _RANK[a.kind], _RANK[b.kind]
-    if ra != rb:
-        return a if ra > rb else b
-    return INT32  # int32 with uint32: int64, narrowed
+    found = np.promote_types(a, b)
+    return _NARROW[found.kind] if found.itemsize == 8 else found
+
+
+def wide(dtype: np.dtype) -> np.dtype:
+    """The 32-bit dtype a kernel computes a dtype's values in (itself for the 32-bit ones).
+
+    >>> wide(INT8), wide(FLOAT16), wide(BOOL)
+    (dtype('int32'), dtype('float32'), dtype('bool'))
+    """
+    return _WIDE.get(dtype, dtype)
 
 
 _DEFAULT = {"b": BOOL, "i": INT32, "f": FLOAT32}
@@ -177,14 +179,12 @@ def result_type(*operands: Any) -> np.dtype:
     arrays = [o for o in operands if isinstance(o, np.dtype)]
     scalars = [k for o in operands if not isinstance(o, np.dtype) and (k := scalar_kind(o))]
     if not arrays:  # scalars only: their defaults
-        arrays, scalars = [_DEFAULT[k] for k in scalars], []
-    found = arrays[0]
-    for d in arrays[1:]:
-        found = promote(found, d)
-    for k in scalars:
-        if _RANK[k] > _RANK[found.kind]:
-            found = promote(found, _DEFAULT[k])
-    return found
+        return _DEFAULT[max(scalars, key=_RANK.__getitem__)]
+    found = np.result_type(*arrays, *[_WEAK[k] for k in scalars])  # (NumPy 2 takes them as weak)
+    return _NARROW[found.kind] if found.itemsize == 8 else found
+
+
+_WEAK = {"b": False, "i": 0, "f": 0.0}
 
 
 def scalar_value(value: Any, dtype: np.dtype, name: str = "x") -> Any:

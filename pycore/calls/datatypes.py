@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from pycore.array.dtypes import BOOL, FLOAT32, INT32, UINT32, pycore_dtype
+from pycore.array.dtypes import DTYPES, FLOAT32, INT32, pycore_dtype
 from pycore.array.dtypes import result_type as _promoted
 from pycore.calls.arguments import device_arg
 from pycore.calls.gpuarray import GpuArray
@@ -52,15 +52,20 @@ def result_type(*arrays_and_dtypes: Any) -> np.dtype:
 
 def can_cast(from_: Any, to: Any, /) -> bool:
     """Whether `from_` (a dtype, or an array's) can be cast to `to` by the standard's type promotion
-    rules, which join two dtypes only within a kind, at the wider one: among pycore's dtypes (each
-    the only one of its width) that is the same dtype (bool to int32 or int32 to float32 is False,
-    as array_api_strict says).
+    rules, which join integers with integers and floats with floats, at a dtype that holds both:
+    int8 to int16 or uint8 to int16 is True; bool to int32, int32 to float32 and uint32 to int32 are
+    False, as array_api_strict says.
 
     >>> import pycore
-    >>> pycore.can_cast(pycore.int32, pycore.int32), pycore.can_cast(pycore.bool, pycore.int32)
+    >>> pycore.can_cast(pycore.uint8, pycore.int16), pycore.can_cast(pycore.bool, pycore.int32)
     (True, False)
     """
-    return bool(_dtype_of(from_, "from_") == pycore_dtype(to, "to"))
+    a, b = _dtype_of(from_, "from_"), pycore_dtype(to, "to")
+    if a == b:
+        return True
+    if {a.kind, b.kind} <= {"i", "u"} or a.kind == b.kind == "f":
+        return bool(np.promote_types(a, b) == b)
+    return False
 
 
 KINDS = {"bool": "b", "signed integer": "i", "unsigned integer": "u", "integral": "iu",
@@ -159,7 +164,7 @@ class Info:
     def dtypes(self, *, device: Any = None, kind: Any = None) -> dict[str, np.dtype]:
         """pycore's dtypes by name, those of `kind` (as isdtype takes it) when given."""
         device_arg(device)
-        return {d.name: d for d in (BOOL, INT32, UINT32, FLOAT32) if kind is None or isdtype(d, kind)}
+        return {d.name: d for d in DTYPES if kind is None or isdtype(d, kind)}
 
 
 def __array_namespace_info__() -> Info:  # noqa: N807 (the standard's name)
@@ -167,8 +172,8 @@ def __array_namespace_info__() -> Info:  # noqa: N807 (the standard's name)
     default_dtypes(), dtypes().
 
     >>> import pycore
-    >>> sorted(pycore.__array_namespace_info__().dtypes())
-    ['bool', 'float32', 'int32', 'uint32']
+    >>> sorted(pycore.__array_namespace_info__().dtypes(kind="integral"))
+    ['int16', 'int32', 'int8', 'uint16', 'uint32', 'uint8']
     """
     return Info()
 

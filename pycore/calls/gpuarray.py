@@ -7,7 +7,7 @@ the call; reductions over every axis still return a Python scalar). Read it with
 garbage-collected gives its buffer back too). Without a WebGPU device, GpuArrays
 hold their data in host memory, so the same code runs on the NumPy fallback.
 
-A GpuArray is a buffer, a dtype (float32, int32, uint32 or bool) and a layout: shape, strides and
+A GpuArray is a buffer, a dtype (one of pycore's: dtypes.py) and a layout: shape, strides and
 offset, in elements (pycore/array/layout.py). Views (`x.T`, `x.mT`, `x.transpose()`, `x[1:, ::-2]`,
 `x.reshape()` where the strides allow it, `x.expand_dims()`, `x.squeeze()`, `x.broadcast_to()`)
 are new GpuArrays over the same buffer: no copy, no dispatch, no await. Ops read them through
@@ -23,14 +23,14 @@ from typing import Any
 
 import numpy as np
 
-from pycore.array.dtypes import BOOL, FLOAT32, as_array, pycore_dtype
+from pycore.array.dtypes import BOOL, FLOAT32, as_array, pycore_dtype, wide
 from pycore.array.layout import Layout
 from pycore.engine.device import Check, Device
 from pycore.engine.executor import facts, planned, run_plans_async
 from pycore.engine.runtime import RUNTIME
 from pycore.engine.session import GpuSession, GpuView
 from pycore.kernels.elementwise import Operand, plan_elementwise
-from pycore.kernels.plan import SUFFIX
+from pycore.kernels.plan import SUFFIX, item_bytes, storage_bytes
 
 
 class GpuArray:
@@ -238,7 +238,7 @@ class GpuArray:
         return await self._copy_async(self.dtype)
 
     async def astype_async(self, dtype: Any) -> GpuArray:
-        """A C-contiguous copy converted to `dtype` (float32, int32, uint32 or bool), as
+        """A C-contiguous copy converted to `dtype` (any of pycore's), as
         ndarray.astype: floats to ints truncate, nonzero is True."""
         return await self._copy_async(pycore_dtype(dtype, "dtype"))
 
@@ -251,7 +251,8 @@ class GpuArray:
             return GpuArray(self.shape, host=host) if self._buffer is None else await to_gpu_async(host)
         operand = Operand(self.dtype, self.layout)
         key = ("copy", self.dtype.name, self.layout, dtype.name, facts(device))
-        plan = planned(key, lambda: plan_elementwise("copy", f"copy_{SUFFIX[dtype.name]}", [operand], dtype,
+        held = wide(dtype)  # (a packed dtype is converted in its 32-bit form, then stored)
+        plan = planned(key, lambda: plan_elementwise("copy", f"copy_{SUFFIX[held.name]}", [operand], held,
                                                      dtype, self.shape, facts(device)))
         buf, checks, _ = await run_plans_async(device, "copy", [(plan, [(*self.binding(), self._checks)])],
                                                keep=True)
@@ -275,7 +276,7 @@ class GpuArray:
         if self._checks:
             self._checks = tuple(c for c in self._checks if not c.settled or c.error)
         if self._bound is None:
-            self._bound = max(4, 4 * self.layout.span()[1])
+            self._bound = max(4, storage_bytes((self.layout.span()[1],), self.dtype))
         return self._buffer, self._bound
 
     @property
@@ -291,15 +292,17 @@ class GpuArray:
         if not out.size:
             return out
         low, high = self.layout.span()
-        raw = np.empty(high - low, np.float32 if self.dtype == FLOAT32 else
-                       np.int32 if self.dtype.kind == "i" else np.uint32)
+        size = item_bytes(self.dtype)
+        low = low * size // 4 * 4 // size  # (reads start and end on whole words)
+        raw = np.empty(storage_bytes((high - low,), self.dtype) // size,
+                       np.uint32 if self.dtype == BOOL else self.dtype)
         device = self._device
         assert device is not None
         try:
             async with GpuSession(device, "to_numpy") as gpu:
                 self.binding()  # (drops the settled checks)
                 gpu.depend_on(self._checks)
-                await gpu.run_async(read=(self._buffer, raw, 4 * low))
+                await gpu.run_async(read=(self._buffer, raw, size * low))
         except Exception as exc:
             if await RUNTIME.lost_during_async(device, exc):
                 self.check_usable()  # says the device was lost
@@ -310,10 +313,30 @@ class GpuArray:
             values = raw[lay.offset - low:lay.offset - low + out.size].reshape(self.shape)
         else:
             values = np.lib.stride_tricks.as_strided(raw[lay.offset - low:], self.shape,
-                                                     [s * 4 for s in lay.strides]) if all(
+                                                     [s * size for s in lay.strides]) if all(
                 s >= 0 for s in lay.strides) else _gather(raw, lay, low)
         out[...] = values if self.dtype != BOOL else values != 0
         return out
+
+
+async def widened_async(x: Any) -> Any:
+    """x with a packed dtype (int8, int16, uint8, uint16, float16) in its 32-bit form (`wide`),
+    for kernels that read 32-bit elements: a GpuArray converted on the GPU, a NumPy array on the
+    host; anything else as it is."""
+    if isinstance(x, GpuArray) and x.dtype != wide(x.dtype):
+        return await x.astype_async(wide(x.dtype))
+    if isinstance(x, np.ndarray) and x.dtype != wide(x.dtype):
+        return x.astype(wide(x.dtype))
+    return x
+
+
+async def narrowed_async(x: Any, dtype: np.dtype) -> Any:
+    """A result computed in a 32-bit dtype as `dtype` (rounded or wrapped as astype), where it is."""
+    if isinstance(x, GpuArray) and x.dtype != dtype:
+        return await x.astype_async(dtype)
+    if isinstance(x, np.ndarray) and x.dtype != dtype:
+        return x.astype(dtype)
+    return x
 
 
 def _gather(raw: np.ndarray, layout: Layout, low: int) -> np.ndarray:
@@ -332,15 +355,24 @@ def _give_back(device: Device | None, buffer: Any) -> None:
 
 
 def storage_of(arr: np.ndarray) -> np.ndarray:
-    """A host array as the GPU stores it: C-contiguous 4-byte words (bool as uint32 0/1)."""
+    """A host array as the GPU stores it: C-contiguous 4-byte words (bool as uint32 0/1; the packed
+    dtypes' elements several to a word, the last word padded with zeros).
+
+    >>> storage_of(np.array([1, 2, 3], np.uint8)).view(np.uint32)
+    array([197121], dtype=uint32)
+    """
     if arr.dtype == BOOL:
         return np.ascontiguousarray(arr, dtype=np.uint32)
-    return np.ascontiguousarray(arr)
+    flat = np.ascontiguousarray(arr).reshape(-1)
+    spare = -flat.nbytes % 4
+    if spare:
+        flat = np.concatenate([flat, np.zeros(spare // flat.dtype.itemsize, flat.dtype)])
+    return flat if arr.ndim == 1 or spare else np.ascontiguousarray(arr)
 
 
 async def to_gpu_async(x: Any, dtype: Any = None) -> GpuArray:
     """Upload an array-like and keep it on the GPU. Its dtype: `dtype` if given, else pycore's
-    for x (float32, int32, uint32 or bool; 64-bit NumPy inputs are narrowed with a warning).
+    for x (its own where it is one of pycore's; 64-bit NumPy inputs are narrowed with a warning).
 
     >>> import asyncio, pycore
     >>> t = asyncio.run(pycore.to_gpu_async([1, 2, 3]))

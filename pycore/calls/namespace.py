@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pycore.array.dtypes import BOOL, FLOAT32, INT32, UINT32
+from pycore.array.dtypes import DTYPES
 from pycore.calls.creation import CREATION
 from pycore.calls.datatypes import DATATYPES
 from pycore.calls.manipulation import MANIPULATION, VIEWS, VIEWS_ASYNC
@@ -30,5 +30,5 @@ NSPUBLIC: dict[str, Any] = {
     **VIEWS_ASYNC,
     **VIEWS,
     **DATATYPES,
-    "float32": FLOAT32, "int32": INT32, "uint32": UINT32, "bool": BOOL,
+    **{d.name: d for d in DTYPES},
 }

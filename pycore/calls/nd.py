@@ -20,11 +20,11 @@ from typing import Any, cast
 
 import numpy as np
 
-from pycore.array.dtypes import BOOL, FLOAT32, as_array, result_type, scalar_kind, scalar_value
+from pycore.array.dtypes import BOOL, FLOAT32, as_array, result_type, scalar_kind, scalar_value, wide
 from pycore.array.layout import Layout, broadcast_shapes, matmul_shape, normalize_axes, normalize_axis
 from pycore.calls.api import PUBLIC, bind, docstring, signature_of
 from pycore.calls.dispatch import BACKENDS, KERNEL_SOURCES, is_argument_error, mark_argument_error, unfit_why
-from pycore.calls.gpuarray import GpuArray, storage_of, to_gpu_async
+from pycore.calls.gpuarray import GpuArray, narrowed_async, storage_of, to_gpu_async
 from pycore.calls.programs import PROGRAMS, Rowwise
 from pycore.choice.selector import SELECTOR
 from pycore.engine import interrupts
@@ -34,7 +34,7 @@ from pycore.engine.runtime import RUNTIME
 from pycore.kernels.elementwise import Operand, plan_elementwise
 from pycore.kernels.matmul import plan_matmul_int
 from pycore.kernels.parts import parts, row_bytes, row_step
-from pycore.kernels.plan import SUFFIX, Plan, word_of
+from pycore.kernels.plan import SUFFIX, Plan, storage_bytes, word_of
 from pycore.kernels.reduction import Combine, plan_reduction
 from pycore.kernels.rowwise import ROW_OPS, plan_rowwise, row_limits
 from pycore.tables.ops import OPS, Op
@@ -338,7 +338,7 @@ async def ufunc_async(u: Ufunc, args: tuple[Any, ...], backend: str = "auto") ->
     device = RUNTIME.device
     unfit = None
     if (device is not None and backend != "numpy" and not keep and shape
-            and any(4 * x.size > device.max_binding for x in arrays)):
+            and any(storage_bytes(x.shape, x.dtype) > device.max_binding for x in arrays)):
         unfit = _row_too_big(u, shape, device.max_binding) if backend == "auto" else None
         if unfit is None:  # (split in parts that fit; backend="gpu" raises if its rows do not)
             return await _ufunc_in_parts_async(u, xs, shape, backend, device.max_binding)
@@ -350,15 +350,17 @@ async def ufunc_async(u: Ufunc, args: tuple[Any, ...], backend: str = "auto") ->
         arrays = [_on_host(x) for x in arrays]
         xs = [_on_host(x) for x in xs]
 
+    calc = wide(compute)  # (a packed dtype computes in its 32-bit form; the result is stored packed)
+
     async def on_gpu_work() -> Any:
         device = RUNTIME.device
         operands = [
-            Operand(compute, None, compute.type(scalars[i]))
+            Operand(calc, None, calc.type(scalars[i]))
             if i in scalars
             else Operand(x.dtype, x.layout if isinstance(x, GpuArray) else Layout.contiguous(x.shape))
             for i, x in enumerate(xs)
         ]
-        fn = _wgsl_function(u, compute)
+        fn = _wgsl_function(u, calc)
         key = (
             "ufunc",
             u.name,
@@ -371,7 +373,7 @@ async def ufunc_async(u: Ufunc, args: tuple[Any, ...], backend: str = "auto") ->
         plan = _planned(
             key,
             lambda: plan_elementwise(
-                u.name, fn, operands, compute, out_dtype, shape, facts(device), u.gives == "bool"
+                u.name, fn, operands, calc, out_dtype, shape, facts(device), u.gives == "bool"
             ),
         )
         if call_key is not None and device is RUNTIME.device:
@@ -379,10 +381,10 @@ async def ufunc_async(u: Ufunc, args: tuple[Any, ...], backend: str = "auto") ->
         return await _run_gpu(u.name, [(plan, arrays)], keep, shape, out_dtype)
 
     async def on_numpy_work() -> Any:
-        values = [
-            np.asarray(await _host(x)).astype(compute, copy=False)
+        values = [  # (in the GPU's 32-bit form too: one rounding to a packed result)
+            np.asarray(await _host(x)).astype(calc, copy=False)
             if i not in scalars
-            else compute.type(scalars[i])
+            else calc.type(scalars[i])
             for i, x in enumerate(xs)
         ]
         with np.errstate(all="ignore"):
@@ -472,7 +474,7 @@ async def reduce_async(
     keep = isinstance(x, GpuArray) and not scalar
     await RUNTIME.init_async()
     if (RUNTIME.device is not None and backend != "numpy" and isinstance(x, np.ndarray) and x.ndim
-            and 4 * x.size > RUNTIME.device.max_binding):
+            and storage_bytes(x.shape, x.dtype) > RUNTIME.device.max_binding):
         limit = RUNTIME.device.max_binding
         return await _reduce_in_parts_async(r, x, axis, axes, keepdims, backend, correction, limit)
     on_gpu = [isinstance(x, GpuArray) and x.device == "webgpu"]
@@ -484,8 +486,10 @@ async def reduce_async(
 
     def finish(value: Any) -> Any:
         if scalar:
-            return np.asarray(value).reshape(()).item()
-        return value.reshape(shaped)
+            return np.asarray(value).astype(out_dtype).reshape(()).item()
+        return value.astype(out_dtype, copy=False).reshape(shaped)
+
+    stored = wide(out_dtype)  # (the kernels write 32-bit results; a packed one is converted after)
 
     async def on_gpu_work() -> Any:
         device = RUNTIME.device
@@ -515,13 +519,16 @@ async def reduce_async(
         else:
             c = Combine(r.function, acc, r.identity(acc), arg=r.arg, finish=r.finish)
             plans = [
-                (_planned(key, lambda: plan_reduction(c, layout, axes, x.dtype, f, out_dtype, r.name)), [src])
+                (_planned(key, lambda: plan_reduction(c, layout, axes, x.dtype, f, stored, r.name)), [src])
             ]
-        value, stages = await _run_gpu(r.name, plans, keep, shaped if keep else kept, out_dtype)
+        value, stages = await _run_gpu(r.name, plans, keep, shaped if keep else kept, stored)
+        if keep and stored != out_dtype:
+            value = await value.astype_async(out_dtype)
         return (value if keep else finish(value)), stages
 
     async def on_numpy_work() -> Any:
         host = np.asarray(await _host(x))
+        host = host.astype(wide(host.dtype), copy=False)  # (as the GPU: in 32 bits, rounded once)
         extra = {"correction": correction} if r.two_pass else {}
         with np.errstate(all="ignore"):
             value = np.asarray(
@@ -551,13 +558,14 @@ async def matmul_async(a: Any, b: Any, *, backend: str = "auto") -> Any:
         xa, xb = (x if isinstance(x, GpuArray) else as_array(x, n) for x, n in ((a, "a"), (b, "b")))
     except (ValueError, TypeError, OverflowError) as exc:
         raise mark_argument_error(exc) from None
-    if not (xa.dtype.kind in "iu" and xb.dtype.kind in "iu"):
-        return await PUBLIC["matmul_async"](a, b, backend=backend)
+    dtype = result_type(xa.dtype, xb.dtype)
+    if not (xa.dtype.kind in "iu" and xb.dtype.kind in "iu"):  # (the float kernels: float32)
+        return await narrowed_async(await PUBLIC["matmul_async"](a, b, backend=backend), dtype)
     try:
         out_shape = matmul_shape(xa.shape, xb.shape)
     except ValueError as exc:
         raise mark_argument_error(exc) from None
-    dtype = result_type(xa.dtype, xb.dtype)
+    calc = wide(dtype)  # (int8, int16 ... multiply in 32 bits, wrapping, then narrow)
     keep = isinstance(xa, GpuArray) or isinstance(xb, GpuArray)
     await RUNTIME.init_async()
     k = xa.shape[-1]
@@ -573,19 +581,19 @@ async def matmul_async(a: Any, b: Any, *, backend: str = "auto") -> Any:
         for given in (xa, xb):
             x = _on_host(given)
             if isinstance(x, GpuArray):
-                ops.append(x if x.dtype == dtype else await x.astype_async(dtype))
+                ops.append(x if x.dtype == calc else await x.astype_async(calc))
             else:
-                ops.append(np.ascontiguousarray(x, dtype=dtype))
+                ops.append(np.ascontiguousarray(x, dtype=calc))
         layouts = [x.layout if isinstance(x, GpuArray) else Layout.contiguous(x.shape) for x in ops]
         la = layouts[0].expand_dims(0) if len(layouts[0].shape) == 1 else layouts[0]
         lb = layouts[1].expand_dims(-1) if len(layouts[1].shape) == 1 else layouts[1]
-        key = ("matmul_int", la, lb, dtype.name, facts(device))
-        plan = _planned(key, lambda: plan_matmul_int(la, lb, dtype, facts(device)))
-        value, stages = await _run_gpu("matmul", [(plan, ops)], keep, plan.outputs[0].shape, dtype)
-        return value.reshape(out_shape), stages
+        key = ("matmul_int", la, lb, calc.name, facts(device))
+        plan = _planned(key, lambda: plan_matmul_int(la, lb, calc, facts(device)))
+        value, stages = await _run_gpu("matmul", [(plan, ops)], keep, plan.outputs[0].shape, calc)
+        return await narrowed_async(value.reshape(out_shape), dtype), stages
 
     async def on_numpy_work() -> Any:
-        values = [np.asarray(await _host(x)).astype(dtype, copy=False) for x in (xa, xb)]
+        values = [np.asarray(await _host(x)).astype(calc, copy=False) for x in (xa, xb)]
         return await _result(np.asarray(np.matmul(*values)).astype(dtype, copy=False), keep)
 
     return await _call("matmul", start, use_gpu, why, choice, shapes, on_gpu_work, on_numpy_work)

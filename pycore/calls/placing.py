@@ -17,15 +17,18 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
+from pycore.array.dtypes import wide
 from pycore.array.layout import Layout
-from pycore.calls.gpuarray import GpuArray, storage_of, to_gpu_async
+from pycore.calls.gpuarray import GpuArray, narrowed_async, storage_of, to_gpu_async, widened_async
 from pycore.engine.executor import facts, run_plans_async
 from pycore.engine.runtime import RUNTIME
 from pycore.kernels.place import Part, plan_place
+from pycore.kernels.plan import packed
 
 
 def on_gpu(xs: Sequence[Any]) -> bool:
@@ -43,7 +46,16 @@ def host_values(x: Any) -> np.ndarray:
 
 async def placed_async(name: str, parts: Callable[[list[Layout]], list[Part]], xs: Sequence[Any],
                        shape: tuple[int, ...], dtype: np.dtype) -> GpuArray:
-    """Run the parts `parts(layouts of xs)` (on GpuArrays, host arrays uploaded) into a new GpuArray."""
+    """Run the parts `parts(layouts of xs)` (on GpuArrays, host arrays uploaded) into a new GpuArray.
+    A packed dtype's regions are placed in its 32-bit form (a region may start inside a word),
+    then packed by one conversion."""
+    if packed(dtype):
+        xs = [await widened_async(x) for x in xs]
+
+        def widened(layouts: list[Layout]) -> list[Part]:
+            return [replace(p, dtype=wide(p.dtype)) if p.dtype is not None else p for p in parts(layouts)]
+
+        return await narrowed_async(await placed_async(name, widened, xs, shape, wide(dtype)), dtype)
     start = time.perf_counter()
     await RUNTIME.init_async()
     device = RUNTIME.device

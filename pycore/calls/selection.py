@@ -28,12 +28,12 @@ from typing import Any
 
 import numpy as np
 
-from pycore.array.dtypes import BOOL, pycore_dtype, scalar_kind
+from pycore.array.dtypes import BOOL, pycore_dtype, scalar_kind, wide
 from pycore.array.dtypes import result_type as _promoted
 from pycore.array.dtypes import scalar_value as _scalar_value
 from pycore.array.layout import Layout, broadcast_shapes, normalize_axes, normalize_axis
 from pycore.calls.arguments import array_arg, int_arg
-from pycore.calls.gpuarray import GpuArray, storage_of
+from pycore.calls.gpuarray import GpuArray, narrowed_async, storage_of, widened_async
 from pycore.calls.manipulation import concat_async
 from pycore.calls.nd import reduce_async, ufunc_async
 from pycore.calls.placing import host_values, on_gpu, result_async
@@ -136,7 +136,9 @@ async def where_async(condition: Any, x1: Any, x2: Any, /) -> Array:
     xs = [cond, a, b]
     shape = _shape_of("where", *xs)
     if on_gpu(xs) and 0 not in shape:
-        return await _planned_async(
+        given = dtype  # (a packed dtype is selected in its 32-bit form, then packed)
+        xs, dtype = [await widened_async(x) for x in xs], wide(dtype)
+        return await narrowed_async(await _planned_async(
             "where",
             (shape, dtype),
             lambda ls: plan_select(
@@ -147,7 +149,7 @@ async def where_async(condition: Any, x1: Any, x2: Any, /) -> Array:
                 facts(RUNTIME.device),
             ),
             xs,
-        )
+        ), given)
     hs = [host_values(x) for x in xs]
     value = np.where(hs[0], hs[1].astype(dtype), hs[2].astype(dtype)).astype(dtype)
     return await result_async(np.broadcast_to(value, shape), any(isinstance(x, GpuArray) for x in xs))
@@ -209,6 +211,7 @@ async def clip_async(x: Any, /, min: Any = None, max: Any = None, *, backend: st
                                f"{RUNTIME.reason}")
     gpu = backend == "gpu" or (backend == "auto" and on_gpu(xs))
     if gpu and 0 not in shape:
+        xs, dtype = [await widened_async(v) for v in xs], wide(x.dtype)
         out = await _planned_async(
             "clip",
             (shape, given),
@@ -222,6 +225,7 @@ async def clip_async(x: Any, /, min: Any = None, max: Any = None, *, backend: st
             ),
             xs,
         )
+        out = await narrowed_async(out, x.dtype)
         return out if any(isinstance(v, GpuArray) for v in xs) else await out.to_numpy_async()
     value = await _host_async(x)
     with np.errstate(all="ignore"):
@@ -287,7 +291,9 @@ async def take_async(x: Any, indices: Any, /, *, axis: Any = None) -> Array:
     shape = (*x.shape[:a], *idx.shape, *x.shape[a + 1 :])
     xs = [x, idx]
     if on_gpu(xs) and 0 not in shape:
-        k = idx.ndim
+        k, given = idx.ndim, x.dtype
+        x = await widened_async(x)  # (gathered in its 32-bit form, then packed)
+        xs = [x, idx]
 
         def make(ls: list[Layout]) -> Plan:
             xl, il = ls
@@ -302,7 +308,7 @@ async def take_async(x: Any, indices: Any, /, *, axis: Any = None) -> Array:
                 axis=(n, xl.strides[a]),
             )
 
-        return await _planned_async("take", (a,), make, xs)
+        return await narrowed_async(await _planned_async("take", (a,), make, xs), given)
     value = (
         np.take(host_values(x), host_values(idx).astype(np.int64), axis=a)
         if 0 not in shape
@@ -343,6 +349,9 @@ async def take_along_axis_async(x: Any, indices: Any, /, *, axis: Any = -1) -> A
     _check_bounds("take_along_axis", idx, n, a)
     xs = [x, idx]
     if on_gpu(xs) and 0 not in shape:
+        given = x.dtype
+        x = await widened_async(x)  # (gathered in its 32-bit form, then packed)
+        xs = [x, idx]
 
         def make(ls: list[Layout]) -> Plan:
             xl, il = ls
@@ -356,7 +365,7 @@ async def take_along_axis_async(x: Any, indices: Any, /, *, axis: Any = -1) -> A
                 axis=(n, xl.strides[a]),
             )
 
-        return await _planned_async("take_along_axis", (a, shape), make, xs)
+        return await narrowed_async(await _planned_async("take_along_axis", (a, shape), make, xs), given)
     if 0 not in shape:
         hx = np.broadcast_to(host_values(x), tuple(n if d == a else m for d, m in enumerate(shape)))
         value = np.take_along_axis(hx, np.broadcast_to(host_values(idx).astype(np.int64), shape), axis=a)
@@ -373,7 +382,7 @@ async def _cumulative_async(op: str, x: Any, axis: Any, dtype: Any, include_init
     x = array_arg(x)
     if x.dtype == BOOL:
         raise TypeError(f"{fn}: x must have a numeric dtype, got bool")
-    found = x.dtype if dtype is None else pycore_dtype(dtype, "dtype")
+    found = REDUCTIONS["sum"].result_dtype(x.dtype) if dtype is None else pycore_dtype(dtype, "dtype")
     if found == BOOL:
         raise TypeError(f"{fn}: dtype must be a numeric dtype, got bool")
     if not isinstance(include_initial, (bool, np.bool_)):
@@ -392,15 +401,17 @@ async def _cumulative_async(op: str, x: Any, axis: Any, dtype: Any, include_init
     shape = tuple(x.shape)
     out_shape = tuple(m + incl if d == a else m for d, m in enumerate(shape))
     if on_gpu([x]) and 0 not in shape:
-        return await _planned_async(
+        x = await widened_async(x)  # (scanned in 32 bits; a packed result is packed after)
+        return await narrowed_async(await _planned_async(
             fn,
-            (a, found, incl),
-            lambda ls: plan_scan(op, ls[0], a, x.dtype, found, incl, facts(RUNTIME.device)),
+            (a, wide(found), incl),
+            lambda ls: plan_scan(op, ls[0], a, x.dtype, wide(found), incl, facts(RUNTIME.device)),
             [x],
-        )
+        ), found)
     numpy = np.cumulative_sum if op == "sum" else np.cumulative_prod
     with np.errstate(all="ignore"):
-        value = numpy(host_values(x).astype(found), axis=a, dtype=found, include_initial=incl)
+        calc = wide(found)  # (as the GPU: in 32 bits, each result rounded once)
+        value = numpy(host_values(x).astype(calc), axis=a, dtype=calc, include_initial=incl).astype(found)
     return await result_async(value.reshape(out_shape), isinstance(x, GpuArray))
 
 

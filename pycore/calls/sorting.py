@@ -22,11 +22,11 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from pycore.array.dtypes import BOOL, result_type
+from pycore.array.dtypes import BOOL, result_type, wide
 from pycore.array.layout import Layout, normalize_axis
 from pycore.calls.arguments import array_arg
 from pycore.calls.creation import zeros_async
-from pycore.calls.gpuarray import GpuArray, storage_of
+from pycore.calls.gpuarray import GpuArray, narrowed_async, storage_of, widened_async
 from pycore.calls.manipulation import astype_async, reshape_async
 from pycore.calls.nd import ufunc_async
 from pycore.calls.placing import host_values, on_gpu, result_async
@@ -88,11 +88,12 @@ async def _sorted_async(fn: str, x: Any, axis: Any, descending: Any, stable: Any
     out_dtype = INDEX if indices else x.dtype
     if on_gpu([x]) and x.size:
         assert isinstance(x, GpuArray) and RUNTIME.device is not None
+        x = await widened_async(x)  # (a packed dtype sorts in its 32-bit form: the same order)
         f = facts(RUNTIME.device)
         layout = x.layout
         key = ("sort", layout, ax, x.dtype.name, descending, indices, f)
         plan = planned(key, lambda: plan_sort(layout, ax, x.dtype, f, descending=descending, indices=indices))
-        return await _run_async(fn, plan, [x])
+        return await narrowed_async(await _run_async(fn, plan, [x]), out_dtype)
     h = host_values(x)
     order = _numpy_argsort(h, ax, descending)
     value = order if indices else np.take_along_axis(h, order.astype(np.intp), ax)
@@ -147,6 +148,7 @@ async def searchsorted_async(x1: Any, x2: Any, /, *, side: Any = "left", sorter:
     dt = result_type(a.dtype, v.dtype)
     if on_gpu([a, v] + ([s] if s is not None else [])) and v.size and a.size:
         assert RUNTIME.device is not None
+        dt = wide(dt)  # (a packed dtype is searched in its 32-bit form)
         if a.dtype != dt:
             a = await astype_async(a, dt)
         strided = isinstance(v, GpuArray) and v.layout.strides != Layout.contiguous(v.shape).strides

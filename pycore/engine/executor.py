@@ -8,6 +8,7 @@ them on the GPU. `facts` reads a Device's adapter facts for the planners.
 
 from __future__ import annotations
 
+import math
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
@@ -17,7 +18,7 @@ import numpy as np
 from pycore.engine.device import CHECKED_ALLOCATION, Check, Device, pending_of
 from pycore.engine.session import DATA_USAGE, GpuSession
 from pycore.engine.transport import Dispatch
-from pycore.kernels.plan import Copy, Facts, Plan, Slot, Step, storage_bytes
+from pycore.kernels.plan import Copy, Facts, Plan, Slot, Step, item_bytes, storage_bytes
 
 PLANS = 512  # plans kept (a call that repeats one replays it)
 DEVICE_PLANS = 256  # fixed-kernel calls remembered per device (all dropped when there are more)
@@ -55,7 +56,6 @@ def facts(device: Any) -> Facts:
     return known[1]
 
 
-STORAGE_NUMPY = {"float32": np.float32, "int32": np.int32, "uint32": np.uint32, "bool": np.uint32}
 
 
 async def run_plans_async(device: Device, name: str, plans: list[tuple[Plan, list[Any]]], keep: bool
@@ -84,9 +84,10 @@ async def run_plans_async(device: Device, name: str, plans: list[tuple[Plan, lis
             await gpu.run_async()
             gpu.keep(buf)
             return buf, gpu.result_checks(), gpu.stages
-        raw = np.empty(spec.shape, STORAGE_NUMPY[spec.dtype.name])
+        raw = np.empty(storage_bytes(spec.shape, spec.dtype) // item_bytes(spec.dtype),
+                       np.uint32 if spec.dtype.name == "bool" else spec.dtype)  # (whole words)
         await gpu.run_async(read=(buf, raw))
-        return raw, (), gpu.stages
+        return raw[:math.prod(spec.shape)].reshape(spec.shape), (), gpu.stages
 
 
 def remember(device: Device, key: tuple, gpu: GpuSession, inputs: list[Any], result: Any) -> None:

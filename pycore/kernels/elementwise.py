@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from pycore.array.dtypes import wide
 from pycore.array.layout import Layout, collapse
 from pycore.kernels.plan import (
     Facts,
@@ -34,7 +35,12 @@ from pycore.kernels.plan import (
     Step,
     grid_for,
     i32_word,
+    item_bytes,
+    load_packed,
+    pack_word,
+    packed,
     storage_bytes,
+    value_type,
     wgsl_type,
     word_of,
 )
@@ -61,6 +67,7 @@ def convert(expr: str, src: np.dtype, dst: np.dtype) -> str:
     >>> convert("a", i32, f32), convert("a", i32, np.dtype(bool))
     ('vec4<f32>(a)', 'select(vec4<u32>(0u), vec4<u32>(1u), a != vec4<i32>(0))')
     """
+    src, dst = wide(src), wide(dst)  # (a packed dtype's values are held in 32 bits)
     if src == dst:
         return expr
     if dst.name == "bool" and src.name == "float32":  # on the bits: NaN is nonzero (`!=` may fold it)
@@ -75,6 +82,15 @@ def convert(expr: str, src: np.dtype, dst: np.dtype) -> str:
     if src.name in ("int32", "uint32") and dst.name in ("int32", "uint32"):
         return f"bitcast<vec4<{target}>>({expr})"
     return f"vec4<{target}>({expr})"
+
+
+SPREAD = "(t / WORKGROUP) * (4u * WORKGROUP) + t % WORKGROUP"  # a thread's first element, its others a
+# workgroup's width apart (a packed output's four are neighbours: 4 * t)
+
+
+def _type_name(dtype: np.dtype) -> str:
+    """A dtype's name in kernel names: its WGSL type, or a packed dtype's NumPy name."""
+    return dtype.name if packed(dtype) else wgsl_type(dtype)
 
 
 @cache
@@ -97,11 +113,13 @@ def _kernel(
     param_at = scalar_at + sum(1 for _, s in operands if s)
     n_words = param_at + n_params
     compute_dt, out_dt = np.dtype(compute), np.dtype(out)
+    packed_out = packed(out_dt)
+    step = "1u" if packed_out else "WORKGROUP"  # how far apart a thread's four elements are
     inputs: list[str] = []
     load: list[str] = []
     args: list[str] = []
     for lane in range(PER_THREAD):  # written out: the lanes' values stay in registers
-        load.append(f"    let i{lane} = word(1u) + min(first + {lane}u * WORKGROUP, n - 1u);")
+        load.append(f"    let i{lane} = word(1u) + min(first + {lane}u * {step}, n - 1u);")
         if rank > 1:
             load.append(f"    var rem{lane} = i{lane};")
         for d in reversed(range(1, rank)):
@@ -111,18 +129,24 @@ def _kernel(
     scalar_k = 0
     for k, (name, scalar) in enumerate(operands):
         dt = np.dtype(name)
-        t = wgsl_type(dt)
+        t = value_type(dt)
         if scalar:
             value = f"vec4<{t}>(bitcast<{t}>(word({scalar_at + scalar_k}u)))"
             scalar_k += 1
         else:
             j = arrays.index(k)
-            inputs.append(f"@group(0) @binding({j}) var<storage, read> in{j}: array<{t}>;")
+            stored = "u32" if packed(dt) else t
+            inputs.append(f"@group(0) @binding({j}) var<storage, read> in{j}: array<{stored}>;")
             lanes = []
             for lane in range(PER_THREAD):
                 terms = " + ".join(f"i32(c{d}_{lane}) * iword({stride_at + j * rank + d}u)"
                                    for d in range(rank))
-                lanes.append(f"in{j}[u32(iword({2 + j}u) + {terms})]")
+                index = f"u32(iword({2 + j}u) + {terms})"
+                if packed(dt):
+                    load.append(f"    let e{k}_{lane} = {index};")
+                    lanes.append(load_packed(f"in{j}", f"e{k}_{lane}", dt))
+                else:
+                    lanes.append(f"in{j}[{index}]")
             load.append(f"    let a{k} = vec4<{t}>({', '.join(lanes)});")
             value = f"a{k}"
         args.append(convert(value, dt, compute_dt))
@@ -133,17 +157,25 @@ def _kernel(
     else:
         result = convert(result, compute_dt, out_dt)
     body = f"    let y = {result};"
-    store = [f"    if (first + {lane}u * WORKGROUP < n) {{ out[first + {lane}u * WORKGROUP] = y[{lane}]; }}"
-             for lane in range(PER_THREAD)]
-    signature = ",".join(wgsl_type(np.dtype(n)) + ("" if s else f"[{rank}]") for n, s in operands)
-    name = f"strided:{function}({signature}{',f32' * n_params})->{wgsl_type(out_dt)}"
+    if packed_out:  # whole words: 4 elements of 8 bits, or 2 words of 2 elements of 16 bits
+        per = 4 // out_dt.itemsize
+        store = []
+        for w in range(PER_THREAD // per):
+            word_value = pack_word([f"y[{w * per + e}]" for e in range(per)], out_dt)
+            store.append(f"    if (first + {w * per}u < n) {{ out[first / {per}u + {w}u] = {word_value}; }}")
+    else:
+        store = [f"    if (first + {j}u * WORKGROUP < n) {{ out[first + {j}u * WORKGROUP] = y[{j}]; }}"
+                 for j in range(PER_THREAD)]
+    signature = ",".join(_type_name(np.dtype(n)) + ("" if s else f"[{rank}]") for n, s in operands)
+    name = f"strided:{function}({signature}{',f32' * n_params})->{_type_name(out_dt)}"
 
     def source() -> str:
         filled = (
             wgsl_template("strided")
             .replace("{{inputs}}", "\n".join(inputs))
             .replace("{{out}}", str(n_arr))
-            .replace("{{out_type}}", wgsl_type(out_dt))
+            .replace("{{out_type}}", "u32" if packed_out else wgsl_type(out_dt))
+            .replace("{{first}}", "4u * t" if packed_out else SPREAD)
             .replace("{{meta}}", str(n_arr + 1))
             .replace("{{meta_vec4s}}", str(-(-n_words // 4)))
             .replace("{{load}}", "\n".join(load))
@@ -237,6 +269,8 @@ def _plan_tiled(function: str, operands: list[Operand], compute: np.dtype, out: 
     least a tile, an input is read column-wise (stride 1 along the rows, not along the columns),
     and the output fits one binding and the grid. None otherwise."""
     layouts = [o.layout for o in operands if o.layout is not None]
+    if packed(out) or any(packed(o.dtype) for o in operands):
+        return None  # (the tiles hold 32-bit values)
     views = [layout.broadcast_to(shape) for layout in layouts]
     dims, strides = collapse(shape, [v.strides for v in views])
     if len(dims) not in (2, 3) or dims[-1] < TILE or dims[-2] < TILE:
@@ -277,11 +311,13 @@ def plan_elementwise(
     f32 arguments after the operands, as an activation's alpha). An input must fit one binding;
     the output is written in chunks that do."""
     layouts = [o.layout for o in operands if o.layout is not None]
-    for layout in layouts:
-        low, high = layout.span()
-        if 4 * (high - low) > facts.max_binding or 4 * high > facts.max_binding:
+    for o in operands:
+        if o.layout is None:
+            continue
+        high = storage_bytes((o.layout.span()[1],), o.dtype)
+        if high > facts.max_binding:
             raise ValueError(
-                f"{op}: an input of shape {layout.shape} needs {4 * high:,} bytes in one GPU "
+                f"{op}: an input of shape {o.layout.shape} needs {high:,} bytes in one GPU "
                 f"binding, over this device's maxStorageBufferBindingSize of "
                 f"{facts.max_binding:,} bytes"
             )
@@ -309,14 +345,15 @@ def plan_elementwise(
     )
     fixed = [i32_word(w) for w in fixed]
     total = int(np.prod(shape))
-    chunk = facts.max_binding // 4 // (facts.offset_align // 4) * (facts.offset_align // 4)
+    size = item_bytes(out)
+    chunk = facts.max_binding // facts.offset_align * facts.offset_align // size  # (aligned starts)
     steps = []
     for first in range(0, max(total, 1), chunk):
         count = min(chunk, total - first)
         groups = -(-count // (WORKGROUP * PER_THREAD))
         slots = (
             *[Slot("in", j) for j in range(len(layouts))],
-            Slot("out", 0, 4 * first, 4 * count),
+            Slot("out", 0, first * size, storage_bytes((count,), out)),
             Slot("meta"),
         )
         steps.append(Step(kernel, slots, (count, first, *fixed), grid_for(groups, facts.max_groups)))

@@ -22,6 +22,8 @@ from typing import Any
 
 import numpy as np
 
+from pycore.array.dtypes import wide
+
 
 @dataclass(frozen=True)
 class Facts:
@@ -114,20 +116,86 @@ class Plan:
 
 
 def storage_bytes(shape: tuple[int, ...], dtype: np.dtype) -> int:
-    """Bytes an array of this shape takes on the GPU (every pycore dtype is 4 bytes there)."""
-    n = 4
+    """Bytes an array of this shape takes on the GPU: whole u32 words (bool takes a word, int8 a
+    quarter, float16 a half).
+
+    >>> storage_bytes((3, 2), np.dtype("bool")), storage_bytes((5,), np.dtype("int8"))
+    (24, 8)
+    """
+    n = 1
     for s in shape:
         n *= s
-    return n
+    return -(-n * item_bytes(dtype) // 4) * 4
+
+
+def item_bytes(dtype: np.dtype) -> int:
+    """Bytes of one element on the GPU (a bool is a u32)."""
+    return 4 if dtype.name == "bool" else dtype.itemsize
 
 
 WGSL_TYPE = {"float32": "f32", "int32": "i32", "uint32": "u32", "bool": "u32"}
 SUFFIX = {"float32": "f32", "int32": "i32", "uint32": "u32", "bool": "bool"}
+PACKED_WGSL = {"int8": "i32", "int16": "i32", "uint8": "u32", "uint16": "u32", "float16": "f32"}
+
+
+def packed(dtype: np.dtype) -> bool:
+    """Whether several elements of `dtype` share a u32 word on the GPU (int8, int16, uint8, uint16,
+    float16)."""
+    return dtype.name in PACKED_WGSL
 
 
 def wgsl_type(dtype: np.dtype) -> str:
-    """The WGSL storage type of a pycore dtype (bool is a u32 0 or 1)."""
-    return WGSL_TYPE[dtype.name]
+    """The WGSL storage type of a 32-bit pycore dtype (bool is a u32 0 or 1). Packed dtypes have
+    none: a planner that reads arrays as typed words refuses them here (see `value_type`)."""
+    found = WGSL_TYPE.get(dtype.name)
+    if found is None:
+        raise TypeError(f"{dtype.name} is stored packed (several elements to a u32 word); this kernel "
+                        f"reads 32-bit elements only")
+    return found
+
+
+def value_type(dtype: np.dtype) -> str:
+    """The WGSL type a kernel holds one value of `dtype` in: its storage type, or for a packed
+    dtype its 32-bit form (int8 and int16 as i32, uint8 and uint16 as u32, float16 as f32).
+
+    >>> value_type(np.dtype("int8")), value_type(np.dtype("float16")), value_type(np.dtype("bool"))
+    ('i32', 'f32', 'u32')
+    """
+    return PACKED_WGSL.get(dtype.name) or wgsl_type(dtype)
+
+
+def load_packed(buffer: str, index: str, dtype: np.dtype) -> str:
+    """WGSL reading element `index` (a u32 expression, used twice) of a packed `dtype` from the u32
+    words of `buffer`, as its 32-bit value (`value_type`); float16 goes through shaders/packed.wgsl.
+
+    >>> load_packed("in0", "e", np.dtype("int8"))
+    'extractBits(bitcast<i32>(in0[(e) / 4u]), ((e) % 4u) * 8u, 8u)'
+    """
+    per = 4 // dtype.itemsize
+    bits = 8 * dtype.itemsize
+    word = f"{buffer}[({index}) / {per}u]"
+    at = f"(({index}) % {per}u) * {bits}u"
+    if dtype.kind == "i":
+        return f"extractBits(bitcast<i32>({word}), {at}, {bits}u)"
+    raw = f"extractBits({word}, {at}, {bits}u)"
+    return f"f16_to_f32({raw})" if dtype.kind == "f" else raw
+
+
+def pack_word(values: list[str], dtype: np.dtype) -> str:
+    """WGSL of one u32 word holding the values (expressions of `value_type`, lowest element first)
+    of a packed `dtype`: integers keep their low bits (they wrap), float16 rounds to nearest even.
+
+    >>> pack_word(["a", "b"], np.dtype("uint16"))
+    '(a & 0xffffu) | ((b & 0xffffu) << 16u)'
+    """
+    bits = 8 * dtype.itemsize
+    mask = f"0x{(1 << bits) - 1:x}u"
+    terms = []
+    for k, v in enumerate(values):
+        raw = f"f32_to_f16({v})" if dtype.kind == "f" else f"bitcast<u32>({v})" if dtype.kind == "i" else v
+        term = f"({raw} & {mask})"
+        terms.append(term if k == 0 else f"({term} << {k * bits}u)")
+    return " | ".join(terms)
 
 
 def convert_scalar(expr: str, src: np.dtype, dst: np.dtype) -> str:
@@ -140,6 +208,7 @@ def convert_scalar(expr: str, src: np.dtype, dst: np.dtype) -> str:
     >>> convert_scalar("x", i32, np.dtype(bool)), convert_scalar("u", u32, i32)
     ('select(0u, 1u, x != i32(0))', 'bitcast<i32>(u)')
     """
+    src, dst = wide(src), wide(dst)
     if src == dst:
         return expr
     if dst.name == "bool":
@@ -160,7 +229,8 @@ def word_of(value: Any, dtype: np.dtype) -> int:
     if dtype.name == "bool":
         return int(bool(value))
     with np.errstate(over="ignore"):
-        return int(np.array(value, dtype=dtype).view(np.uint32))
+        value = np.array(value, dtype=dtype)  # (a float16 scalar rounds here, then widens)
+        return int(value.astype(wide(dtype)).view(np.uint32))
 
 
 def i32_word(value: int) -> int:

@@ -36,6 +36,8 @@ from pycore.kernels.plan import (
     convert_scalar,
     grid_for,
     i32_word,
+    load_packed,
+    packed,
     walk_lines,
     wgsl_type,
     word_of,
@@ -80,7 +82,9 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
     n_words = red_at + 2 * red_rank
     kept = walk_lines("ko", "oc", kept_rank, kept_at, [("base", kept_at + kept_rank)])
     reduced = ["    var off = base;", *walk_lines("rr", "r", red_rank, red_at, [("off", red_at + red_rank)])]
-    value = convert_scalar("src[u32(off)]", np.dtype(src), c.acc)
+    src_dt = np.dtype(src)
+    loaded = load_packed("src", "u32(off)", src_dt) if packed(src_dt) else "src[u32(off)]"
+    value = convert_scalar(loaded, src_dt, c.acc)
     if c.centered:
         reduced.append(f"    let dev = {value} - center[oc];")
         value = "dev * dev"
@@ -144,7 +148,7 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
     name = (
         f"reduce:{c.function}{'~' if c.centered else ''}{'+i' if c.pairs else ''}{'>i' if emit_pairs else ''}"
         f"{c.finish and ':' + c.finish}:"
-        f"{wgsl_type(np.dtype(src))}"
+        f"{src if packed(src_dt) else wgsl_type(src_dt)}"
         f"[{kept_rank}|{red_rank}]:{ox}x{ry}:{wgsl_type(np.dtype(out))}"
     )
     if c.acc == BOOL:
@@ -153,7 +157,7 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
     def source() -> str:
         filled = (
             wgsl_template("reduction")
-            .replace("{{src_type}}", wgsl_type(np.dtype(src)))
+            .replace("{{src_type}}", "u32" if packed(src_dt) else wgsl_type(src_dt))
             .replace("{{out_type}}", wgsl_type(np.dtype(out)))
             .replace("{{acc_type}}", acc_t)
             .replace("{{meta_vec4s}}", str(-(-n_words // 4)))

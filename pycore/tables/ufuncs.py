@@ -5,11 +5,13 @@ and kernels/reduction.py generate the kernels), its NumPy implementation (the fa
 kernel's semantics and dtypes) and an example. The public `*_async` functions are made from these
 tables (calls.py); adding an op is one entry here and its WGSL function.
 
-dtype rules ("takes"): "numeric" (int32, uint32, float32; bool inputs raise TypeError), "float"
-(integers and bools are converted to float32, as NumPy's true division and transcendentals give a
-float), "any", "bool" (other dtypes are converted: nonzero is True), "integer" (int32, uint32 and
-bool; float inputs raise TypeError), "int" (int32 and uint32 only). "gives": "same" (the promoted
-dtype), "bool", or for reductions a fixed dtype or "sum" (bool counts as int32).
+dtype rules ("takes"): "numeric" (the integer and float dtypes; bool inputs raise TypeError), "float"
+(float16 and float32 stay; integers and bools are converted to float32, as NumPy's true division and
+transcendentals give a float), "any", "bool" (other dtypes are converted: nonzero is True),
+"integer" (the integer dtypes and bool; float inputs raise TypeError), "int" (the integer dtypes
+only). "gives": "same" (the promoted dtype), "bool", or for reductions a fixed dtype or "sum" (bool
+counts as int32). The packed dtypes (int8, int16, uint8, uint16, float16) are computed in their
+32-bit form (`dtypes.wide`) on both backends and rounded once to the result's dtype.
 
 Accuracy: `ulps` is the largest error of a float result on the GPU, in float32 units in the last
 place against the exact value (0: exact, as NumPy's float32), or `atol` absolutely where that is
@@ -25,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from pycore.array.dtypes import BOOL, FLOAT32, INT32, UINT32, promote
+from pycore.array.dtypes import BOOL, FLOAT16, FLOAT32, INT32, UINT32, promote, wide
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -50,14 +52,14 @@ class Ufunc:
     def compute_dtype(self, dtype: np.dtype) -> np.dtype:
         """The dtype inputs promoted to `dtype` are computed in (or TypeError)."""
         if self.takes == "float":
-            return FLOAT32
+            return dtype if dtype.kind == "f" else FLOAT32
         if self.takes == "bool":
             return BOOL
-        if self.takes in ("integer", "int") and dtype == FLOAT32:
+        if self.takes in ("integer", "int") and dtype.kind == "f":
             raise TypeError(f"{self.name}: float inputs are not supported (it takes integers"
                             f"{' and bools' if self.takes == 'integer' else ''})")
         if self.takes == "int" and dtype == BOOL:
-            raise TypeError(f"{self.name}: bool inputs are not supported (it takes int32 and uint32)")
+            raise TypeError(f"{self.name}: bool inputs are not supported (it takes integers)")
         if self.takes == "numeric" and dtype == BOOL:
             raise TypeError(
                 f"{self.name}: bool inputs are not supported (pass numbers, or convert with "
@@ -765,24 +767,28 @@ class Reduction:
     kind: str = "reduce"
 
     def acc_dtype(self, dtype: np.dtype) -> np.dtype:
-        """The accumulator's dtype for inputs of `dtype`."""
+        """The accumulator's dtype for inputs of `dtype` (a 32-bit one: packed dtypes widen)."""
         if self.gives == "float32":
             return FLOAT32
         if self.takes == "bool":
             return BOOL
         if self.gives == "sum":
-            return INT32 if dtype == BOOL else dtype
-        return dtype
+            return INT32 if dtype == BOOL else wide(dtype)
+        return wide(dtype)
 
     def result_dtype(self, dtype: np.dtype) -> np.dtype:
+        """The result's dtype for inputs of `dtype`: the standard's (a sum of small integers is the
+        default integer of their signedness; float16 stays float16)."""
         if self.arg:
             return INT32
-        return self.acc_dtype(dtype)
+        if dtype == FLOAT16 and self.gives != "bool":
+            return FLOAT16
+        return dtype if self.gives == "same" else self.acc_dtype(dtype)
 
 
 def _extreme(high: bool) -> Callable[[np.dtype], Any]:
     def identity(dtype: np.dtype) -> Any:
-        if dtype == FLOAT32:
+        if dtype.kind == "f":
             return -np.inf if high else np.inf
         if dtype == BOOL:
             return not high

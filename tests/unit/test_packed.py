@@ -1,0 +1,107 @@
+"""The packed dtypes (int8, int16, uint8, uint16, float16) without a GPU: their promotion against
+NumPy 2's table, casting and inspection against the standard's reference namespace, how many bytes
+they take, and what the planners make of them (unpacked reads, whole-word writes, chunks whose
+starts a binding can take). The kernels themselves run in tests/e2e/test_packed.py."""
+
+from __future__ import annotations
+
+import itertools
+
+import array_api_strict as xp
+import numpy as np
+import pytest
+
+import pycore
+from pycore.array.dtypes import DTYPES, PACKED, result_type, wide
+from pycore.array.layout import Layout
+from pycore.kernels.elementwise import Operand, plan_elementwise
+from pycore.kernels.plan import Facts, Step, storage_bytes, wgsl_type
+from pycore.kernels.reduction import Combine, plan_reduction
+from pycore.tables.ufuncs import REDUCTIONS
+from tests.unit.test_cpython_api import run
+
+NARROW = {"int64": np.dtype("int32"), "uint64": np.dtype("uint32"), "float64": np.dtype("float32")}
+
+
+def test_promotion_is_numpys_table_narrowed_to_32_bits():
+    for a, b in itertools.product(DTYPES, repeat=2):
+        want = np.promote_types(a, b)
+        assert result_type(a, b) == NARROW.get(want.name, want), (a, b)
+    assert result_type(np.dtype("int8"), np.dtype("uint8")) == np.int16
+    assert result_type(np.dtype("uint8"), np.dtype("float16")) == np.float16
+    assert result_type(np.dtype("int16"), np.dtype("float16")) == np.float32
+    assert result_type(np.dtype("int8"), 300) == np.int8  # (the scalar's range is checked by the call)
+    assert result_type(np.dtype("float16"), 2.5) == np.float16
+
+
+def test_can_cast_and_isdtype_agree_with_the_standard():
+    standard = [d for d in DTYPES if hasattr(xp, d.name)]
+    for a, b in itertools.product(standard, repeat=2):
+        assert pycore.can_cast(a, b) == xp.can_cast(getattr(xp, a.name), getattr(xp, b.name)), (a, b)
+    assert pycore.can_cast(pycore.float16, pycore.float32) and not pycore.can_cast(pycore.float32,
+                                                                                    pycore.float16)
+    info = pycore.__array_namespace_info__()
+    assert set(info.dtypes()) == {d.name for d in DTYPES}
+    assert set(info.dtypes(kind="signed integer")) == {"int8", "int16", "int32"}
+    assert set(info.dtypes(kind="real floating")) == {"float16", "float32"}
+    assert pycore.finfo(pycore.float16).max == 65504 and pycore.iinfo(pycore.uint8).max == 255
+
+
+def test_packed_arrays_take_a_quarter_or_half_of_the_words():
+    assert storage_bytes((4, 4), np.dtype("int8")) == 16 and storage_bytes((4, 4), np.dtype("float32")) == 64
+    assert storage_bytes((3,), np.dtype("float16")) == 8 and storage_bytes((1,), np.dtype("uint8")) == 4
+    for d in PACKED:
+        with pytest.raises(TypeError, match="packed"):
+            wgsl_type(d)  # (a planner that reads 32-bit words refuses them)
+        assert wide(d).itemsize == 4 and wide(d).kind == d.kind
+
+
+def test_elementwise_plans_unpack_inputs_and_write_whole_words():
+    i8, f16, f32 = np.dtype("int8"), np.dtype("float16"), np.dtype("float32")
+    operands = [Operand(f16, Layout.contiguous((7, 5))), Operand(i8, Layout.contiguous((5,)))]
+    plan = plan_elementwise("add", "add_f32", operands, f32, f16, (7, 5), Facts())
+    step = plan.steps[0]
+    assert isinstance(step, Step)
+    source = step.kernel.source()
+    assert "f16_to_f32(extractBits(in0[" in source and "extractBits(bitcast<i32>(in1[" in source
+    assert "f32_to_f16(" in source and "let first = 4u * t;" in source
+    assert step.slots[-2].size == storage_bytes((35,), f16) == 72  # (the output's words, the last one padded)
+    assert plan.outputs[0].dtype == f16
+
+
+def test_a_large_packed_output_is_written_in_chunks_that_start_where_a_binding_can():
+    u8 = np.dtype("uint8")
+    facts = Facts(max_binding=1000, offset_align=256)
+    plan = plan_elementwise("copy", "copy_u32", [Operand(u8, Layout.contiguous((900,)))], np.dtype("uint32"),
+                            u8, (900,), facts)
+    firsts = [s.words[1] for s in plan.steps if isinstance(s, Step)]
+    outs = [s.slots[-2] for s in plan.steps if isinstance(s, Step)]
+    assert firsts == [0, 768] and [o.offset for o in outs] == [0, 768]
+    assert all(o.offset % 256 == 0 and (o.size or 0) <= 1000 for o in outs)
+    with pytest.raises(ValueError, match="needs 2,600 bytes in one GPU binding"):
+        plan_elementwise("copy", "copy_u32", [Operand(u8, Layout.contiguous((2600,)))], np.dtype("uint32"),
+                         u8, (2600,), facts)
+
+
+def test_reductions_read_packed_sources_and_accumulate_in_32_bits():
+    f16 = np.dtype("float16")
+    c = Combine("sum", np.dtype("float32"), 0.0)
+    plan = plan_reduction(c, Layout.contiguous((6, 10)), (1,), f16, Facts())
+    source = plan.steps[0].kernel.source()  # type: ignore[union-attr]
+    assert "f16_to_f32(extractBits(src[" in source and plan.outputs[0].dtype == np.float32
+    assert REDUCTIONS["sum"].result_dtype(np.dtype("int8")) == np.int32
+    assert REDUCTIONS["sum"].result_dtype(np.dtype("uint16")) == np.uint32
+    assert REDUCTIONS["mean"].result_dtype(f16) == f16
+    assert REDUCTIONS["max"].result_dtype(np.dtype("int8")) == np.int8
+
+
+def test_packed_results_on_numpy_are_computed_in_32_bits_and_rounded_once():
+    x = np.array([1.0, 2049.0, 65504.0, -0.0, np.nan], np.float16)
+    got = run(pycore.add_async(x, np.float16(1.0)))
+    assert got.dtype == np.float16
+    np.testing.assert_array_equal(got, (x.astype(np.float32) + 1).astype(np.float16))
+    y = np.array([100, -128, 127], np.int8)
+    assert run(pycore.multiply_async(y, 2)).tolist() == [-56, 0, -2]  # (wrapping, as NumPy's int8)
+    assert run(pycore.sum_async(y)) == 99 and run(pycore.cumulative_sum_async(y)).dtype == np.int32
+    with pytest.raises(OverflowError, match="out of uint8's range"):
+        run(pycore.add_async(np.array([1], np.uint8), 300))
