@@ -11,9 +11,12 @@ const COLORS = { gpu: "#6fcf97", numpy: "#f2c94c", auto: "#56ccf2", error: "#eb5
 const STAGE_COLORS = { buffers: "#9b51e0", upload: "#2d9cdb", dispatch: "#27ae60", readback: "#f2994a",
                        python: "#bdbdbd", compile: "#eb5757", compute: "#f2c94c" };
 const STAGES = ["buffers", "upload", "dispatch", "readback", "python"]; // of a GPU call
+// The functions each scope times, by their names in pycore's namespace (pycore.<name>_async), with
+// keyword arguments where they matter (pycore/bench/functions.py says which, and their inputs).
 const BENCH_SCOPES = {
-  quick: { ops: ["relu", "vec_add", "softmax", "sum", "matmul"], sizes: [1000, 100000], matrix: [64, 256], repeats: 3 },
-  standard: { ops: ["relu", "sigmoid", "gelu", "vec_add", "softmax", "sum", "dot", "matmul", "convolve2d"],
+  quick: { ops: ["relu", "add", "softmax", "sum", "matmul"], sizes: [1000, 100000], matrix: [64, 256], repeats: 3 },
+  standard: { ops: ["add", "multiply", "exp", "relu", "sigmoid", "gelu", "sum", "sum(axis=0)", "argmax", "softmax",
+                    "cumulative_sum", "sort", "matmul", "convolve2d"],
               sizes: [1000, 10000, 100000, 1000000], matrix: [64, 128, 256, 512], repeats: 3 },
 };
 
