@@ -8,8 +8,8 @@ inputs at size n:
 
   element-wise     n elements: one vector per operand (float32; int32 for bitwise_*, bool for
                    logical_*; a shift's second operand in [0, 16))
-  reductions, dot  a vector of n elements; with an axis, a matrix of rows of ROW elements
-                   (n / ROW of them), reduced along that axis
+  reductions, dot  a vector of n elements; with an axis, a matrix of rows of 1000 elements
+                   (n / 1000 of them: KINDS["rowwise"]), reduced along that axis
   softmax, log_softmax  that matrix, along its axis (the last unless given)
   cumulative_sum/prod, sort, argsort  a vector of n elements; with an axis, the matrix
   matmul           two n x n matrices (n is the side); convolve2d: an n x n image, a 3 x 3 kernel
@@ -43,13 +43,12 @@ from pycore.tables.kinds import KINDS
 from pycore.tables.ops import OPS
 from pycore.tables.ufuncs import REDUCTIONS, UFUNCS
 
-ROW = 1000  # the length of a sample matrix's rows (KINDS["rowwise"])
-
 # The functions beyond the element-wise ones and the reductions that the benchmark knows how to feed.
 FAMILIES = {"softmax": "rows", "log_softmax": "rows", "cumulative_sum": "scan", "cumulative_prod": "scan",
             "sort": "sort", "argsort": "sort", "matmul": "matrix", "convolve2d": "matrix", "dot": "reduction"}
 
-# The names a full run times (run_async's default): the page's standard scope.
+# The names a full run times (run_async's default): the page's standard scope, and dot (the
+# reference library's published figures include it: report.REFERENCE_MS).
 DEFAULT = ("add", "multiply", "exp", "relu", "sigmoid", "gelu", "sum", "sum(axis=0)", "argmax", "softmax",
            "cumulative_sum", "sort", "dot", "matmul", "convolve2d")
 

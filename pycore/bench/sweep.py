@@ -100,8 +100,9 @@ async def _cell(bench: Bench, n: int, backends: tuple[str, ...], repeats: int,
         before = RUNTIME.trace[-1] if RUNTIME.trace else None
         times[b].append(await _timed(block) / k)
         traced = _since(before)
-        if b == "gpu":  # (the call's own entry: uploads and reads of GpuArrays are not traced)
-            stages.append(next(e for e in traced if e["backend"] == "webgpu")["ms"])
+        gpu_entry = next((e for e in traced if e["backend"] == "webgpu"), None)
+        if b == "gpu" and gpu_entry is not None:  # (the call's own: uploads and reads are not traced)
+            stages.append(gpu_entry["ms"])
         elif b == "auto":  # (some host calls are not traced: those ran on NumPy)
             chose.append(traced[0]["backend"] if traced else "numpy")
 

@@ -30,6 +30,14 @@ def page_scopes() -> dict[str, list[str]]:
     return scopes
 
 
+def test_it_takes_every_element_wise_function_and_reduction_of_the_namespace():
+    from pycore.tables.ufuncs import REDUCTIONS, UFUNCS
+
+    wanted = {*UFUNCS, *REDUCTIONS, "softmax", "log_softmax", "matmul", "sort", "argsort", "cumulative_sum",
+              "cumulative_prod", "relu", "sigmoid", "gelu", "vec_add"}
+    assert wanted <= set(names()), wanted - set(names())
+
+
 @pytest.mark.parametrize("name", names())
 def test_every_function_it_lists_runs_on_its_sample_inputs(name):
     bench = parse(name)
@@ -61,6 +69,7 @@ def test_the_default_run_and_the_quick_one_use_namespace_names():
     for name in (*DEFAULT, *QUICK["ops"]):
         assert parse(name).standard == parse(name).function, name
     assert {"add", "exp", "sum(axis=0)", "sort", "cumulative_sum", "argmax", "matmul"} <= set(DEFAULT)
+    assert set(page_scopes()["standard"]) <= set(DEFAULT)
 
 
 def test_names_map_to_calls_and_shapes():
