@@ -153,3 +153,13 @@ rows, r["crossover"]
     assert rows[2][1] == ["gpu_ms", "numpy_ms", "stages_ms"]  # sort runs on GpuArrays: no auto
     assert set(crossover) == {"exp", "sum(axis=0)", "sort", "cumulative_sum", "matmul"}
     assert crossover["sort"]["predicted"] is None  # (auto predicts nothing for it)
+
+
+def test_importing_pycore_leaves_the_benchmark_unloaded():
+    import subprocess
+    import sys
+
+    code = "import sys, pycore; print(sorted(m for m in sys.modules if m.startswith('pycore.bench')))"
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                          env={"PYTHONPATH": str(ROOT), "PYCORE_TRANSPORT": "numpy", "PATH": "/usr/bin:/bin"})
+    assert done.stdout.split() == ["['pycore.bench',", "'pycore.bench.calibrate']"], done.stderr
