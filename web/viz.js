@@ -11,9 +11,12 @@ const COLORS = { gpu: "#6fcf97", numpy: "#f2c94c", auto: "#56ccf2", error: "#eb5
 const STAGE_COLORS = { buffers: "#9b51e0", upload: "#2d9cdb", dispatch: "#27ae60", readback: "#f2994a",
                        python: "#bdbdbd", compile: "#eb5757", compute: "#f2c94c" };
 const STAGES = ["buffers", "upload", "dispatch", "readback", "python"]; // of a GPU call
+// The functions each scope times, by their names in pycore's namespace (pycore.<name>_async), with
+// keyword arguments where they matter (pycore/bench/functions.py says which, and their inputs).
 const BENCH_SCOPES = {
-  quick: { ops: ["relu", "vec_add", "softmax", "sum", "matmul"], sizes: [1000, 100000], matrix: [64, 256], repeats: 3 },
-  standard: { ops: ["relu", "sigmoid", "gelu", "vec_add", "softmax", "sum", "dot", "matmul", "convolve2d"],
+  quick: { ops: ["relu", "add", "softmax", "sum", "matmul"], sizes: [1000, 100000], matrix: [64, 256], repeats: 3 },
+  standard: { ops: ["add", "multiply", "exp", "relu", "sigmoid", "gelu", "sum", "sum(axis=0)", "argmax", "softmax",
+                    "cumulative_sum", "sort", "matmul", "convolve2d"],
               sizes: [1000, 10000, 100000, 1000000], matrix: [64, 128, 256, 512], repeats: 3 },
 };
 
@@ -30,13 +33,14 @@ await pycore.bench.run_async(
     repeats=${scope.repeats}, progress=report)`,
   gallery: () => `x = np.linspace(-8, 8, 321, dtype=np.float32)
 backend = "gpu" if pycore.info()["backend"] == "webgpu" else "numpy"
+calls = {"exp": (x,), "log": (x,), "sqrt": (x,), "sin": (x,), "tanh": (x,), "logaddexp": (x, 1.0),
+         "relu": (x,), "sigmoid": (x,), "gelu": (x,)}  # (log, sqrt of x < 0: NaN on both)
 curves = {}
-for name, op in pycore.OPS.items():
-    if op.kind == "unary":
-        fn, params = getattr(pycore, name + "_async"), op.typical_params()
-        got = await fn(x, **params, backend=backend)
-        ref = await fn(x, **params, backend="numpy")
-        curves[name] = {"params": params, "gpu": got, "numpy": ref, "error": np.abs(got - ref)}
+for name, args in calls.items():
+    fn = getattr(pycore, f"{name}_async")
+    got = await fn(*args, backend=backend)
+    ref = await fn(*args, backend="numpy")
+    curves[name] = {"more_args": args[1:], "gpu": got, "numpy": ref, "error": np.abs(got - ref)}
 {"x": x, "backend": backend, "curves": curves}`,
   matmul: (n) => `rng = np.random.default_rng(${n})
 a = rng.standard_normal((${n}, ${n}), dtype=np.float32)
@@ -72,11 +76,35 @@ function pyInt(n) { return n >= 10000 ? n.toLocaleString("en").replaceAll(",", "
 function pyTuple(items) { return `(${items.join(", ")}${items.length === 1 ? "," : ""})`; }
 
 // ---- running Python (in the Python worker, like the console): the snippet's last expression
-// comes back through JSON. `code` goes in as a Python string literal (a JSON string is one).
+// comes back through JSON (arrays as lists; NaN and infinities, which JSON lacks, as null). `code`
+// goes in as a Python string literal (a JSON string is one).
+const PY_SETUP = `import json, math
+import numpy as np, pycore
+
+def __viz_json(value):
+    def plain(o):
+        if isinstance(o, np.ndarray):
+            if o.dtype.kind == "f" and not np.isfinite(o).all():
+                o, bad = o.astype(object), ~np.isfinite(o)
+                o[bad] = None
+            return o.tolist()
+        if isinstance(o, np.generic):
+            o = o.item()
+        if isinstance(o, float) and not math.isfinite(o):
+            return None
+        if isinstance(o, dict):
+            return {k: plain(v) for k, v in o.items()}
+        if isinstance(o, (list, tuple)):
+            return [plain(v) for v in o]
+        return o
+    return json.dumps(plain(value))
+
+__viz_ns = {"np": np, "pycore": pycore}`;
+
 function evalPython(code) {
   return pyodide.runPythonAsync(
-    "import json\nfrom pyodide.code import eval_code_async\n" +
-    `json.dumps(await eval_code_async(${JSON.stringify(code)}, __viz_ns), default=lambda o: o.tolist())`,
+    "from pyodide.code import eval_code_async\n" +
+    `__viz_json(await eval_code_async(${JSON.stringify(code)}, __viz_ns))`,
   ).then(JSON.parse);
 }
 
@@ -163,7 +191,7 @@ const logAxis = (title) => ({ type: "logarithmic", title: { display: true, text:
 
 // ---- benchmark explorer
 const bench = { result: null, rows: [], chain: null, other: null };
-const ALL_OPS = [];  // the op table's names, for the selector before any run
+const ALL_OPS = [];  // the scope's functions, for the selector before any run
 
 // A run's short name for legends: the adapter and whether it ran in a browser or natively.
 function runName(result) {
@@ -323,15 +351,16 @@ async function runBench() {
   }
 }
 
-// ---- activation gallery
+// ---- element-wise gallery
 async function drawGallery() {
   const data = await runCard("card-gallery", "gallery", CODE.gallery());
   const box = document.getElementById("gallery");
   box.replaceChildren();
   for (const [name, c] of Object.entries(data.curves)) {
     const fig = document.createElement("figure");
-    const params = Object.entries(c.params).map(([k, v]) => `${k}=${v}`).join(", ");
-    fig.innerHTML = `<figcaption>${name}${params ? ` (${params})` : ""} · max |Δ| ${Math.max(...c.error).toExponential(1)}</figcaption>` +
+    const call = `${name}(x${c.more_args.map((a) => `, ${a}`).join("")})`;
+    const worst = Math.max(...c.error.filter((e) => e !== null));
+    fig.innerHTML = `<figcaption>${call} · max |Δ| ${worst.toExponential(1)}</figcaption>` +
       `<div class="plot small"><canvas id="g-${name}"></canvas></div><div class="plot tiny"><canvas id="e-${name}"></canvas></div>`;
     box.append(fig);
     const xy = (ys) => data.x.map((x, i) => ({ x, y: ys[i] }));
@@ -341,7 +370,7 @@ async function drawGallery() {
         borderWidth: 1.5, showLine: true, pointRadius: 0 }] },
       options: { plugins: { legend: { display: false } }, scales: { x: { min: -8, max: 8 } } } });
     chart(`e-${name}`, { type: "scatter", data: { datasets: [
-      { label: "|gpu - numpy|", data: xy(c.error.map((e) => Math.max(e, 1e-12))), borderColor: COLORS.error,
+      { label: "|gpu - numpy|", data: xy(c.error.map((e) => (e === null ? null : Math.max(e, 1e-12)))), borderColor: COLORS.error,
         showLine: true, pointRadius: 0, borderWidth: 1 }] },
       options: { plugins: { legend: { display: false } },
                  scales: { x: { min: -8, max: 8, ticks: { display: false } },
@@ -479,17 +508,17 @@ async function refreshStats() {
 }
 
 // ---- start
-const vizState = globalThis.vizState = { data: {}, charts, runBench, ready: null };
+const vizState = globalThis.vizState = { data: {}, charts, runBench, scopes: BENCH_SCOPES, ready: null };
 
 async function start() {
   await globalThis.pycoreReady;
-  await pyodide.runPythonAsync("import numpy as np, pycore\n__viz_ns = {'np': np, 'pycore': pycore}");
-  ALL_OPS.push(...JSON.parse(await pyodide.runPythonAsync("import json\njson.dumps(list(pycore.OPS))")));
+  await pyodide.runPythonAsync(PY_SETUP);
   globalThis.vizBackend = JSON.parse(await pyodide.runPythonAsync("json.dumps(pycore.info()['backend'])"));
   pyodide.worker.on("event", (name, text) => { if (name === "bench") benchEvent(text); });
   document.getElementById("cards").classList.add("live");
   const button = document.getElementById("bench-run");
   button.dataset.scope = new URLSearchParams(location.search).get("bench") === "standard" ? "standard" : "quick";
+  ALL_OPS.push(...BENCH_SCOPES[button.dataset.scope].ops);
   button.addEventListener("click", runBench);
   document.getElementById("bench-op").addEventListener("change", drawBench);
   document.getElementById("bench-file").addEventListener("change", async (e) => {

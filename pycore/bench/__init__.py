@@ -4,20 +4,28 @@ compares with raw JavaScript and TF.js in the same page.
     result = await pycore.bench.run_async()         # the full sweep (minutes on SwiftShader)
     print(pycore.bench.format_report(result))       # the readable table
     result = await pycore.bench.run_async(quick=True)   # a small sweep (seconds)
+    result = await pycore.bench.run_async(ops=("add", "exp", "sum(axis=0)", "sort", "matmul"))
+
+The functions are named as in pycore's namespace ("add" times pycore.add_async), with keyword
+arguments in call syntax where they matter ("sum(axis=0)"); functions.py says which it can time
+and on what sample inputs (vectors, matrices of rows, n x n matrices).
 
 The package: calibrate.py measures the cost model auto uses (pycore.calibrate_async);
-harness.py holds run_async; sweep.py times the backends (cells, the chain), peers.py the yardsticks
-(raw JavaScript, TF.js, the bridge), report.py says what a run means (targets, table), cli.py is the
+harness.py holds run_async; functions.py names the functions it times and makes their inputs;
+sweep.py times the backends (cells, the chain), peers.py the yardsticks (raw JavaScript, TF.js,
+the bridge), report.py says what a run means (targets, table), cli.py is the
 command line. The command line runs the same function in headless Chromium (`python3 scripts/bench.py`), or
 natively in this process on wgpu-py (`python3 -m pycore.bench --native`), and writes the JSON and
 the table. The result is plain JSON-able data, the same from both:
 
-  sweep      one row per op and size: median ms of backend "gpu", "numpy" and "auto", which
+  sweep      one row per function and size: median ms of backend "gpu", "numpy" and "auto", which
              backend auto took, auto's regret (auto / the faster of the two), and the median ms per
-             stage of the GPU call (buffers, upload, dispatch, readback, python)
-  crossover  per op: the smallest size from which the GPU was faster at every larger size
+             stage of the GPU call (buffers, upload, dispatch, readback, python); a function that
+             computes where its input lives (sort, cumulative_sum) has no auto: its gpu is the
+             call on GpuArrays, uploaded and read back
+  crossover  per function: the smallest size from which the GPU was faster at every larger size
              (measured), and the same according to the selector's cost model (predicted)
-  chain      relu -> scale -> vec_add on `chain_size` elements: three round-trip calls, GpuArray,
+  chain      relu -> scale -> add on `chain_size` elements: three round-trip calls, GpuArray,
              CommandBatch
   bridge     a small GPU op through pycore vs. the same in raw JavaScript, and the raw floor
              (trimmed means: the latency is bimodal in Chromium, see _bridge)

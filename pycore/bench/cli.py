@@ -15,11 +15,25 @@ from pycore.engine.runtime import RUNTIME
 def add_arguments(ap: Any) -> None:
     """The sweep's options, shared by this module's command line and scripts/bench.py."""
     ap.add_argument("--out", default="bench-results.json", help="where to write the JSON")
-    ap.add_argument("--quick", action="store_true", help="a few ops at two sizes")
-    ap.add_argument("--ops", help="comma-separated op names (default: all)")
+    ap.add_argument("--quick", action="store_true", help="a few functions at two sizes")
+    ap.add_argument("--ops", help="comma-separated function names of pycore's namespace, with keyword "
+                                  "arguments where they matter: add,exp,sum(axis=0),sort,matmul "
+                                  "(default: pycore/bench/functions.py's DEFAULT)")
     ap.add_argument("--sizes", help="comma-separated element counts (default 1K,10K,100K,1M,4M)")
     ap.add_argument("--matrix-sizes", help="comma-separated matrix sizes (default 64..1024)")
     ap.add_argument("--repeats", type=int, default=5, help="timed runs per cell (median; default 5)")
+
+
+def split_names(text: str) -> tuple[str, ...]:
+    """Comma-separated function names, each with its keyword arguments (commas inside parentheses
+    are the arguments').
+
+    >>> split_names("add, sum(axis=0, keepdims=True),sort")
+    ('add', 'sum(axis=0, keepdims=True)', 'sort')
+    """
+    import re
+
+    return tuple(name.strip() for name in re.split(r",(?![^()]*\))", text) if name.strip())
 
 
 def call_kwargs(args: Any) -> dict[str, Any]:
@@ -32,7 +46,7 @@ def call_kwargs(args: Any) -> dict[str, Any]:
 
     call: dict[str, Any] = {"repeats": args.repeats, "quick": args.quick}
     if args.ops:
-        call["ops"] = tuple(args.ops.split(","))
+        call["ops"] = split_names(args.ops)
     if args.sizes:
         call["sizes"] = ints("--sizes", args.sizes)
     if args.matrix_sizes is not None:

@@ -9,13 +9,13 @@ from typing import Any
 
 import numpy as np
 
+from pycore.bench.functions import DEFAULT, parse
 from pycore.bench.peers import _baselines_module, _bridge, _peers, _runtime_name
 from pycore.bench.report import _reference, _targets
-from pycore.bench.sweep import MATRIX_KINDS, MATRIX_SIZES, QUICK, SIZES, _cell, _chain, _crossovers
+from pycore.bench.sweep import MATRIX_SIZES, QUICK, SIZES, _cell, _chain, _crossovers
 from pycore.choice.selector import SELECTOR
 from pycore.engine.progress import report as report_progress
 from pycore.engine.runtime import RUNTIME
-from pycore.tables.ops import OPS
 
 
 async def run_async(ops: tuple[str, ...] | None = None, sizes: tuple[int, ...] = SIZES,
@@ -24,22 +24,26 @@ async def run_async(ops: tuple[str, ...] | None = None, sizes: tuple[int, ...] =
                     progress: Callable[[dict[str, Any]], Any] | None = None) -> dict[str, Any]:
     """Run the benchmarks in this page (or process) and return the results (see the module doc).
 
-    quick=True: a few ops at two sizes each, for a first look. `progress(event)` is called after
+    ops: the functions to time, by their names in pycore's namespace ("add" for pycore.add_async,
+    "exp", "sum", "matmul", "sort", ...), each optionally with keyword arguments in call syntax
+    ("sum(axis=0)"); the sample inputs at each size are functions.py's (vectors of `sizes`
+    elements, matrices of rows of 1000, `matrix_sizes` x `matrix_sizes` for matmul and
+    convolve2d). Default: functions.DEFAULT. quick=True: a few functions at two sizes each, for a
+    first look. `progress(event)` is called after
     every measured row with {"section", "row", "done", "total"}, so a page can stream results.
 
     >>> import asyncio, pycore
-    >>> r = asyncio.run(pycore.bench.run_async(ops=("relu",), sizes=(1000,), matrix_sizes=(), repeats=1))
-    >>> r["sweep"][0]["op"], "numpy_ms" in r["sweep"][0]
-    ('relu', True)
+    >>> r = asyncio.run(pycore.bench.run_async(ops=("exp", "sum(axis=0)"), sizes=(1000,), repeats=1))
+    >>> [(row["op"], row["shapes"]) for row in r["sweep"]], "numpy_ms" in r["sweep"][0]
+    ([('exp', [[1000]]), ('sum(axis=0)', [[1, 1000]])], True)
     """
     if quick:
         ops, sizes, matrix_sizes = QUICK["ops"], QUICK["sizes"], QUICK["matrix_sizes"]
         repeats, chain_size = QUICK["repeats"], QUICK["chain_size"]
-    names = tuple(ops) if ops is not None else tuple(OPS)
-    unknown = [n for n in names if n not in OPS]
-    if unknown:
-        raise ValueError(f"bench: unknown op(s) {', '.join(map(repr, unknown))}; "
-                         f"the ops are {', '.join(OPS)}")
+    if isinstance(ops, str):
+        raise ValueError(f"bench: ops must be a tuple of function names, got the str {ops!r}")
+    names = tuple(ops) if ops is not None else DEFAULT
+    benches = [parse(n) for n in names]  # (ValueError naming an unknown one)
     if repeats < 1:
         raise ValueError(f"bench: repeats must be at least 1, got {repeats}")
     for what, values in (("sizes", sizes), ("matrix_sizes", matrix_sizes), ("chain_size", (chain_size,))):
@@ -56,8 +60,7 @@ async def run_async(ops: tuple[str, ...] | None = None, sizes: tuple[int, ...] =
         await calibrate_async(save=False)
         notes.append("the selector was calibrated first (pycore.calibrate_async)")
     backends = ("gpu", "numpy", "auto") if gpu else ("numpy", "auto")
-    cells = [(OPS[n], s) for n in names
-             for s in (matrix_sizes if OPS[n].kind in MATRIX_KINDS else sizes)]
+    cells = [(b, s) for b in benches for s in (matrix_sizes if b.matrix else sizes)]
     total = len(cells) + (3 if gpu else 0)
     done = 0
 
@@ -82,8 +85,8 @@ async def run_async(ops: tuple[str, ...] | None = None, sizes: tuple[int, ...] =
         "sweep": [],
         "notes": notes,
     }
-    for op, n in cells:
-        row = await _cell(op, n, backends, repeats, rng)
+    for bench, n in cells:
+        row = await _cell(bench, n, backends, repeats, rng)
         result["sweep"].append(row)
         report("sweep", row)
     if gpu:

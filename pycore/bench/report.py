@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pycore.bench.sweep import MATRIX_KINDS
-from pycore.tables.ops import OPS
+from pycore.bench.functions import is_matrix, parse
 
 TARGETS = {
     "regret": "auto <= 1.10 x the faster of gpu and numpy, at every size",
@@ -19,14 +18,14 @@ TARGETS = {
 
 
 # The reference library's published numbers (native wgpu on an RTX 4090; ../notes in the design
-# docs): (what, op, size, milliseconds). Size None: the small-op round trip of the bridge row.
+# docs): (what, function, size, milliseconds). Size None: the small-op round trip of the bridge row.
 REFERENCE = "trueno wgpu, RTX 4090"
 
 
 REFERENCE_MS = (
     ("fixed cost per op (small op round trip)", "relu", None, 3.5),
     ("matmul 1000²", "matmul", 1000, 7.84),
-    ("vec_add 1M", "vec_add", 1_000_000, 5.98),
+    ("add 1M", "add", 1_000_000, 5.98),
     ("dot 1M", "dot", 1_000_000, 6.25),
 )
 
@@ -77,8 +76,9 @@ def _targets(result: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _reference(result: dict[str, Any]) -> list[dict[str, Any]]:
-    """pycore's GPU time beside the reference's published one, for each that this run measured."""
-    gpu = {(r["op"], r["size"]): r["gpu_ms"] for r in result["sweep"] if "gpu_ms" in r}
+    """pycore's GPU time beside the reference's published one, for each that this run measured
+    (under the function's namespace name, or an old name of it: vec_add for add)."""
+    gpu = {(_standard(r["op"]), r["size"]): r["gpu_ms"] for r in result["sweep"] if "gpu_ms" in r}
     rows = []
     for what, op, size, ref_ms in REFERENCE_MS:
         ours = result.get("bridge", {}).get("pycore_ms") if size is None else gpu.get((op, size))
@@ -94,8 +94,16 @@ def _fmt(ms: float | None) -> str:
     return f"{ms:.3g}" if ms < 10 else f"{ms:,.0f}"
 
 
-def _size(n: int, kind: str) -> str:
-    if kind in MATRIX_KINDS:
+def _standard(name: str) -> str:
+    """A row's function by its namespace name (vec_add: add), or the name as it is."""
+    try:
+        return parse(name).standard
+    except ValueError:
+        return name
+
+
+def _size(n: int, name: str) -> str:
+    if is_matrix(name):
         return f"{n}²"
     return f"{n // 1_000_000}M" if n >= 1_000_000 and n % 1_000_000 == 0 else (
         f"{n // 1000}K" if n % 1000 == 0 else str(n))
@@ -106,16 +114,15 @@ def format_report(result: dict[str, Any]) -> str:
     lines = [f"pycore benchmark, {result['when']}, on {result['tier']}",
              f"median ms over {result['repeats']} to {4 * result['repeats']} runs; "
              f"auto = the selector's choice (margin {result['margin']})", ""]
-    head = f"{'op':<12}{'size':>7}{'gpu':>9}{'numpy':>9}{'auto':>9}  {'auto ran':<8}{'regret':>7}"
+    head = f"{'function':<14}{'size':>7}{'gpu':>9}{'numpy':>9}{'auto':>9}  {'auto ran':<8}{'regret':>7}"
     head += "   gpu stages: buffers/upload/dispatch/readback/python"
     lines += [head, "-" * len(head)]
     for r in result["sweep"]:
-        kind = OPS[r["op"]].kind
         st = r.get("stages_ms")
         stages = "/".join(_fmt(st.get(k)) for k in ("buffers", "upload", "dispatch", "readback", "python")) \
             if st else ""
         ran = r.get("auto_backend", "") + ("*" if r.get("auto_settling_calls") else "")
-        lines.append(f"{r['op']:<12}{_size(r['size'], kind):>7}{_fmt(r.get('gpu_ms')):>9}"
+        lines.append(f"{r['op']:<14}{_size(r['size'], r['op']):>7}{_fmt(r.get('gpu_ms')):>9}"
                      f"{_fmt(r.get('numpy_ms')):>9}{_fmt(r.get('auto_ms')):>9}  "
                      f"{ran:<8}{r.get('regret', ''):>7}   {stages}")
     settled = [r["auto_settling_calls"] for r in result["sweep"] if r.get("auto_settling_calls")]
@@ -125,12 +132,11 @@ def format_report(result: dict[str, Any]) -> str:
     if result.get("crossover"):
         lines += ["", "crossover (the GPU is faster from this size on): measured / predicted by the selector"]
         for name, c in result["crossover"].items():
-            kind = OPS[name].kind
-            shown = [_size(c[k], kind) if c[k] else "never" for k in ("measured", "predicted")]
-            lines.append(f"  {name:<12}{shown[0]:>8} / {shown[1]}")
+            shown = [_size(c[k], name) if c[k] else "never" for k in ("measured", "predicted")]
+            lines.append(f"  {name:<14}{shown[0]:>8} / {shown[1]}")
     chain = result.get("chain")
     if chain:
-        lines += ["", f"chain relu -> scale -> vec_add on {chain['size']:,} elements: "
+        lines += ["", f"chain relu -> scale -> add on {chain['size']:,} elements: "
                       f"round trips {_fmt(chain['round_trips_ms'])} ms, "
                       f"GpuArray {_fmt(chain['gpu_array_ms'])} ms ({chain['speedup_gpu_array']}x), "
                       f"CommandBatch {_fmt(chain['command_batch_ms'])} ms "
@@ -152,7 +158,7 @@ def format_report(result: dict[str, Any]) -> str:
         keys = list(dict.fromkeys((r["op"], r["size"]) for r in result["peers"]))
         for op, n in keys:
             cells = {r["impl"]: r["ms"] for r in result["peers"] if (r["op"], r["size"]) == (op, n)}
-            lines.append(f"{op:<10}{_size(n, OPS[op].kind):>7}{_fmt(ours.get((op, n))):>9}"
+            lines.append(f"{op:<10}{_size(n, op):>7}{_fmt(ours.get((op, n))):>9}"
                          + "".join(f"{_fmt(cells.get(i)):>14}" for i in impls))
     if result.get("targets"):
         lines += ["", "targets"]

@@ -1,9 +1,9 @@
-"""Timing the backends: one op at one size on each backend (a sweep cell), where the GPU starts to
-win, and the relu -> scale -> vec_add chain three ways (and in raw JavaScript)."""
+"""Timing the backends: one function at one size on each backend (a sweep cell; functions.py says
+which functions and their sample inputs), where the GPU starts to win, and the relu -> scale -> add
+chain three ways (and in raw JavaScript)."""
 
 from __future__ import annotations
 
-import functools
 import statistics
 import time
 from collections.abc import Callable
@@ -11,16 +11,15 @@ from typing import Any, cast
 
 import numpy as np
 
+from pycore.bench.functions import Bench, parse
 from pycore.choice.selector import SELECTOR
 from pycore.engine.runtime import RUNTIME
-from pycore.tables.ops import OPS, Op
-from pycore.tables.samples import shapes_for
+from pycore.tables.ops import OPS
 
 SIZES = (1_000, 10_000, 100_000, 1_000_000, 4_000_000)
 MATRIX_SIZES = (64, 128, 256, 512, 1024)
-QUICK: dict[str, Any] = {"ops": ("relu", "vec_add", "softmax", "sum", "matmul"), "sizes": (1_000, 100_000),
+QUICK: dict[str, Any] = {"ops": ("relu", "add", "softmax", "sum", "matmul"), "sizes": (1_000, 100_000),
                          "matrix_sizes": (64, 256), "repeats": 3, "chain_size": 100_000}
-MATRIX_KINDS = {"matmul", "conv2d"}
 MIN_CELL_S = 0.05  # small cells repeat until they have run about this long (up to 4 x repeats)
 
 
@@ -55,30 +54,36 @@ def contenders(times: dict[str, list[float]]) -> tuple[str, ...]:
     return tuple(b for b, m in medians.items() if b == "auto" or m <= CONTENDER * fastest)
 
 
-def _inputs(op: Op, n: int, rng: np.random.Generator) -> list[np.ndarray]:
-    return [rng.standard_normal(s, dtype=np.float32) for s in shapes_for(op, n)]
+def _since(entry: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The trace's entries after `entry` (the last one before some calls), newest first."""
+    out = []
+    for e in reversed(RUNTIME.trace):
+        if e is entry:
+            break
+        out.append(e)
+    return out
 
 
-async def _cell(op: Op, n: int, backends: tuple[str, ...], repeats: int,
+async def _cell(bench: Bench, n: int, backends: tuple[str, ...], repeats: int,
                 rng: np.random.Generator) -> dict[str, Any]:
-    """One op at one size on each backend, interleaved, every other round in reverse order (so gpu
-    and auto run equally often right after NumPy, in the cache it left); medians, auto's choice,
-    GPU stages."""
-    from pycore.calls import api
-
-    fn = api.PUBLIC[op.public_name]
-    inputs, params = _inputs(op, n, rng), op.typical_params()
+    """One function at one size on each backend, interleaved, every other round in reverse order
+    (so gpu and auto run equally often right after NumPy, in the cache it left); medians, auto's
+    choice, GPU stages. A function that takes no backend= has no auto (see functions.py)."""
+    if not bench.takes_backend:
+        backends = tuple(b for b in backends if b != "auto")
+    inputs = bench.inputs(n, rng)
+    calls = {b: bench.call(inputs, b) for b in backends}
     times: dict[str, list[float]] = {b: [] for b in backends}
     stages: list[dict[str, float]] = []
     chose: list[str] = []
-    warms = [await _timed(functools.partial(fn, *inputs, **params, backend=b))  # compile, fill the pool
-             for b in backends]
+    warms = [await _timed(calls[b]) for b in backends]  # compile, fill the pool
     warm = sum(warms)
     settling = 0  # auto's calls spent measuring both backends (near a crossover), before timing it
-    if "auto" in backends:
-        shapes = [tuple(i.shape) for i in inputs]
-        while SELECTOR.choose(op, shapes).measuring and settling < 2 * SELECTOR.samples:
-            await fn(*inputs, **params, backend="auto")
+    shapes = [tuple(i.shape) for i in inputs]
+    cost = bench.cost(shapes)
+    if "auto" in backends and cost is not None:
+        while SELECTOR.choose(cost, shapes).measuring and settling < 2 * SELECTOR.samples:
+            await calls["auto"]()
             settling += 1
     # A sample of a fast call times several in a row (noise averages out; a page that is not
     # cross-origin isolated has a 0.1 ms clock), as many
@@ -90,14 +95,16 @@ async def _cell(op: Op, n: int, backends: tuple[str, ...], repeats: int,
     async def sample(b: str) -> None:
         async def block() -> None:
             for _ in range(k):
-                await fn(*inputs, **params, backend=b)
+                await calls[b]()
 
+        before = RUNTIME.trace[-1] if RUNTIME.trace else None
         times[b].append(await _timed(block) / k)
-        last = RUNTIME.trace[-1]
-        if b == "gpu":
-            stages.append(last["ms"])
-        elif b == "auto":
-            chose.append(last["backend"])
+        traced = _since(before)
+        gpu_entry = next((e for e in traced if e["backend"] == "webgpu"), None)
+        if b == "gpu" and gpu_entry is not None:  # (the call's own: uploads and reads are not traced)
+            stages.append(gpu_entry["ms"])
+        elif b == "auto":  # (some host calls are not traced: those ran on NumPy)
+            chose.append(traced[0]["backend"] if traced else "numpy")
 
     for r in range(runs):
         for b in (backends if r % 2 == 0 else backends[::-1]):  # each follows NumPy equally often
@@ -113,7 +120,7 @@ async def _cell(op: Op, n: int, backends: tuple[str, ...], repeats: int,
             for b in (close if r % 2 == 0 else close[::-1]):
                 await sample(b)
             r += 1
-    row: dict[str, Any] = {"op": op.name, "size": n, "shapes": [list(s.shape) for s in inputs],
+    row: dict[str, Any] = {"op": bench.name, "size": n, "shapes": [list(s.shape) for s in inputs],
                            "runs": {b: len(times[b]) for b in backends}}
     for b in backends:
         row[f"{b}_ms"] = _median(times[b])
@@ -128,14 +135,15 @@ async def _cell(op: Op, n: int, backends: tuple[str, ...], repeats: int,
 
 
 def _crossovers(rows: list[dict[str, Any]]) -> dict[str, dict[str, int | None]]:
-    """Per op: the smallest size from which the GPU wins at every larger size, measured and as
-    the selector predicts it (None: numpy wins at the largest size)."""
+    """Per function: the smallest size from which the GPU wins at every larger size, measured and
+    as the selector predicts it (None: numpy wins at the largest size, or auto predicts nothing for
+    the function: it computes where its input lives)."""
     out: dict[str, dict[str, int | None]] = {}
     for name in dict.fromkeys(r["op"] for r in rows):
         mine = sorted((r for r in rows if r["op"] == name and "gpu_ms" in r), key=lambda r: r["size"])
         if not mine:
             continue
-        op = OPS[name]
+        bench = parse(name)
         measured = predicted = None
         for r in reversed(mine):
             if r["gpu_ms"] >= r["numpy_ms"]:
@@ -143,7 +151,8 @@ def _crossovers(rows: list[dict[str, Any]]) -> dict[str, dict[str, int | None]]:
             measured = r["size"]
         for r in reversed(mine):
             shapes = [tuple(s) for s in r["shapes"]]
-            if SELECTOR.predict(op, shapes).choice != "webgpu":
+            cost = bench.cost(shapes)
+            if cost is None or SELECTOR.predict(cost, shapes).choice != "webgpu":
                 break
             predicted = r["size"]
         out[name] = {"measured": measured, "predicted": predicted}
@@ -151,14 +160,14 @@ def _crossovers(rows: list[dict[str, Any]]) -> dict[str, dict[str, int | None]]:
 
 
 async def _chain(n: int, repeats: int, rng: np.random.Generator, module: Any = None) -> dict[str, Any]:
-    """relu -> scale -> vec_add on n elements, from NumPy input to NumPy result, three ways, and
+    """relu -> scale -> add on n elements, from NumPy input to NumPy result, three ways, and
     (with baselines.js as `module`) in raw JavaScript running the batch's fused kernel."""
     from pycore.calls.api import PUBLIC
     from pycore.calls.gpuarray import GpuArray, to_gpu_async
     from pycore.calls.nd import NDPUBLIC
 
     relu_async, scale_async = PUBLIC["relu_async"], PUBLIC["scale_async"]
-    vec_add_async = NDPUBLIC["vec_add_async"]
+    add_async = NDPUBLIC["add_async"]
     from pycore.calls.batch import CommandBatch
 
     x, y = rng.standard_normal(n, dtype=np.float32), rng.standard_normal(n, dtype=np.float32)
@@ -167,13 +176,13 @@ async def _chain(n: int, repeats: int, rng: np.random.Generator, module: Any = N
     async def round_trips() -> np.ndarray:
         r = await relu_async(x, backend="gpu")
         s = await scale_async(r, 2.0, backend="gpu")
-        return cast(np.ndarray, await vec_add_async(s, y, backend="gpu"))  # (NumPy in, NumPy out)
+        return cast(np.ndarray, await add_async(s, y, backend="gpu"))  # (NumPy in, NumPy out)
 
     async def gpu_arrays() -> np.ndarray:
         tx, ty = await to_gpu_async(x), await to_gpu_async(y)
         r = cast(GpuArray, await relu_async(tx, backend="gpu"))  # (GpuArrays in, GpuArrays out)
         s = cast(GpuArray, await scale_async(r, 2.0, backend="gpu"))
-        out = cast(GpuArray, await vec_add_async(s, ty, backend="gpu"))
+        out = cast(GpuArray, await add_async(s, ty, backend="gpu"))
         host = await out.to_numpy_async()
         for t in (tx, ty, r, s, out):
             t.release()
@@ -182,7 +191,7 @@ async def _chain(n: int, repeats: int, rng: np.random.Generator, module: Any = N
     async def batch() -> np.ndarray:
         async with CommandBatch() as b:
             hx, hy = b.upload(x), b.upload(y)
-            out = b.vec_add(b.scale(b.relu(hx), 2.0), hy)
+            out = b.vec_add(b.scale(b.relu(hx), 2.0), hy)  # (CommandBatch names the op table's ops)
             await b.execute_async()
             return cast(np.ndarray, await b.read_async(out))  # (an element-wise op's: an array)
 
@@ -195,7 +204,7 @@ async def _chain(n: int, repeats: int, rng: np.random.Generator, module: Any = N
     for r in range(repeats):
         for name in (list(ways) if r % 2 == 0 else list(ways)[::-1]):  # as in _cell
             times[name].append(await _timed(ways[name]))
-    row: dict[str, Any] = {"size": n, "ops": ["relu", "scale", "vec_add"]}
+    row: dict[str, Any] = {"size": n, "ops": ["relu", "scale", "add"]}
     row.update({f"{k}_ms": _median(v) for k, v in times.items()})
     row["speedup_gpu_array"] = round(row["round_trips_ms"] / row["gpu_array_ms"], 3)
     row["speedup_command_batch"] = round(row["round_trips_ms"] / row["command_batch_ms"], 3)

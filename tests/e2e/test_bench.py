@@ -81,7 +81,7 @@ for kwargs in ({"ops": ("conv",)}, {"repeats": 0}, {"sizes": (1000, -5)}, {"matr
         out.append(str(exc))
 out
 """)
-    assert "unknown op(s) 'conv'" in err[0] and "repeats must be at least 1" in err[1]
+    assert "unknown function 'conv'" in err[0] and "repeats must be at least 1" in err[1]
     assert "sizes must be positive integers, got [-5]" in err[2]
     assert "matrix_sizes must be positive integers, got [2.5]" in err[3]
 

@@ -54,21 +54,71 @@ def test_badge_and_stats_bar(viz):
     assert " ms · " in viz.page.inner_text("#stat-last")
 
 
-def test_activation_gallery_is_computed_on_the_gpu(viz):
+GALLERY = {"exp", "log", "sqrt", "sin", "tanh", "logaddexp", "relu", "sigmoid", "gelu"}
+
+
+def test_element_wise_gallery_is_computed_on_the_gpu_by_public_names(viz):
+    import pycore
+    from pycore.tables.ops import OPS
+    from pycore.tables.ufuncs import UFUNCS
+
     gallery = data(viz, "gallery")
     assert gallery["backend"] == "gpu"
-    from pycore.tables.ops import OPS
-
-    unary = [name for name, op in OPS.items() if op.kind == "unary"]
-    assert sorted(gallery["curves"]) == sorted(unary)
+    assert set(gallery["curves"]) == GALLERY
+    for name in gallery["curves"]:  # each a public element-wise function of the namespace
+        assert f"{name}_async" in pycore.__all__, name
+        assert name in UFUNCS or OPS[name].kind == "unary", name
+    code = viz.page.inner_text("#card-gallery .code pre")
+    assert "pycore.OPS" not in code and 'f"{name}_async"' in code
     x = np.array(gallery["x"])
     assert x.min() == -8 and x.max() == 8 and len(x) == 321
+    assert gallery["curves"]["logaddexp"]["more_args"] == [1.0]
     for name, c in gallery["curves"].items():
-        got, ref = np.array(c["gpu"]), np.array(c["numpy"])
-        assert np.abs(got - ref).max() <= 2e-3, name  # both within 1e-3 of float64 (tests/reference.py)
-        assert np.array_equal(np.array(c["error"]), np.abs(got - ref).astype(np.float32))
+        got, ref = (np.array([np.nan if v is None else v for v in c[k]]) for k in ("gpu", "numpy"))
+        assert np.array_equal(np.isnan(got), np.isnan(ref)), name  # NaN (None in JSON) at the same x
+        assert np.isnan(ref).any() == (name in ("log", "sqrt")), name
+        fine = ~np.isnan(ref)
+        assert np.all(np.abs(got - ref)[fine] <= 2e-3 * np.maximum(1, np.abs(ref[fine]))), name
+        error = np.array([np.nan if v is None else v for v in c["error"]])
+        assert np.array_equal(error[fine], np.abs(got - ref).astype(np.float32)[fine]), name
         drawn = chart_data(viz, f"g-{name}")
-        assert [p["y"] for p in drawn[1]["data"]] == pytest.approx(list(got), abs=1e-6)
+        assert [p["y"] for p in drawn[1]["data"]] == [None if v is None else pytest.approx(v, abs=1e-6)
+                                                      for v in c["gpu"]]
+        caption = viz.page.inner_text(f"#card-gallery figure:has(#g-{name}) figcaption")
+        assert caption.startswith("logaddexp(x, 1)" if name == "logaddexp" else f"{name}(x)"), caption
+
+
+def test_every_card_names_only_public_functions(viz):
+    """The code on every card (what the console gets) uses pycore's public names: no old op
+    names, no op table, and every pycore.<name> it mentions exists."""
+    import functools
+    import re
+
+    import pycore
+
+    codes = viz.page.eval_on_selector_all(".card .code", "els => els.map((e) => e.dataset.code)")
+    assert len(codes) >= 7
+    for code in codes:
+        assert not re.search(r"\bvec_(add|sub|mul)\b|pycore\.OPS", code), code
+        for path in re.findall(r"\bpycore\.([A-Za-z_][\w.]*)", code):
+            assert functools.reduce(getattr, path.split("."), pycore) is not None, path
+
+
+def test_the_bench_scopes_are_namespace_names_the_page_accepts(viz):
+    import pycore
+
+    scopes = viz.page.evaluate("() => vizState.scopes")
+    assert set(scopes) == {"quick", "standard"}
+    names = [n for scope in scopes.values() for n in scope["ops"]]
+    found = viz.py(f"""
+from pycore.bench.functions import parse
+[(parse(n).function, parse(n).standard) for n in {names!r}]
+""")
+    for name, (function, standard) in zip(names, found, strict=True):
+        assert function == standard and f"{function}_async" in pycore.__all__, name
+    assert {"add", "multiply", "exp", "sum(axis=0)", "argmax", "sort", "cumulative_sum"} <= set(names)
+    code = viz.page.inner_text("#card-bench .code pre")
+    assert 'pycore.bench.run_async(\n    ops=("relu", "add", "softmax"' in code, code
 
 
 def test_heatmaps_and_softmax(viz):
@@ -100,6 +150,9 @@ def test_benchmark_streams_into_the_charts(viz):
     viz.page.wait_for_function("() => vizState.data.bench && !document.getElementById('bench-run').disabled",
                                timeout=READY_MS)
     result = data(viz, "bench")
+    quick = viz.page.evaluate("() => vizState.scopes.quick.ops")
+    assert list(dict.fromkeys(r["op"] for r in result["sweep"])) == quick
+    assert viz.page.eval_on_selector_all("#bench-op option", "os => os.map((o) => o.value)") == quick
     op = viz.page.eval_on_selector("#bench-op", "s => s.value")
     rows = sorted((r for r in result["sweep"] if r["op"] == op), key=lambda r: r["size"])
     assert rows, op
