@@ -7,6 +7,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import bench as bench
+from . import fft as fft
 from . import linalg as linalg
 from .array.dtypes import NarrowingWarning as NarrowingWarning
 from .bench.calibrate import calibrate_async as calibrate_async
