@@ -106,7 +106,7 @@ def main(argv: list[str]) -> int:
     for label, r in result["cases"].items():
         k = r["kernel_ms"]
         ratio = f"{r['numpy_ms'] / k:13.1f}" if k else f"{'-':>13s}"
-        gflops = f"{r['gflops']:8.1f}" if k else f"{'-':>8s}"
+        gflops = f"{r['gflops']:8.2f}" if k else f"{'-':>8s}"
         kms = f"{k:10.4f}" if k else f"{'-':>10s}"
         print(f"{label:30s} {kms} {gflops} {r['call_ms']:9.2f} {r['numpy_ms']:9.2f} {ratio} "
               f"{r['rel_error']:9.2e}  {' '.join(r['kernels'])}")
