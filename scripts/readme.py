@@ -221,7 +221,7 @@ def fft_reference() -> list[str]:
 
     lines = ["## Fourier transforms", "",
              "The standard's fft extension, `pycore.fft.<name>_async`. The transforms run on the GPU's "
-             "kernels (Stockham radix-4 and radix-2 passes, whole transforms of up to 2048 points in "
+             "kernels (Stockham passes of radix 16, 4 and 2, whole transforms of up to 2048 points in "
              "workgroup memory, Bluestein's chirp-z for other lengths; float32, twiddles from exactly "
              "reduced angles) where `backend=\"auto\"` predicts it pays, else NumPy's (float64, rounded "
              "to complex64). pycore has no complex dtype yet: inputs are NumPy arrays (float32, float64, "

@@ -5,11 +5,12 @@
 // second input where one is needed (Bluestein's filter).
 //
 // Powers of two: Stockham autosort passes (each pass reads with stride n / r and writes its r
-// outputs p apart, so the result comes out in natural order), radix 4, and radix 2 once for an odd
-// power. `fft_local` runs whole transforms of up to LOCAL_N values in workgroup memory (several
-// short rows per workgroup); a longer transform runs `fft_local` first on its LOCAL_N-point
-// sub-transforms (the values n / LOCAL_N apart), then the remaining passes over global memory
-// (`fft_pass4`, `fft_pass2`). Other lengths by Bluestein's chirp-z: the input times a chirp, zero
+// outputs p apart, so the result comes out in natural order). `fft_local` runs whole transforms of
+// up to LOCAL_N values in workgroup memory (several short rows per workgroup; radix 4, and radix 2
+// once for an odd power); a longer transform, or one along a middle axis, runs `fft_local` first on
+// L-point sub-transforms (the values n / L apart; at least 8 side by side in memory per workgroup,
+// so that its loads are coalesced), then the remaining passes over global memory (`fft_pass16`,
+// a 16-point DFT in registers as 4 x 4; `fft_pass4`, `fft_pass2` for the last bits). Other lengths by Bluestein's chirp-z: the input times a chirp, zero
 // padded to a power of two m >= 2n - 1 (`fft_chirp_in`), convolved with the chirp (a forward
 // transform, a product with the chirp's transform `fft_mul`, an inverse transform), times the chirp
 // again (`fft_chirp_out`). `fft_resize` crops or zero-pads the axis (and extends a Hermitian half).
@@ -182,6 +183,50 @@ fn fft_pass2(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgro
     let at = base + ((j - k) * 2u + k) * inner;
     dst[at] = y.xy * scale;
     dst[at + p * inner] = y.zw * scale;
+}
+
+// One radix-16 pass over global memory: a thread per butterfly of 16 values (q = n / 16 apart),
+// twiddled by w^t (w = exp(-2 pi i k / 16p)), then the 16-point DFT as four 4-point DFTs of the
+// values t2, t2 + 4, t2 + 8, t2 + 12, their outputs f1 times w16^(t2 f1), and four 4-point DFTs
+// across t2: output f1 + 4 f2.
+@compute @workgroup_size(WORKGROUP)
+fn fft_pass16(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let id = flat_index(gid, groups);
+    if (id >= word(0u)) { return; }
+    let n = word(1u);
+    let inner = word(2u);
+    let p = word(3u);
+    let inverse = word(4u) != 0u;
+    let scale = bitcast<f32>(word(5u));
+    let q = n / 16u;
+    let c = id % inner;
+    let rest = id / inner;
+    let j = rest % q;
+    let base = (rest / q) * n * inner + c;
+    let k = j % p;
+    var a: array<vec2<f32>, 16>;
+    for (var t = 0u; t < 16u; t = t + 1u) {
+        var v = src[base + (j + t * q) * inner];
+        if (k != 0u && t != 0u) { v = cmul(v, twiddle(k * t, 16u * p, inverse)); }
+        a[t] = v;
+    }
+    var b: array<vec2<f32>, 16>;  // b[4 t2 + f1]
+    for (var t2 = 0u; t2 < 4u; t2 = t2 + 1u) {
+        let y = radix4(Four(a[t2], a[t2 + 4u], a[t2 + 8u], a[t2 + 12u]), 0u, 1u, inverse);
+        b[4u * t2] = y.a;
+        b[4u * t2 + 1u] = cmul(y.b, twiddle(t2, 16u, inverse));
+        b[4u * t2 + 2u] = cmul(y.c, twiddle(2u * t2, 16u, inverse));
+        b[4u * t2 + 3u] = cmul(y.d, twiddle(3u * t2, 16u, inverse));
+    }
+    let at = base + ((j - k) * 16u + k) * inner;
+    let span = p * inner;
+    for (var f1 = 0u; f1 < 4u; f1 = f1 + 1u) {
+        let y = radix4(Four(b[f1], b[4u + f1], b[8u + f1], b[12u + f1]), 0u, 1u, inverse);
+        dst[at + f1 * span] = y.a * scale;
+        dst[at + (f1 + 4u) * span] = y.b * scale;
+        dst[at + (f1 + 8u) * span] = y.c * scale;
+        dst[at + (f1 + 12u) * span] = y.d * scale;
+    }
 }
 
 // Where value i of sub-transform s lies in the source, and where its output f goes: sub-transform

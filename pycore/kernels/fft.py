@@ -6,8 +6,10 @@ real transform, its Hermitian half extended).
 An axis of length n is transformed in place as (outer, n, inner) rows, with no transposes:
 - n a power of two up to LOCAL_N (2048): one `fft_local` dispatch, whole transforms in workgroup
   memory (2048 / n rows per workgroup);
-- longer powers of two: `fft_local` on the LOCAL_N-point sub-transforms, then Stockham passes over
-  global memory, radix 4 (`fft_pass4`) and one radix 2 (`fft_pass2`) for an odd power;
+- longer powers of two, and transforms along a middle axis (inner > 1): `fft_local` on L-point
+  sub-transforms, L <= LOCAL_N / 8 so that each workgroup loads 8 of them side by side in memory
+  (coalesced), then Stockham passes over global memory: radix 16 (`fft_pass16`) while 4 bits are
+  left, then radix 4 (`fft_pass4`) or 2 (`fft_pass2`), or both, for the rest;
 - other lengths by Bluestein's chirp-z: the chirp's filter transformed (its own small chain),
   `fft_chirp_in`, a power-of-two transform of m >= 2n - 1 points, `fft_mul`, the inverse transform,
   `fft_chirp_out`.
@@ -18,7 +20,7 @@ each axis' last kernel.
 
 >>> p = plan_fft((8, 4096), (Transform(1, 4096),), False, Facts())
 >>> [s.kernel.entry for s in p.steps], p.outputs[0].shape
-(['fft_local', 'fft_pass2'], (8, 4096, 2))
+(['fft_local', 'fft_pass16'], (8, 4096, 2))
 >>> p = plan_fft((3, 5), (Transform(1, 5, 0.2),), True, Facts())
 >>> [s.kernel.entry for s in p.steps]
 ['fft_chirp_in', 'fft_local', 'fft_filter', 'fft_local', 'fft_mul', 'fft_local', 'fft_chirp_out']
@@ -37,6 +39,7 @@ from pycore.kernels.plan import Facts, Kernel, Output, Plan, Slot, Step, grid_fo
 from pycore.kernels.wgsl import wgsl_constant, wgsl_source
 
 LOCAL_N = wgsl_constant("LOCAL_N", "fft")  # values fft_local holds in workgroup memory
+SIDE_BY_SIDE = 8  # sub-transforms fft_local loads side by side where they lie strided (8 x 8 bytes)
 WORKGROUP = wgsl_constant("WORKGROUP")
 F32 = np.dtype(np.float32)
 WORDS = 9  # uniform words of every fft kernel (fft.wgsl's header)
@@ -83,15 +86,17 @@ def bluestein_size(n: int) -> int:
     return 1 << (2 * n - 2).bit_length()
 
 
-def radices(n: int) -> tuple[int, tuple[int, ...]]:
-    """A power of two n as (the fft_local transform's length, the global passes' radices after it).
+def radices(n: int, inner: int = 1) -> tuple[int, tuple[int, ...]]:
+    """A power of two n (along an axis with `inner` values after each) as (the fft_local
+    transform's length, the global passes' radices after it).
 
-    >>> radices(8), radices(2048), radices(1 << 20)
-    ((8, ()), (2048, ()), (2048, (4, 4, 4, 4, 2)))
+    >>> radices(8), radices(2048), radices(1 << 20), radices(2048, inner=2048)
+    ((8, ()), (2048, ()), (256, (16, 16, 16)), (256, (4, 2)))
     """
-    local = min(n, LOCAL_N)
+    local = min(n, LOCAL_N) if n <= LOCAL_N and inner == 1 else min(n, LOCAL_N // SIDE_BY_SIDE)
     rest = (n // local).bit_length() - 1
-    return local, (4,) * (rest // 2) + (2,) * (rest % 2)
+    tail = {0: (), 1: (2,), 2: (4,), 3: (4, 2)}[rest % 4]
+    return local, (16,) * (rest // 4) + tail
 
 
 def _words(*values: int, scale: float = 1.0) -> tuple[int, ...]:
@@ -102,7 +107,7 @@ def _words(*values: int, scale: float = 1.0) -> tuple[int, ...]:
 
 
 def _pow2_stages(outer: int, n: int, inner: int, inverse: bool, scale: float) -> list[_Stage]:
-    local, passes = radices(n)
+    local, passes = radices(n, inner)
     big_s = n // local
     subs = outer * inner * big_s
     per_group = max(1, min(LOCAL_N // local, subs))

@@ -1,10 +1,11 @@
 """The fft extension's transforms on WebGPU (shaders/fft.wgsl through pycore/kernels/fft.py) — in
 the browser (SwiftShader), natively (wgpu-py) and on Dawn — against NumPy's pocketfft in float64 on
 the same complex64 or float32 values, every call forced onto the GPU (backend="gpu", checked in
-the trace): powers of two (whole transforms in workgroup memory, then global radix-4 and radix-2
-passes past 2048 points), Bluestein's chirp-z for other lengths (with its own power-of-two
-transforms past 2048), batches, every norm, cropping and padding (n, s), any axis, the n-d
-transforms, the real and Hermitian ones, and float32 GpuArray inputs. One snippet per target.
+the trace): powers of two (whole transforms in workgroup memory, then global radix-16, radix-4
+and radix-2 passes past 2048 points, or 256 along a middle axis), Bluestein's chirp-z for other
+lengths (with its own power-of-two transforms past those), batches, every norm, cropping and
+padding (n, s), any axis, the n-d transforms, the real and Hermitian ones, and float32 GpuArray
+inputs. One snippet per target.
 
 The error bound: ||got - want|| / ||want|| <= 2 eps log2(m) for a power of two m (eps = 2^-23,
 float32's spacing at 1), three times that for Bluestein's lengths (three transforms of its
@@ -91,6 +92,12 @@ for n in (1, 7, 10, 16, 33):
                     np.fft.fft(wide, n=n, axis=axis), [n])
         await check(f"ifft n={n} axis={axis} ortho", await F.ifft_async(x, n=n, axis=axis, norm="ortho",
                     backend="gpu"), np.fft.ifft(wide, n=n, axis=axis, norm="ortho"), [n])
+
+# axes with values after them longer than 256: fft_local on 8 rows side by side, then global passes
+for shape, axis in [((512, 6), 0), ((3, 1024, 5), 1), ((200, 4), 0), ((4096, 2), 0)]:
+    x = complex_data(shape)
+    await check(f"fft {shape} axis={axis}", await F.fft_async(x, axis=axis, backend="gpu"),
+                np.fft.fft(x.astype(np.complex128), axis=axis), [shape[axis]])
 
 # n-d transforms: every axis, some axes, with s
 x = complex_data((6, 8, 5))

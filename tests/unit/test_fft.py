@@ -202,13 +202,15 @@ def entries(plan: Plan) -> list[str]:
 
 def test_the_planner_picks_local_transforms_then_passes():
     assert radices(1) == (1, ()) and radices(LOCAL_N) == (LOCAL_N, ())
-    assert radices(1 << 24) == (LOCAL_N, (4, 4, 4, 4, 4, 4, 2))
+    assert radices(1 << 24) == (256, (16, 16, 16, 16)) and radices(1 << 13) == (256, (16, 2))
+    assert radices(64, inner=5) == (64, ()) and radices(1024, inner=3) == (256, (4,))
     assert entries(plan_fft((5, 64), (Transform(1, 64),), False, Facts())) == ["fft_local"]
     p = plan_fft((1 << 24,), (Transform(0, 1 << 24),), False, Facts(max_binding=1 << 30))
-    assert entries(p) == ["fft_local", *["fft_pass4"] * 6, "fft_pass2"]
+    assert entries(p) == ["fft_local", *["fft_pass16"] * 4]
     words = [s.words for s in p.steps if isinstance(s, Step)]
-    assert [w[3] for w in words] == [LOCAL_N, 1 << 11, 1 << 13, 1 << 15, 1 << 17, 1 << 19, 1 << 21, 1 << 23]
-    assert [w[5] for w in words[:-1]] == [0x3F800000] * 7  # (1.0: the scale rides on the last)
+    assert [w[3] for w in words] == [256, 1 << 8, 1 << 12, 1 << 16, 1 << 20]
+    assert words[0][7] == 8  # (8 sub-transforms side by side per workgroup: coalesced loads)
+    assert [w[5] for w in words[:-1]] == [0x3F800000] * 4  # (1.0: the scale rides on the last)
     # short rows share a workgroup: 2048 / 16 rows each
     p = plan_fft((1000, 16), (Transform(1, 16),), False, Facts())
     assert p.steps[0].words[7] == LOCAL_N // 16 and p.steps[0].grid == (8, 1, 1)  # type: ignore[union-attr]
@@ -221,8 +223,9 @@ def test_the_planner_picks_local_transforms_then_passes():
 def test_bluestein_sizes_and_steps():
     assert [bluestein_size(n) for n in (2, 3, 5, 1000, 1025, 3001)] == [4, 8, 16, 2048, 4096, 8192]
     p = plan_fft((2, 3001), (Transform(1, 3001),), True, Facts())
-    assert entries(p) == ["fft_chirp_in", "fft_local", "fft_pass4", "fft_filter", "fft_local", "fft_pass4",
-                          "fft_mul", "fft_local", "fft_pass4", "fft_chirp_out"]
+    fft8192 = ["fft_local", "fft_pass16", "fft_pass2"]
+    assert entries(p) == ["fft_chirp_in", *fft8192, "fft_filter", *fft8192, "fft_mul", *fft8192,
+                          "fft_chirp_out"]
     assert p.scratch == (2 * 8192 * 8, 2 * 8192 * 8, 8192 * 8, 8192 * 8)
     with pytest.raises(ValueError, match="maxStorageBufferBindingSize"):
         plan_fft((1 << 23,), (Transform(0, (1 << 23) + 1),), False, Facts())
@@ -260,8 +263,8 @@ def _model_step(step: Step, src: np.ndarray, aux: np.ndarray, dst_size: int) -> 
     n, inner, inverse = w[1], w[2], bool(w[4])
     scale = float(np.array(w[5], np.uint32).view(np.float32))
     out = np.zeros(dst_size, complex)
-    if entry in ("fft_pass4", "fft_pass2"):
-        r = 4 if entry == "fft_pass4" else 2
+    if entry in ("fft_pass16", "fft_pass4", "fft_pass2"):
+        r = int(entry.removeprefix("fft_pass"))
         v = src[:w[0] * r].reshape(-1, n, inner)
         got = _stockham(v, n, w[3], r, inverse) * scale
     elif entry == "fft_local":
