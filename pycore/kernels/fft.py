@@ -43,6 +43,7 @@ SIDE_BY_SIDE = 8  # sub-transforms fft_local loads side by side where they lie s
 WORKGROUP = wgsl_constant("WORKGROUP")
 F32 = np.dtype(np.float32)
 WORDS = 9  # uniform words of every fft kernel (fft.wgsl's header)
+MAX_N = 1 << 28  # the longest power-of-two transform the kernels index (twiddle's 8 j in a u32)
 
 
 class Transform(NamedTuple):
@@ -167,6 +168,10 @@ def plan_fft(shape: tuple[int, ...], transforms: tuple[Transform, ...], inverse:
         raise ValueError("fft: no axis to transform")
     if math.prod(shape) == 0 or any(t.n < 1 for t in transforms):
         raise ValueError(f"fft: nothing to transform in shape {shape} to lengths {[t.n for t in transforms]}")
+    for t in transforms:
+        if (t.n if is_pow2(t.n) else bluestein_size(t.n)) > MAX_N:
+            raise ValueError(f"fft: a transform of {t.n:,} points is longer than the kernels index "
+                             f"({MAX_N:,} points, or half that for lengths not a power of two)")
     stages, out_shape = _stages(tuple(shape), transforms, inverse)
     filters = [f for s in stages for f in s.filter]
     sizes = [8 * math.prod(shape), 8 * math.prod(out_shape), *(8 * s.values for s in stages),

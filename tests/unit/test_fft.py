@@ -229,6 +229,8 @@ def test_bluestein_sizes_and_steps():
     assert p.scratch == (2 * 8192 * 8, 2 * 8192 * 8, 8192 * 8, 8192 * 8)
     with pytest.raises(ValueError, match="maxStorageBufferBindingSize"):
         plan_fft((1 << 23,), (Transform(0, (1 << 23) + 1),), False, Facts())
+    with pytest.raises(ValueError, match="longer than the kernels index"):
+        plan_fft((1 << 28,), (Transform(0, (1 << 27) + 1),), False, Facts(max_binding=1 << 40))
     with pytest.raises(ValueError, match="nothing to transform"):
         plan_fft((0, 4), (Transform(1, 4),), False, Facts())
 
