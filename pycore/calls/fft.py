@@ -414,6 +414,8 @@ async def _n_axes_async(fn: str, x: Any, s: Any, axes: Any, norm: Any, backend: 
     """fftn, ifftn, rfftn, irfftn."""
     x = _input(x, fn, real=fn == "rfftn")
     found, sizes = _axes(x, s, axes, fn)
+    if not found and fn in ("rfftn", "irfftn"):
+        raise ValueError(f"{fn}: axes must name at least one axis (the last is the real one), got ()")
     norm = _norm(norm, fn)
     backend = _backend(backend, fn)
     inverse = fn in ("ifftn", "irfftn")
@@ -430,8 +432,8 @@ async def _n_axes_async(fn: str, x: Any, s: Any, axes: Any, norm: Any, backend: 
         lengths.append(size)
     job = _Job(fn, tuple(transforms), inverse, lambda v: numpy(v, s=lengths, axes=found, norm=norm),
                half=found[-1] if fn == "rfftn" and found else None, real=fn == "irfftn")
-    if not transforms:  # (axes=(): no transform, NumPy's answer: the values as they are)
-        return await _numpy_async(job, x)
+    if not transforms:  # (axes=(): no transform, the values as complex64)
+        return np.asarray(await x.to_numpy_async() if isinstance(x, GpuArray) else x).astype(C64)
     return await _run_async(job, x, backend, _out_shape(x, transforms))
 
 

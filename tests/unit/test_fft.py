@@ -97,7 +97,8 @@ def test_inputs_real_complex_64_bit_and_gpuarrays_held_on_the_host():
     assert isinstance(real, GpuArray)  # (a real result stays where the input lives)
     close(run(real.to_numpy_async()), np.fft.irfft(x.astype(np.float32).astype(np.float64)), np.float32)
     assert run(F.fft_async(np.zeros((0, 4), np.float32))).shape == (0, 4)
-    assert run(F.fftn_async(c64(2, 3), axes=())).shape == (2, 3)
+    same = run(F.fftn_async(f32(2, 3), axes=()))
+    assert same.shape == (2, 3) and same.dtype == np.complex64
 
 
 def test_bad_arguments_raise_naming_them():
@@ -120,6 +121,7 @@ def test_bad_arguments_raise_naming_them():
         (F.fftn_async(x, axes=(0, -2)), ValueError, "twice"),
         (F.fftn_async(x, axes=(3,)), ValueError, "axes"),
         (F.irfftn_async(c64(3, 1)), ValueError, "pass s"),
+        (F.rfftn_async(f32(3, 2), axes=()), ValueError, "at least one axis"),
         (F.irfft_async(c64(1)), ValueError, "pass n"),
         (F.fftfreq_async(0), ValueError, "n must be >= 1"),
         (F.fftfreq_async(4, d="x"), TypeError, "d must be"),
