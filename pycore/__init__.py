@@ -34,6 +34,9 @@ ones packed several to a GPU word); ops broadcast as NumPy's do.
                 (matmul, vecdot, tensordot, outer, cross, trace, diagonal, matrix_transpose,
                 vector_norm, matrix_norm, matrix_power on the GPU's calls; det, slogdet, inv, solve,
                 cholesky, qr, svd, svdvals, eigh, eigvalsh, pinv, matrix_rank on NumPy)
+  fft           the standard's fft extension as pycore.fft.<name>_async (fft, ifft, fftn, ifftn,
+                rfft, irfft, rfftn, irfftn, hfft, ihfft on the GPU's transform kernels; fftfreq,
+                rfftfreq, fftshift, ifftshift); complex results are NumPy complex64 arrays
   the backend   backend="auto" | "gpu" | "numpy" on every op; init_async, info, trace, explain,
                 calibrate_async; SELECTOR (the cost model behind "auto")
 
@@ -56,6 +59,7 @@ from pycore.array.dtypes import NarrowingWarning
 from pycore.bench.calibrate import calibrate_async
 from pycore.calls.api import PUBLIC
 from pycore.calls.batch import CommandBatch
+from pycore.calls.fft import make_module as make_fft_module
 from pycore.calls.gpuarray import GpuArray, to_gpu_async
 from pycore.calls.linalg import LAPUBLIC, make_module
 from pycore.calls.namespace import NSPUBLIC
@@ -81,11 +85,12 @@ globals().update(SELPUBLIC)
 globals().update(SORTPUBLIC)  # the standard's sorting and set functions (calls/sorting.py)
 globals().update(LAPUBLIC)  # tensordot_async, vecdot_async
 linalg = make_module()  # the Array API's linalg extension: pycore.linalg.<name>_async (calls/linalg.py)
+fft = make_fft_module()  # the Array API's fft extension: pycore.fft.<name>_async (calls/fft.py)
 
 # The public namespace (what help(pycore) lists): the ops, arrays and the backend's controls. OPS,
 # BackendSelector, Calibration and the modules stay importable, outside it.
 __all__ = ["SELECTOR", "CommandBatch", "GpuArray", "NarrowingWarning", "__version__", "calibrate_async",
-           "explain", "info", "init_async", "linalg", "to_gpu_async", "trace",
+           "explain", "fft", "info", "init_async", "linalg", "to_gpu_async", "trace",
            *dict.fromkeys([*PUBLIC, *NDPUBLIC, *NSPUBLIC, *SELPUBLIC, *SORTPUBLIC, *LAPUBLIC])]
 
 
@@ -123,7 +128,9 @@ def explain(op: str, *shapes: tuple[int, ...], on_gpu: tuple[bool, ...] | None =
     A linalg function ("linalg.inv", "linalg.vector_norm", ...; "tensordot", "vecdot") is answered
     from pycore.linalg.ROUTES: the factorizations run on NumPy (choice "numpy", and why), the views
     compute nothing (choice "view"), and the others are composed of n-d calls: the prediction of
-    the one that does the work (a matmul, a multiply, a sum), its why prefixed with how.
+    the one that does the work (a matmul, a multiply, a sum), its why prefixed with how. An fft
+    function ("fft.fft", "fft.rfftn", ...) is answered from pycore.fft.ROUTES: the transforms'
+    prediction (over the last axis, or every axis for the n-d ones), the others where they run.
 
     >>> import pycore
     >>> pycore.explain("matmul", (1024, 1024), (1024, 1024))["choice"] in ("webgpu", "numpy")
@@ -138,6 +145,20 @@ def explain(op: str, *shapes: tuple[int, ...], on_gpu: tuple[bool, ...] | None =
     from pycore.kernels.rowwise import ROW_OPS
     from pycore.tables.ufuncs import REDUCTIONS, UFUNCS
 
+    if isinstance(op, str) and op.startswith("fft."):
+        from pycore.calls.fft import ROUTES as FFT_ROUTES
+        from pycore.calls.fft import explain_fft
+
+        if op.removeprefix("fft.") not in FFT_ROUTES:
+            raise ValueError(f"explain: unknown op {op!r}; the fft ops are "
+                             f"{', '.join('fft.' + n for n in FFT_ROUTES)}")
+        if axis is not None or keepdims:
+            raise TypeError(f"explain: {op} takes no axis or keepdims here")
+        found = [_explained_shape(s, f"{op}'s input {i}") for i, s in enumerate(shapes)]
+        if on_gpu is not None and (not isinstance(on_gpu, (tuple, list)) or len(on_gpu) != len(found)
+                                   or not all(isinstance(f, bool) for f in on_gpu)):
+            raise TypeError(f"explain: on_gpu must be a tuple of bools, one per input shape, got {on_gpu!r}")
+        return explain_fft(op.removeprefix("fft."), found, list(on_gpu or []))
     if isinstance(op, str) and (op.removeprefix("linalg.") in ROUTES and (
             op.startswith("linalg.") or op in ("tensordot", "vecdot"))):
         if axis is not None or keepdims:

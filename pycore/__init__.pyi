@@ -7,6 +7,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import bench as bench
+from . import fft as fft
 from . import linalg as linalg
 from .array.dtypes import NarrowingWarning as NarrowingWarning
 from .bench.calibrate import calibrate_async as calibrate_async
@@ -304,7 +305,7 @@ def conj(x: Any, /) -> Any:
 def result_type(*arrays_and_dtypes: Any) -> np.dtype:
     """The dtype arrays and dtypes (and Python scalars, weakly) promote to, by pycore's rules."""
 def can_cast(from_: Any, to: Any, /) -> builtins.bool:
-    """Whether `from_` (a dtype, or an array's) can be cast to `to` by the standard's type promotion rules, which join two dtypes only within a kind, at the wider one: among pycore's dtypes (each the only one of its width) that is the same dtype (bool to int32 or int32 to float32 is False, as array_api_strict says)."""
+    """Whether `from_` (a dtype, or an array's) can be cast to `to` by the standard's type promotion rules, which join integers with integers and floats with floats, at a dtype that holds both: int8 to int16 or uint8 to int16 is True; bool to int32, int32 to float32 and uint32 to int32 are False, as array_api_strict says."""
 def isdtype(dtype: Any, kind: Any) -> builtins.bool:
     """Whether `dtype` is of `kind`: a dtype, a kind name ("bool", "signed integer", "unsigned integer", "integral", "real floating", "complex floating", "numeric"), or a tuple of them."""
 def finfo(type: Any, /) -> FInfo:
@@ -313,10 +314,15 @@ def iinfo(type: Any, /) -> IInfo:
     """The limits of an integer dtype (or an array's): bits, max, min."""
 def __array_namespace_info__() -> Info:
     """The Array API's inspection namespace: capabilities(), default_device(), devices(), default_dtypes(), dtypes()."""
-float32: np.dtype[Any]
-int32: np.dtype[Any]
-uint32: np.dtype[Any]
 bool: np.dtype[Any]
+int8: np.dtype[Any]
+int16: np.dtype[Any]
+int32: np.dtype[Any]
+uint8: np.dtype[Any]
+uint16: np.dtype[Any]
+uint32: np.dtype[Any]
+float16: np.dtype[Any]
+float32: np.dtype[Any]
 async def where_async(condition: Any, x1: Any, x2: Any, /) -> Any:
     """x1's elements where `condition` (a bool array) is True, x2's elsewhere, all three broadcast together; x1 and x2 (one of them may be a Python scalar) promote to the result's dtype."""
 async def clip_async(x: Any, /, min: Any = None, max: Any = None, *, backend: str = 'auto') -> Any:

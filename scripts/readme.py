@@ -134,6 +134,7 @@ def api_reference() -> str:
         lines += [head(op.public_name), "", op.summary, "", *example(op.example, op.shows)]
     lines += namespace_reference()
     lines += linalg_reference()
+    lines += fft_reference()
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -210,6 +211,34 @@ def linalg_reference() -> list[str]:
             text, _, example = doc.partition(">>>")
             lines += [f"### `{where}.{name}{params}`", "", " ".join(text.split()), "",
                       "```python", ">>>" + example, "```", ""]
+    return lines
+
+
+def fft_reference() -> list[str]:
+    """docs/api.md's section of the fft extension (pycore/calls/fft.py): each function's signature,
+    docstring and example, and where it runs."""
+    from pycore.calls.fft import FFT, ROUTES
+
+    lines = ["## Fourier transforms", "",
+             "The standard's fft extension, `pycore.fft.<name>_async`. The transforms run on the GPU's "
+             "kernels (Stockham passes of radix 16, 4 and 2, whole transforms of up to 2048 points in "
+             "workgroup memory, Bluestein's chirp-z for other lengths; float32, twiddles from exactly "
+             "reduced angles) where `backend=\"auto\"` predicts it pays, else NumPy's (float64, rounded "
+             "to complex64). pycore has no complex dtype yet: inputs are NumPy arrays (float32, float64, "
+             "complex64, complex128) or float32 GpuArrays, complex results are NumPy complex64 arrays, and "
+             "the real results of GpuArray inputs are GpuArrays. Where each runs "
+             "(`pycore.explain(\"fft.<name>\", shape)` says so too):", "",
+             "| function | runs | how |", "| --- | --- | --- |",
+             *[f"| `{name}` | {r.runs} | {r.how} |" for name, r in ROUTES.items()], ""]
+    for name, fn in FFT.items():
+        sig = inspect.signature(fn)
+        params = str(sig.replace(return_annotation=inspect.Signature.empty,
+                                 parameters=[p.replace(annotation=inspect.Parameter.empty)
+                                             for p in sig.parameters.values()])).replace("'", '"')
+        doc = inspect.cleandoc(fn.__doc__ or "")
+        text, _, example = doc.partition(">>>")
+        lines += [f"### `pycore.fft.{name}{params}`", "", " ".join(text.split()), "",
+                  "```python", ">>>" + example, "```", ""]
     return lines
 
 

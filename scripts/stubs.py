@@ -29,6 +29,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import bench as bench
+from . import fft as fft
 from . import linalg as linalg
 from .array.dtypes import NarrowingWarning as NarrowingWarning
 from .bench.calibrate import calibrate_async as calibrate_async
@@ -131,6 +132,23 @@ def linalg_stub() -> str:
     return LINALG_HEAD + "\n" + "\n".join(functions_stub(LINALG)) + "\n"
 
 
+FFT_STUB = ROOT / "pycore" / "fft.pyi"
+FFT_HEAD = '''"""Type stub of pycore.fft (the Array API's fft extension, made in pycore/calls/fft.py), written
+by scripts/stubs.py (do not edit)."""
+
+from typing import Any
+
+from .calls.fft import ROUTES as ROUTES
+'''
+
+
+def fft_stub() -> str:
+    """pycore/fft.pyi: the fft extension's functions as they are written."""
+    from pycore.calls.fft import FFT
+
+    return FFT_HEAD + "\n" + "\n".join(functions_stub(FFT)) + "\n"
+
+
 def functions_stub(functions: dict[str, Any]) -> list[str]:
     """Each function's stub line (its signature as written, its summary), each dtype's annotation."""
     import numpy as np
@@ -168,7 +186,7 @@ def functions_stub(functions: dict[str, Any]) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    for path, text in ((STUB, stub()), (LINALG_STUB, linalg_stub())):
+    for path, text in ((STUB, stub()), (LINALG_STUB, linalg_stub()), (FFT_STUB, fft_stub())):
         if "--check" not in argv:
             path.write_text(text)
         elif not path.exists() or path.read_text() != text:
