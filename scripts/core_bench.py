@@ -220,6 +220,22 @@ cases["cumulative_sum 16M"] = (lambda: plan_scan("sum", scan_flat, 0, f32, f32, 
 cases["cumulative_sum axis=0 (strided rows)"] = (lambda: plan_scan("sum", scan_rows, 0, f32, f32, False, f),
                                                  [A], 8 * scan_n)
 cases["cumulative_sum axis=1"] = (lambda: plan_scan("sum", scan_rows, 1, f32, f32, False, f), [A], 8 * scan_n)
+# the packed dtypes (kernels/elementwise.py and reduction.py unpack them): the same work on half or a
+# quarter of the bytes; the target is float16 at 1.8x float32's elements per second or better
+f16 = np.dtype(np.float16)
+A16 = await pycore.astype_async(A, "float16")
+B16 = await pycore.astype_async(B, "float16")
+A8 = await pycore.astype_async(await pycore.multiply_async(A, 40.0), "int8")
+def ewp(fn, arrays, shape, compute, out_dt):
+    return plan_elementwise("bench", fn, [Operand(x.dtype, x.layout) for x in arrays], compute, out_dt, shape, f)
+cases["copy float16"] = (lambda: ewp("copy_f32", [A16], A.shape, f32, f16), [A16], big_bytes)
+cases["add float16"] = (lambda: ewp("add_f32", [A16, B16], A.shape, f32, f16), [A16, B16], 3 * big_bytes // 2)
+cases["exp float16"] = (lambda: ewp("exp_f32", [A16], A.shape, f32, f16), [A16], big_bytes)
+cases["sum axis=1 float16"] = (lambda: plan_reduction(total, A16.layout, (1,), f16, f), [A16], big_bytes // 2)
+cases["sum axis=0 float16"] = (lambda: plan_reduction(total, A16.layout, (0,), f16, f), [A16], big_bytes // 2)
+cases["add int8"] = (lambda: ewp("add_i32", [A8, A8], A.shape, np.dtype(np.int32), np.dtype(np.int8)), [A8, A8],
+                     3 * big_bytes // 4)
+cases["int8 (image data) to float32"] = (lambda: ewp("copy_f32", [A8], A.shape, f32, f32), [A8], 5 * big_bytes // 4)
 # A GPU's clocks ramp up under load (an H100 ran the same kernels 1.8x faster in a third round
 # than in the first): a round to warm up, not kept, then three rounds, each case once per round;
 # each case's fastest round counts, and every round is kept
@@ -237,7 +253,7 @@ for name, (_, _, n) in cases.items():
     kt[name] = (min(got) if got else None, n)
 out["kernel_rounds_ms"] = rounds
 out["kernel_times"] = {k: {"ms": ms, "GB/s": (n / ms / 1e6 if ms else None)} for k, (ms, n) in kt.items()}
-for x in (A, B, keys):
+for x in (A, B, keys, A16, B16, A8):
     x.release()
 
 # batched matmul against the same work as separate 2-D products (both chained, results kept)
@@ -329,6 +345,13 @@ def main(argv: list[str]) -> int:
         for k in ("sin", "exp", "log", "sqrt", "abs", "floor", "pow", "atan2", "hypot", "logaddexp",
                   "copysign"):
             print(f"  {k} / copy bandwidth: {kt[k]['GB/s'] / copy:.2f}")
+        print("packed dtypes: elements per second against the same op on float32 (target: float16 >= 1.8)")
+        for k, base in (("copy float16", "copy"), ("add float16", "add contiguous"), ("exp float16", "exp"),
+                        ("sum axis=1 float16", "sum axis=1"), ("sum axis=0 float16", "sum axis=0"),
+                        ("add int8", "add contiguous"), ("int8 (image data) to float32", "copy")):
+            if kt.get(k, {}).get("ms") and kt[base]["ms"]:
+                print(f"  {k:28s} {kt[k]['ms']:8.3f} ms  {kt[base]['ms'] / kt[k]['ms']:5.2f}x {base}"
+                      f"  ({kt[k]['GB/s'] / copy:.2f} of copy bandwidth)")
         if result.get("numpy_sort_16M_ms"):
             for k in ("sort 16M float32", "argsort 16M float32"):
                 print(f"  {k}: {result['numpy_sort_16M_ms'] / kt[k]['ms']:.1f}x NumPy's stable sort here "

@@ -150,7 +150,9 @@ def _input(x: Any, fn: str, real: bool = False) -> GpuArray | np.ndarray:
     if isinstance(x, GpuArray):
         x.check_usable()
         if x.dtype != FLOAT32:
-            raise TypeError(f"{fn}: x must have a floating-point dtype, got a GpuArray of {x.dtype}")
+            raise TypeError(f"{fn}: x must have a floating-point dtype, got a GpuArray of {x.dtype}"
+                            + (" (convert it with pycore.astype_async(x, 'float32'))" if x.dtype.kind == "f"
+                               else ""))
         return x
     try:
         arr = None if isinstance(x, np.ma.MaskedArray) else np.asarray(x)
@@ -170,9 +172,9 @@ def _input(x: Any, fn: str, real: bool = False) -> GpuArray | np.ndarray:
         found = as_array(x, "x")
     except (TypeError, ValueError) as exc:
         raise type(exc)(f"{fn}: {exc}") from None
-    if found.dtype != FLOAT32:
-        raise TypeError(f"{fn}: x must have a floating-point dtype, got {found.dtype}")
-    return found
+    if found.dtype.kind == "f":  # (float16 is transformed in float32, as complex64)
+        return found.astype(FLOAT32, copy=False)
+    raise TypeError(f"{fn}: x must have a floating-point dtype, got {found.dtype}")
 
 
 def _int(value: Any, fn: str, name: str) -> int:

@@ -409,7 +409,7 @@ async def repeat_async(x: Any, repeats: Any, /, *, axis: Any = None) -> Array:
         return parts
 
     return await moved_async("repeat", [x], shape, x.dtype, repeated,
-                             lambda hs: np.repeat(hs[0], counts, axis=a))
+                             lambda hs: np.repeat(hs[0], counts.astype(np.intp), axis=a))  # (32-bit in Pyodide)
 
 
 async def astype_async(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> Array:

@@ -318,9 +318,10 @@ def test_the_inspection_namespace():
     assert info.default_device() == "cpu" and info.devices() == ["cpu"]  # (the NumPy backend here)
     assert info.default_dtypes() == {"real floating": np.float32, "complex floating": None,
                                      "integral": np.int32, "indexing": np.int32}
-    assert list(info.dtypes()) == ["bool", "int32", "uint32", "float32"]
-    assert list(info.dtypes(kind="integral")) == ["int32", "uint32"]
-    assert list(info.dtypes(kind=("bool", "real floating"))) == ["bool", "float32"]
+    assert list(info.dtypes()) == ["bool", "int8", "int16", "int32", "uint8", "uint16", "uint32", "float16",
+                                   "float32"]
+    assert list(info.dtypes(kind="integral")) == ["int8", "int16", "int32", "uint8", "uint16", "uint32"]
+    assert list(info.dtypes(kind=("bool", "real floating"))) == ["bool", "float16", "float32"]
     with pytest.raises(ValueError, match="device must be"):
         info.dtypes(device="tpu")
 
