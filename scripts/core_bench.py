@@ -227,15 +227,18 @@ A16 = await pycore.astype_async(A, "float16")
 B16 = await pycore.astype_async(B, "float16")
 A8 = await pycore.astype_async(await pycore.multiply_async(A, 40.0), "int8")
 def ewp(fn, arrays, shape, compute, out_dt):
-    return plan_elementwise("bench", fn, [Operand(x.dtype, x.layout) for x in arrays], compute, out_dt, shape, f)
+    operands = [Operand(x.dtype, x.layout) for x in arrays]
+    return plan_elementwise("bench", fn, operands, compute, out_dt, shape, f)
 cases["copy float16"] = (lambda: ewp("copy_f32", [A16], A.shape, f32, f16), [A16], big_bytes)
-cases["add float16"] = (lambda: ewp("add_f32", [A16, B16], A.shape, f32, f16), [A16, B16], 3 * big_bytes // 2)
+cases["add float16"] = (lambda: ewp("add_f32", [A16, B16], A.shape, f32, f16), [A16, B16],
+                        3 * big_bytes // 2)
 cases["exp float16"] = (lambda: ewp("exp_f32", [A16], A.shape, f32, f16), [A16], big_bytes)
 cases["sum axis=1 float16"] = (lambda: plan_reduction(total, A16.layout, (1,), f16, f), [A16], big_bytes // 2)
 cases["sum axis=0 float16"] = (lambda: plan_reduction(total, A16.layout, (0,), f16, f), [A16], big_bytes // 2)
-cases["add int8"] = (lambda: ewp("add_i32", [A8, A8], A.shape, np.dtype(np.int32), np.dtype(np.int8)), [A8, A8],
-                     3 * big_bytes // 4)
-cases["int8 (image data) to float32"] = (lambda: ewp("copy_f32", [A8], A.shape, f32, f32), [A8], 5 * big_bytes // 4)
+i32, i8 = np.dtype(np.int32), np.dtype(np.int8)
+cases["add int8"] = (lambda: ewp("add_i32", [A8, A8], A.shape, i32, i8), [A8, A8], 3 * big_bytes // 4)
+cases["int8 (image data) to float32"] = (lambda: ewp("copy_f32", [A8], A.shape, f32, f32), [A8],
+                                         5 * big_bytes // 4)
 # A GPU's clocks ramp up under load (an H100 ran the same kernels 1.8x faster in a third round
 # than in the first): a round to warm up, not kept, then three rounds, each case once per round;
 # each case's fastest round counts, and every round is kept

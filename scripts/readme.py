@@ -122,8 +122,9 @@ def api_reference() -> str:
         gives = {"same": "the input's dtype", "sum": "the input's dtype (bool counts as int32)",
                  "float32": "float32", "int32": "int32", "bool": "bool"}[r.gives]
         lines += [head(f"{r.name}_async"), "", r.summary, "",
-                  f"Takes: {_TAKES[r.takes]}. Gives: {gives}; a Python scalar when every axis is reduced "
-                  "without keepdims.", "", *example(r.example, r.shows)]
+                  f"Takes: {_TAKES[r.takes]}. Gives: {gives}; reduced over every axis without keepdims, "
+                  "a 0-D GpuArray for a GpuArray input (it stays on the GPU), a NumPy scalar for host "
+                  "values.", "", *example(r.example, r.shows)]
     lines += ["## Fixed-kernel ops", "", "These compute in float32: integer and bool inputs are converted, "
               "and so are GpuArrays of those dtypes (on the GPU).", ""]
     from pycore.calls.selection import SELPUBLIC
@@ -192,12 +193,13 @@ def linalg_reference() -> list[str]:
 
     lines = ["## Linear algebra", "",
              "`pycore.tensordot_async`, `pycore.vecdot_async` and the standard's linalg extension, "
-             "`pycore.linalg.<name>_async` (`diagonal` and `matrix_transpose` also plain: views). A 0-D "
-             "result is a Python scalar, as the reductions give; the others live where the inputs do. The "
-             "functions the standard restricts to floating-point dtypes take float32 only (TypeError "
-             "otherwise); singular or indefinite matrices raise `numpy.linalg.LinAlgError` (a "
-             "ValueError), as NumPy does. Where each runs (`pycore.explain(\"linalg.<name>\", shapes)` "
-             "says so too):", "", "| function | runs | how |", "| --- | --- | --- |",
+             "`pycore.linalg.<name>_async` (`diagonal` and `matrix_transpose` also plain: views). "
+             "Results live where the inputs do, 0-D ones too (a NumPy scalar for host values), as the "
+             "reductions'. The functions the standard restricts to floating-point dtypes take float32 "
+             "only (TypeError otherwise); singular or indefinite matrices raise "
+             "`numpy.linalg.LinAlgError` (a ValueError), as NumPy does. Where each runs "
+             "(`pycore.explain(\"linalg.<name>\", shapes)` says so too):", "",
+             "| function | runs | how |", "| --- | --- | --- |",
              *[f"| `{name}` | {r.runs} | {r.how} |" for name, r in ROUTES.items()], ""]
     for where, table in (("pycore", LAPUBLIC), ("pycore.linalg", LINALG)):
         for name, fn in table.items():

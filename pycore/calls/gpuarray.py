@@ -2,7 +2,7 @@
 
 `t = await pycore.to_gpu_async(x)` makes a GpuArray; every op accepts it, and when any of an op's
 array inputs is a GpuArray the result is one too, on the GPU (host operands are uploaded as part of
-the call; reductions over every axis still return a Python scalar). Read it with
+the call; a reduction over every axis gives a 0-D GpuArray). Read it with
 `await t.to_numpy_async()`; free it with `t.release()` or a `with` block (a GpuArray that is
 garbage-collected gives its buffer back too). Without a WebGPU device, GpuArrays
 hold their data in host memory, so the same code runs on the NumPy fallback.

@@ -11,7 +11,7 @@ svdvals, eigh, eigvalsh, pinv, matrix_rank) have no GPU kernel: they run on NumP
 their results are narrowed to float32.
 
 Results live where the inputs live (a GpuArray for any GpuArray input, else a NumPy array), and a
-0-D result is a Python scalar, as pycore's reductions give. The functions the standard restricts to
+0-D result of host inputs is a NumPy scalar, as NumPy gives. The functions the standard restricts to
 floating-point dtypes raise TypeError for integer and bool inputs (pycore's floating dtype is
 float32); the others take int32 and uint32 too, and raise TypeError for bool. Bad shapes and axes
 raise ValueError naming the argument; a singular matrix (inv, solve, where NumPy finds it exactly
@@ -20,7 +20,7 @@ ValueError, as NumPy does.
 
 >>> import asyncio, numpy as np, pycore
 >>> asyncio.run(pycore.linalg.det_async(np.array([[2, 1], [1, 3]], np.float32)))
-5.0
+np.float32(5.0)
 """
 
 from __future__ import annotations
@@ -179,12 +179,12 @@ def _gpu(*xs: Any) -> bool:
 
 
 async def _out(value: Any, gpu: bool) -> Any:
-    """A result where the inputs live: a 0-D one as a Python scalar, else a GpuArray for GpuArray
-    inputs (uploaded if it was computed on the host) or a NumPy array."""
-    if isinstance(value, (numbers.Number, np.generic)) or (isinstance(value, np.ndarray) and value.ndim == 0):
-        return np.asarray(value).item()
+    """A result where the inputs live: a GpuArray for GpuArray inputs (uploaded if it was computed
+    on the host), else a NumPy array (a 0-D one as a NumPy scalar, as NumPy's reductions give)."""
     if isinstance(value, GpuArray):
         return value
+    if not gpu and (isinstance(value, (numbers.Number, np.generic)) or np.ndim(value) == 0):
+        return np.asarray(value)[()]
     value = np.asarray(value, order="C")
     return await to_gpu_async(value) if gpu else value
 
@@ -221,12 +221,12 @@ def _call(name: str) -> Callable[..., Awaitable[Any]]:
 
 
 async def _scalar_op(name: str, x: Any, *args: Any) -> Any:
-    """Element-wise op `name` of x (and args): on a Python scalar (a reduction's 0-D result) in
-    float32 with NumPy, else pycore's call."""
-    if isinstance(x, (int, float)):
+    """Element-wise op `name` of x (and args): on a NumPy scalar (a reduction's 0-D result of host
+    values) in float32 with NumPy, else pycore's call."""
+    if isinstance(x, (int, float, np.generic)):
         f = {"sqrt": np.sqrt, "pow": np.power}[name]
         with np.errstate(all="ignore"):
-            return float(f(np.float32(x), *[np.float32(a) for a in args]))
+            return f(np.float32(x), *[np.float32(a) for a in args])
     return await _call(name)(x, *args)
 
 
@@ -388,7 +388,7 @@ async def trace_async(x: Any, /, *, offset: Any = 0, dtype: Any = None) -> Array
 
     >>> import asyncio, numpy as np, pycore
     >>> asyncio.run(pycore.linalg.trace_async(np.arange(9, dtype=np.int32).reshape(3, 3)))
-    12
+    np.int32(12)
     """
     x = _numeric(x, "trace")
     k = _int(offset, "trace", "offset")
@@ -465,7 +465,7 @@ async def vector_norm_async(x: Any, /, *, axis: Any = None, keepdims: bool = Fal
 
     >>> import asyncio, numpy as np, pycore
     >>> asyncio.run(pycore.linalg.vector_norm_async(np.array([3, 4], np.float32)))
-    5.0
+    np.float32(5.0)
     """
     x = _floating(x, "vector_norm")
     p = _ord(ord, "vector_norm")
@@ -508,7 +508,7 @@ async def matrix_norm_async(x: Any, /, *, keepdims: bool = False, ord: Any = "fr
 
     >>> import asyncio, numpy as np, pycore
     >>> asyncio.run(pycore.linalg.matrix_norm_async(np.array([[1, -2], [3, 4]], np.float32), ord=1))
-    6.0
+    np.float32(6.0)
     """
     x = _floating(x, "matrix_norm")
     _matrices(x, "matrix_norm")
@@ -617,7 +617,7 @@ async def det_async(x: Any, /) -> Array:
 
     >>> import asyncio, numpy as np, pycore
     >>> asyncio.run(pycore.linalg.det_async(np.array([[1, 2], [3, 4]], np.float32)))
-    -2.0
+    np.float32(-2.0)
     """
     return await _on_numpy("det", [_square(x, "det")], np.linalg.det)
 
@@ -628,7 +628,7 @@ async def slogdet_async(x: Any, /) -> SlogdetResult:
 
     >>> import asyncio, numpy as np, pycore
     >>> asyncio.run(pycore.linalg.slogdet_async(np.array([[0, 1], [1, 0]], np.float32)))
-    SlogdetResult(sign=-1.0, logabsdet=0.0)
+    SlogdetResult(sign=np.float32(-1.0), logabsdet=np.float32(0.0))
     """
     return await _on_numpy("slogdet", [_square(x, "slogdet")],  # type: ignore[no-any-return]
                            lambda v: SlogdetResult(*np.linalg.slogdet(v)))
@@ -796,7 +796,7 @@ async def matrix_rank_async(x: Any, /, *, rtol: Any = None) -> Array:
 
     >>> import asyncio, numpy as np, pycore
     >>> asyncio.run(pycore.linalg.matrix_rank_async(np.array([[1, 2], [2, 4]], np.float32)))
-    1
+    np.int32(1)
     """
     x = _floating(x, "matrix_rank")
     _matrices(x, "matrix_rank")

@@ -408,8 +408,8 @@ async def repeat_async(x: Any, repeats: Any, /, *, axis: Any = None) -> Array:
             at += length * times
         return parts
 
-    return await moved_async("repeat", [x], shape, x.dtype, repeated,
-                             lambda hs: np.repeat(hs[0], counts.astype(np.intp), axis=a))  # (32-bit in Pyodide)
+    return await moved_async("repeat", [x], shape, x.dtype, repeated,  # (intp: 32 bits in Pyodide)
+                             lambda hs: np.repeat(hs[0], counts.astype(np.intp), axis=a))
 
 
 async def astype_async(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> Array:

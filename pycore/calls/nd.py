@@ -5,7 +5,7 @@ made here from the tables.
 
 Where results live: an op with any GpuArray input returns a GpuArray (host operands are uploaded
 as part of the call; if auto computes on NumPy, the result is uploaded), an op on host arrays
-returns a NumPy array, and a reduction over every axis (keepdims False) returns a Python scalar.
+returns a NumPy array (a reduction over every axis of host values: a NumPy scalar, as NumPy's).
 `backend=` says where to compute, never where the result lives.
 """
 
@@ -423,7 +423,7 @@ async def _reduce_in_parts_async(r: Reduction, x: np.ndarray, axis: Any, axes: t
         value = np.asarray(inner.numpy(stacked, axes, keepdims)).astype(inner.result_dtype(x.dtype))
         if r.name == "mean":
             value = (value / np.float32(math.prod(x.shape[d] for d in axes))).astype(np.float32)
-    return value.reshape(()).item() if value.ndim == 0 else value
+    return value.reshape(())[()] if value.ndim == 0 else value
 
 
 async def reduce_async(
@@ -470,8 +470,8 @@ async def reduce_async(
     except (ValueError, TypeError) as exc:
         mark_argument_error(exc)
         raise
-    scalar = not kept and not keepdims
-    keep = isinstance(x, GpuArray) and not scalar
+    scalar = not kept and not keepdims  # (a 0-D result: a GpuArray on the GPU, else a NumPy scalar)
+    keep = isinstance(x, GpuArray)
     await RUNTIME.init_async()
     if (RUNTIME.device is not None and backend != "numpy" and isinstance(x, np.ndarray) and x.ndim
             and storage_bytes(x.shape, x.dtype) > RUNTIME.device.max_binding):
@@ -486,7 +486,7 @@ async def reduce_async(
 
     def finish(value: Any) -> Any:
         if scalar:
-            return np.asarray(value).astype(out_dtype).reshape(()).item()
+            return np.asarray(value).astype(out_dtype).reshape(())[()]
         return value.astype(out_dtype, copy=False).reshape(shaped)
 
     stored = wide(out_dtype)  # (the kernels write 32-bit results; a packed one is converted after)
@@ -534,7 +534,7 @@ async def reduce_async(
             value = np.asarray(
                 r.numpy(host, None if axis is None else (axes if not r.arg else (axis,)), keepdims, **extra)
             ).astype(out_dtype)
-        if scalar:
+        if scalar and not keep:
             return finish(value)
         return await _result(value.reshape(shaped), keep)
 
@@ -775,8 +775,8 @@ def make_reduction(r: Reduction) -> Any:
     if r.two_pass:
         lines.append("correction: subtracted from N in the divisor (1 for the sample variance).")
     lines.append(
-        "Returns a Python scalar when every axis is reduced (keepdims False), else an array "
-        "(a GpuArray for a GpuArray input)."
+        "Returns an array where x lives: a GpuArray for a GpuArray input (0-D when every axis is "
+        "reduced: it stays on the GPU), else a NumPy array (a NumPy scalar when every axis is reduced)."
     )
     return _public(public, f"{r.name}_async", signature, _doc(r.summary, lines, r.example, r.shows))
 

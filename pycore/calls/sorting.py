@@ -294,7 +294,8 @@ async def nonzero_async(x: Any, /) -> tuple[Array, ...]:
         return tuple(np.asarray(i, INDEX) for i in np.nonzero(host_values(a)))
     flat = await reshape_async(a, (-1,))
     zero = await ufunc_async(UFUNCS["equal"], (flat, False if a.dtype == BOOL else 0))
-    count = int(await count_nonzero_async(await ufunc_async(UFUNCS["logical_not"], (zero,))))
+    counted = await count_nonzero_async(await ufunc_async(UFUNCS["logical_not"], (zero,)))
+    count = int(await counted.to_numpy_async() if isinstance(counted, GpuArray) else counted)
     if count == 0:
         return tuple([await zeros_async((0,), dtype=INDEX, device="gpu") for _ in a.shape])
     at = (await argsort_async(zero))[:count]  # (False sorts first: the nonzero ones, in order)

@@ -895,7 +895,7 @@ REDUCTIONS: dict[str, Reduction] = {
             summary="The variance over `axis` (two passes: the mean, then squared deviations), "
             "divided by N - correction.",
             example="pycore.var_async([1.0, 2.0, 3.0, 4.0])",
-            shows="1.25",
+            shows="np.float32(1.25)",
         ),
         Reduction(
             name="std",
@@ -958,7 +958,7 @@ REDUCTIONS: dict[str, Reduction] = {
             numpy=lambda x, axis, keepdims: np.any(x, axis=axis, keepdims=keepdims),
             summary="Whether any element over `axis` is nonzero (False for no elements).",
             example="pycore.any_async([0, 0, 3])",
-            shows="True",
+            shows="np.True_",
         ),
     ]
 }

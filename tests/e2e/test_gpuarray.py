@@ -18,7 +18,9 @@ kinds = [type(v).__name__ for v in (t, r, s, a)]
 live = pycore.info()["memory"]["bytes_in_use"] - before
 readbacks = [e["ms"].get("readback", 0) for e in pycore.trace()[-3:]]
 got = await a.to_numpy_async()
-total = await pycore.sum_async(a)
+total = await pycore.sum_async(a)  # (a 0-D GpuArray: it stays on the GPU)
+kinds.append(type(total).__name__)
+total = float(await total.to_numpy_async())
 for v in (t, r, s, a):
     v.release()
 {"kinds": kinds, "live": live, "nbytes": t.nbytes, "readbacks": readbacks,
@@ -26,7 +28,7 @@ for v in (t, r, s, a):
  "sum": total, "ref_sum": float(got.astype(np.float64).sum()), "shape": list(got.shape),
  "after": pycore.info()["memory"]["bytes_in_use"] - before, "repr": repr(t)}
 """)
-    assert r["kinds"] == ["GpuArray"] * 4
+    assert r["kinds"] == ["GpuArray"] * 5
     assert r["live"] >= 4 * r["nbytes"] and r["after"] == 0
     assert r["readbacks"] == [0, 0, 0]
     assert r["equal"] and r["shape"] == [300, 200]

@@ -20,8 +20,8 @@ async def check(label, got, want, tol=2e-5):
     global calls
     calls += 1
     want = np.asarray(want)
-    if want.ndim == 0:
-        if not isinstance(got, (int, float)) or not np.isclose(got, float(want), rtol=tol, atol=tol):
+    if want.ndim == 0 and not isinstance(got, GpuArray):  # (of host inputs: a NumPy scalar)
+        if not isinstance(got, np.generic) or not np.isclose(got, float(want), rtol=tol, atol=tol):
             failures.append(f"{label}: {got!r} != {want!r}")
         return
     if not (isinstance(got, GpuArray) and got.device == "webgpu"):

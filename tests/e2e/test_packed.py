@@ -128,6 +128,7 @@ for dt in PACKED:  # every length's last word, and offsets inside a word
             why = differ(await (await v.copy_async()).to_numpy_async(), h)
             if why:
                 failures.append(f"copy {dt}[{n}] {label}: {why}")
+t = u = v = gx = gy = gv = wide = narrow = g = None  # (the worker is shared: its GPU memory is counted)
 [failures, calls]
 '''
 
@@ -161,6 +162,7 @@ for a, b in PAIRS:
     for name in ["add", "multiply", "subtract", "maximum", "less", "equal", "divide"]:
         call = getattr(pycore, name + "_async")
         await compare(f"{name} {a} {b}", lambda: call(t, u), lambda: call(x, y))
+t = u = v = gx = gy = gv = wide = narrow = g = None  # (the worker is shared: its GPU memory is counted)
 [failures, calls]
 '''
 
@@ -233,6 +235,7 @@ for d in PACKED:
                     continue
                 await compare(f"{r} {d} {label} axis {axis}", lambda: fn(g, axis=axis, keepdims=True),
                               lambda: fn(h, axis=axis, keepdims=True))
+t = u = v = gx = gy = gv = wide = narrow = g = None  # (the worker is shared: its GPU memory is counted)
 [failures, calls]
 '''
 

@@ -800,10 +800,6 @@ def test_ufunc_call_errors():
 # -------------------------------------------------------------------------- reductions on NumPy
 
 
-SCALAR_TYPE = {"float32": float, "float16": float, "int32": int, "uint32": int, "int16": int, "uint16": int,
-               "int8": int, "uint8": int, "bool": bool}
-
-
 def numpy_reduction(name, x, axis, keepdims, correction=0.0):
     """(NumPy's answer, in float64 for float results, the result dtype pycore gives, tolerance);
     a float16 result is the float32 one rounded once (half a float16 ULP more)."""
@@ -846,8 +842,8 @@ def _numpy_reduction(name, x, axis, keepdims, correction=0.0):
 
 def check_reduction(name, got, x, axis, keepdims, **kw):
     want, dtype, tol = numpy_reduction(name, x, axis, keepdims, **kw)
-    if len(normalize_axes(axis, x.ndim)) == x.ndim and not keepdims:  # every axis: a Python scalar
-        assert type(got) is SCALAR_TYPE[dtype.name], (name, x.dtype, got)
+    if len(normalize_axes(axis, x.ndim)) == x.ndim and not keepdims:  # every axis: a NumPy scalar
+        assert isinstance(got, np.generic) and got.dtype == dtype, (name, x.dtype, got)
         got = np.asarray(got)
     else:
         assert isinstance(got, np.ndarray) and got.dtype == dtype, (name, x.dtype, axis, got)
@@ -903,11 +899,11 @@ def test_arg_reductions_pick_the_first_tie_and_the_first_nan():
 
 def test_empty_reductions():
     e = np.zeros((0, 3), np.float32)
-    assert run(pycore.sum_async(e)) == 0.0 and type(run(pycore.sum_async(e))) is float
+    assert run(pycore.sum_async(e)) == 0.0 and type(run(pycore.sum_async(e))) is np.float32
     assert run(pycore.sum_async(np.zeros(0, np.int32))) == 0
     assert run(pycore.sum_async(e, axis=0)).tolist() == [0.0, 0.0, 0.0]
     assert run(pycore.prod_async(e, axis=0)).tolist() == [1.0, 1.0, 1.0]
-    assert run(pycore.all_async(np.zeros(0, bool))) is True and run(pycore.any_async([])) is False
+    assert run(pycore.all_async(np.zeros(0, bool))) == True and run(pycore.any_async([])) == False  # noqa: E712
     assert run(pycore.max_async(e, axis=1)).shape == (0,)  # nothing reduced, nothing to answer
     for name in ("max", "min", "argmax", "argmin"):
         fn = getattr(pycore, f"{name}_async")
@@ -944,15 +940,16 @@ def test_reduction_argument_errors():
 
 def test_reduction_result_types():
     f, i, b = np.ones((2, 3), np.float32), np.ones((2, 3), np.int32), np.ones((2, 3), bool)
-    assert type(run(pycore.sum_async(f))) is float and type(run(pycore.sum_async(i))) is int
-    assert type(run(pycore.sum_async(b))) is int and run(pycore.sum_async(b)) == 6
-    assert type(run(pycore.all_async(f))) is bool and type(run(pycore.argmax_async(f))) is int
-    assert type(run(pycore.mean_async(i))) is float and type(run(pycore.max_async(b))) is bool
+    # (a full reduction of host arrays: a NumPy scalar of the result's dtype, as NumPy's own)
+    assert type(run(pycore.sum_async(f))) is np.float32 and type(run(pycore.sum_async(i))) is np.int32
+    assert type(run(pycore.sum_async(b))) is np.int32 and run(pycore.sum_async(b)) == 6
+    assert type(run(pycore.all_async(f))) is np.bool_ and type(run(pycore.argmax_async(f))) is np.int32
+    assert type(run(pycore.mean_async(i))) is np.float32 and type(run(pycore.max_async(b))) is np.bool_
     kept = run(pycore.sum_async(f, keepdims=True))
     assert isinstance(kept, np.ndarray) and kept.shape == (1, 1) and kept.dtype == FLOAT32
     assert run(pycore.sum_async(b, axis=0)).dtype == run(pycore.prod_async(b, axis=0)).dtype == INT32
     assert run(pycore.max_async(np.ones((3, 2), np.uint32), axis=0)).dtype == UINT32
-    assert type(run(pycore.max_async(np.ones(3, np.uint32), axis=0))) is int  # every axis: a scalar
+    assert type(run(pycore.max_async(np.ones(3, np.uint32), axis=0))) is np.uint32  # every axis: a scalar
     assert run(pycore.var_async(i, axis=1)).dtype == FLOAT32
     assert run(pycore.argmin_async(f, axis=0)).dtype == INT32
 
@@ -1055,7 +1052,8 @@ def test_gpu_array_inputs_give_gpu_array_results():
                       (run(pycore.matmul_async(t.T, t)), x.T @ x)]:
         assert isinstance(got, GpuArray) and got.device == "numpy"
         np.testing.assert_allclose(read(got), want, rtol=1e-6)
-    assert run(pycore.sum_async(t)) == 66.0  # a full reduction: a Python scalar
+    total = run(pycore.sum_async(t))  # a full reduction: a 0-D GpuArray, where its input is
+    assert isinstance(total, GpuArray) and total.shape == () and run(total.to_numpy_async()) == 66.0
     assert isinstance(run(pycore.add_async(x, 1)), np.ndarray)
 
 
