@@ -76,7 +76,7 @@ MOUNTS: dict[str, Path] = {
     # the peer the benchmarks compare with (npm devDependencies; only their browser bundles)
     "/npm/tfjs-core/": NPM / "@tensorflow" / "tfjs-core" / "dist",
     "/npm/tfjs-backend-webgpu/": NPM / "@tensorflow" / "tfjs-backend-webgpu" / "dist",
-    "/npm/jax-js/": NPM / "@jax-js" / "jax" / "dist",  # the fft yardstick (ES modules)
+    "/npm/jax-js/": NPM / "@jax-js" / "jax",  # the fft yardstick: dist/ (ES modules), package.json
     "/npm/chart.js/": NPM / "chart.js" / "dist",  # the visualization page's charts
     # what Pyodide's own console page (/pyodide/console.html) loads from a CDN, served from npm
     "/npm/jquery/": NPM / "jquery" / "dist",

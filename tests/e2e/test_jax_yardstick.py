@@ -23,7 +23,7 @@ for shape, axes in (((1, 64), (1,)), ((8, 8), (0, 1)), ((8, 4), (0,))):
         got = np.array([complex(re, im) for _, re, im in raw["sample"]])
         if at != list(range(len(want))):
             failures.append(f"{shape} {axes}: sampled {at}")
-        elif not np.allclose(got, want, rtol=0, atol=1e-5 * np.abs(want).max()):
+        elif not np.allclose(got, want, rtol=0, atol=1e-4 * np.abs(want).max()):
             failures.append(f"{shape} {axes} jitted={jitted}: {got[:4]} vs {want[:4]}")
         row = await jax_fft_async(module, shape, axes, 2, 1, jitted)
         rows.append({k: row[k] for k in ("ms", "backend", "devices", "error", "count", "jitted", "adapter")})
@@ -48,6 +48,6 @@ def test_jax_fft_yardstick_runs_on_webgpu_with_numpy_values(dawn):
     assert len(r["rows"]) == 6
     for row in r["rows"]:
         assert row["backend"] == "webgpu" and row["devices"] == ["webgpu"], row
-        assert row["ms"] > 0 and row["count"] == 2 and row["error"] < 1e-5, row
+        assert row["ms"] > 0 and row["count"] == 2 and row["error"] < 1e-4, row
         assert row["adapter"], row
     assert "error" in r["refused"] and "against NumPy" in r["refused"]

@@ -313,13 +313,15 @@ let jaxModule = null;
  *  has no WebGPU backend rather than timing its CPU (wasm) one. */
 export function jaxjs() {
   jaxReady ??= (async () => {
-    const jax = globalThis.jaxjs ?? (await import("/npm/jax-js/index.js"));
+    const jax = globalThis.jaxjs ?? (await import("/npm/jax-js/dist/index.js"));
     if (!(await jax.init("webgpu")).includes("webgpu")) throw new Error("jax-js could not start its WebGPU backend");
     jax.defaultDevice("webgpu");
     jaxModule = jax;
     const info = jax.getWebGPUDevice().adapterInfo ?? {};
     const adapter = [info.vendor, info.architecture, info.description].filter(Boolean).join(" / ");
-    return { version: globalThis.jaxjsVersion ?? null, backend: jax.defaultDevice(), adapter };
+    const version = globalThis.jaxjsVersion ?? (await fetch("/npm/jax-js/package.json")
+      .then((res) => res.json()).then((pkg) => pkg.version, () => null));
+    return { version, backend: jax.defaultDevice(), adapter };
   })();
   return jaxReady;
 }
