@@ -2,7 +2,8 @@
 # pycore's browser transport on a real GPU: Pyodide on Dawn (Chrome's WebGPU) in Node, with raw JS
 # and TF.js in the same process. Checks every op case against its float64 reference and every
 # fused chain on the GPU, measures where a call's time goes (scripts/call_cost.py), runs the
-# benchmark sweep (scripts/bench.py --dawn) and the fft benchmark against jax-js (scripts/fft_bench.py). Also on a machine with no registry access or Node:
+# benchmark sweep (scripts/bench.py --dawn) and the fft benchmark against jax-js
+# (scripts/fft_bench.py). Also on a machine with no registry access or Node:
 #
 # Bring along (git-ignored in your checkout), made on a Linux x86-64 machine that has them:
 #   .dawn/node.xz               xz -c "$(command -v node)" > .dawn/node.xz  (a Node >= 20 binary)
