@@ -9,7 +9,8 @@ What it serves (nothing else; everything else is a 404):
   /shaders/          shaders/        the WGSL sources (also packed into the pycore wheel)
   /wheels/           vendor/wheels/  NumPy for Pyodide, micropip, packaging (see SHA256SUMS)
   /npm/<name>/       node_modules/<package>/dist/   browser bundles of npm packages the pages use
-                     (Chart.js for /viz.html; TF.js and its WebGPU backend, the benchmarks' peer)
+                     (Chart.js for /viz.html; TF.js and its WebGPU backend, the benchmarks' peer;
+                     jax-js, the fft benchmark's)
   /wheels/pycore-<version>-py3-none-any.whl   the standard build of pyproject.toml (pip wheel .)
   /wheels/pycore-<version>-py3-none-any.<cache tag>-pyc.zip   its modules compiled by the page's
                      Pyodide, which the page unpacks beside the installed wheel (see PycCache)
@@ -75,6 +76,7 @@ MOUNTS: dict[str, Path] = {
     # the peer the benchmarks compare with (npm devDependencies; only their browser bundles)
     "/npm/tfjs-core/": NPM / "@tensorflow" / "tfjs-core" / "dist",
     "/npm/tfjs-backend-webgpu/": NPM / "@tensorflow" / "tfjs-backend-webgpu" / "dist",
+    "/npm/jax-js/": NPM / "@jax-js" / "jax",  # the fft yardstick: dist/ (ES modules), package.json
     "/npm/chart.js/": NPM / "chart.js" / "dist",  # the visualization page's charts
     # what Pyodide's own console page (/pyodide/console.html) loads from a CDN, served from npm
     "/npm/jquery/": NPM / "jquery" / "dist",

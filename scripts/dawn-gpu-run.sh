@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # pycore's browser transport on a real GPU: Pyodide on Dawn (Chrome's WebGPU) in Node, with raw JS
 # and TF.js in the same process. Checks every op case against its float64 reference and every
-# fused chain on the GPU, measures where a call's time goes (scripts/call_cost.py), and runs the
-# benchmark sweep (scripts/bench.py --dawn). Also on a machine with no registry access or Node:
+# fused chain on the GPU, measures where a call's time goes (scripts/call_cost.py), runs the
+# benchmark sweep (scripts/bench.py --dawn) and the fft benchmark against jax-js
+# (scripts/fft_bench.py). Also on a machine with no registry access or Node:
 #
 # Bring along (git-ignored in your checkout), made on a Linux x86-64 machine that has them:
 #   .dawn/node.xz               xz -c "$(command -v node)" > .dawn/node.xz  (a Node >= 20 binary)
 #   .dawn/node_modules.tar.xz   tar -cJf .dawn/node_modules.tar.xz node_modules/webgpu/index.js \
 #       node_modules/webgpu/package.json node_modules/webgpu/dist/linux-x64/dawn.node node_modules/pyodide \
 #       node_modules/@tensorflow/tfjs-core/dist/tf-core.min.js \
-#       node_modules/@tensorflow/tfjs-backend-webgpu/dist/tf-backend-webgpu.min.js
+#       node_modules/@tensorflow/tfjs-backend-webgpu/dist/tf-backend-webgpu.min.js \
+#       node_modules/@jax-js/jax/package.json node_modules/@jax-js/jax/dist
 #   .gl/                        Debian's Vulkan loader, if the machine lacks it (see native-gpu-run.sh)
 # then, on the GPU machine:  bash scripts/dawn-gpu-run.sh OUT_DIR
 set -uo pipefail
@@ -62,3 +64,4 @@ PY
 python3 scripts/call_cost.py --out "$out/call-cost.json" 2>&1 | grep -v "^Warning" | tee "$out/call-cost.txt"
 python3 scripts/bench.py --dawn --repeats 9 --out "$out/dawn-bench.json" 2>&1 | grep -v "^Warning" \
   | tee "$out/dawn-bench.txt"
+python3 scripts/fft_bench.py --out "$out/fft-bench.json" 2>&1 | grep -v "^Warning" | tee "$out/fft-bench.txt"

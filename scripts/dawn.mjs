@@ -5,7 +5,7 @@
 //
 // It boots Dawn (npm `webgpu`), Pyodide (npm `pyodide`) with the vendored NumPy wheel, and this
 // checkout's pycore (PYCORE_TRANSPORT=browser), with the benchmark's yardsticks in the same process:
-// web/bench/baselines.js (raw JavaScript on pycore's device) and TF.js's WebGPU backend. Then it
+// web/bench/baselines.js (raw JavaScript on pycore's device), TF.js's WebGPU backend and jax-js. Then it
 // answers Python snippets, one JSON line each on stdin ({"code": ...}), with one JSON line each on
 // stdout ({"value": json} or {"error": traceback}), as tests/native_worker.py does: top-level await
 // allowed, the last expression's value returned, one namespace kept between snippets. The first
@@ -67,6 +67,14 @@ async function main() {
       log(`dawn.mjs: TF.js unavailable (${file}): ${err.message}`);
       break;
     }
+  }
+  // jax-js (an ES module; the fft yardstick): its WebGPU backend starts on first use (baselines.js).
+  try {
+    const dir = path.join(ROOT, "node_modules", "@jax-js", "jax");
+    globalThis.jaxjs = await import(pathToFileURL(path.join(dir, "dist", "index.js")));
+    globalThis.jaxjsVersion = JSON.parse(await readFile(path.join(dir, "package.json"), "utf8")).version;
+  } catch (err) {
+    log(`dawn.mjs: jax-js unavailable: ${err.message}`);
   }
   globalThis.pycoreBaselines = await import(pathToFileURL(path.join(ROOT, "web", "bench", "baselines.js")));
 

@@ -12,6 +12,26 @@ wgpu-py), against NumPy's pocketfft on the same complex64 values in the same pro
 - NumPy's time for the same transform (best of a few), and the GPU result's error against NumPy
   in float64 (relative to the norm).
 
+For the first two cases (2^20 points, fft2 of 2048 x 2048; with --small 2^14 and 256 x 256), and
+on Dawn only, also pycore against jax-js (npm @jax-js/jax, pinned in package.json, on its own WebGPU
+device in the same process: web/bench/baselines.js's jaxFft), both measured alike: a chain of
+COUNT transforms on complex data already on the GPU, fft and inverse fft in turn (each reading
+the one before's result, so values stay finite), one sync at the end; the wall time of the chain
+(median of ROUNDS, after a warm-up chain) / COUNT:
+
+- pycore: pycore's public fft cannot take or keep complex values on the GPU yet (its complex
+  results are NumPy arrays), so each transform is what such a call would run: the fft plan of the
+  call (plan_fft, the inverse's with the 1/n scale) through the executor
+  (`run_plans_async(..., keep=True)`, one session per transform: Python's host work, the encode
+  and the queueing each time) on the interleaved (..., 2) float32 buffer of the transform before;
+  the sync is `device.settle_async()` and the queue's work-done promise;
+- jax-js: `numpy.fft.fftn` / `ifftn` on its {real, imag} float32 arrays, eagerly and as `jax.jit`
+  functions (its fft is a routine that jit does not fuse), the sync `jax.blockUntilReady`; checked
+  to have run on its WebGPU backend, its values checked against NumPy.
+
+Ratios: jax-js ms / pycore ms (> 1: pycore is faster; the faster of jax-js's eager and jitted
+chains), and NumPy (in the same Pyodide, one transform, best of ROUNDS) ms / pycore ms.
+
     python3 scripts/fft_bench.py [--native] [--small] [--out FILE.json]
 
 `--small` runs small sizes (2^14, 256 x 256, 64 x 1024, 10,000), for CPU adapters (lavapipe).
@@ -77,6 +97,57 @@ for label, shape, axes in CASES:
 json.dumps(out)
 '''
 
+CHAIN_SNIPPET = r'''
+import statistics
+from pycore.array.dtypes import FLOAT32
+from pycore.bench.peers import _baselines_module, jax_fft_async, jax_fft_input
+from pycore.calls.gpuarray import GpuArray
+from pycore.engine.executor import run_plans_async
+
+notes = []
+module = await _baselines_module(notes.append)
+chains = {"count": COUNT, "rounds": ROUNDS, "cases": {}, "notes": notes}
+
+async def pycore_chain(shape, axes):
+    fwd = plan_fft(shape, tuple(Transform(a, shape[a]) for a in axes), False, f)
+    inv = plan_fft(shape, tuple(Transform(a, shape[a], 1.0 / shape[a]) for a in axes), True, f)
+    x = jax_fft_input(shape)
+    g = await pycore.to_gpu_async(x.view(np.float32).reshape(*shape, 2))
+    async def chain(k):
+        y = g
+        for i in range(k):
+            plan = inv if i % 2 else fwd
+            bound = (*y.binding(), y.checks)
+            buf, checks, _ = await run_plans_async(dev, "fft chain", [(plan, [bound])], keep=True)
+            y = GpuArray((*shape, 2), buffer=buf, checks=checks, device=dev, dtype=FLOAT32)
+        await dev.settle_async()
+        await dev.transport.work_done_async()
+        return y
+    first = await (await chain(1)).to_numpy_async()
+    want = np.fft.fftn(x.astype(np.complex128), axes=axes)
+    error = float(np.linalg.norm(first.view(np.complex64).reshape(shape) - want) / np.linalg.norm(want))
+    await chain(COUNT)
+    runs = []
+    for _ in range(ROUNDS):
+        t = time.perf_counter()
+        await chain(COUNT)
+        runs.append((time.perf_counter() - t) * 1e3 / COUNT)
+    g.release()
+    return {"ms": statistics.median(runs), "runs": runs, "rel_error": error}
+
+for label, shape, axes in CASES[:2]:
+    row = {"pycore": await pycore_chain(shape, axes)}
+    if module is not None:
+        for jitted in (False, True):
+            key = "jax_jit" if jitted else "jax"
+            try:
+                row[key] = await jax_fft_async(module, shape, axes, COUNT, ROUNDS, jitted)
+            except Exception as exc:
+                row[key] = {"failed": f"{type(exc).__name__}: {exc}"}
+    chains["cases"][label] = row
+json.dumps(chains)
+'''
+
 LARGE = [("fft 2^20", (1, 1 << 20), (1,)), ("fft2 2048 x 2048", (2048, 2048), (0, 1)),
          ("fft 4096 x 1024-point rows", (4096, 1024), (1,)), ("fft 10^6 (Bluestein)", (1, 10**6), (1,))]
 SMALL = [("fft 2^14", (1, 1 << 14), (1,)), ("fft2 256 x 256", (256, 256), (0, 1)),
@@ -91,7 +162,7 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     from tests.harness import Dawn, Native
 
-    cases, reps, rounds = (SMALL, 3, 2) if args.small else (LARGE, 20, 5)
+    cases, reps, rounds, count = (SMALL, 3, 2, 4) if args.small else (LARGE, 20, 5, 20)
     snippet = (f"CASES = {cases!r}\nREPS = {reps}\nROUNDS = {rounds}\n" + SNIPPET)
     worker = Native() if args.native else Dawn()
     info = worker.ready()
@@ -99,6 +170,8 @@ def main(argv: list[str]) -> int:
         print(f"no WebGPU adapter: {info.get('reason')}", file=sys.stderr)
         return 1
     result = json.loads(worker.py(snippet))
+    if not args.native:  # (the yardstick runs in the JavaScript beside Pyodide)
+        result["chains"] = json.loads(worker.py(f"COUNT = {count}\n" + CHAIN_SNIPPET))
     worker.close()
     print(f"adapter: {result['adapter']}")
     print(f"{'case':30s} {'kernels ms':>10s} {'GFLOP/s':>8s} {'call ms':>9s} {'NumPy ms':>9s} "
@@ -110,6 +183,26 @@ def main(argv: list[str]) -> int:
         kms = f"{k:10.4f}" if k else f"{'-':>10s}"
         print(f"{label:30s} {kms} {gflops} {r['call_ms']:9.2f} {r['numpy_ms']:9.2f} {ratio} "
               f"{r['rel_error']:9.2e}  {' '.join(r['kernels'])}")
+    chains = result.get("chains")
+    if chains:
+        print(f"\nchains of {chains['count']} resident transforms (fft, ifft in turn), one sync; ms per "
+              f"transform, median of {chains['rounds']}:")
+        print(f"{'case':30s} {'pycore':>9s} {'jax-js':>9s} {'jax jit':>9s} {'jax/pycore':>10s} "
+              f"{'NumPy/pycore':>12s}  jax-js backend")
+        for label, row in chains["cases"].items():
+            ours = row["pycore"]["ms"]
+            jax = [row[k]["ms"] for k in ("jax", "jax_jit") if "ms" in row.get(k, {})]
+            cells = [f"{row[k]['ms']:9.3f}" if "ms" in row.get(k, {}) else f"{'-':>9s}"
+                     for k in ("jax", "jax_jit")]
+            versus = f"{min(jax) / ours:10.2f}" if jax else f"{'-':>10s}"
+            numpy_ratio = result["cases"][label]["numpy_ms"] / ours
+            where = next((f"{row[k]['backend']} ({row[k]['adapter']}), error {row[k]['error']:.1e}"
+                          for k in ("jax", "jax_jit") if "ms" in row.get(k, {})),
+                         "; ".join(row[k]["failed"] for k in ("jax", "jax_jit") if "failed" in row.get(k, {}))
+                         or "no jax-js")
+            print(f"{label:30s} {ours:9.3f} {cells[0]} {cells[1]} {versus} {numpy_ratio:12.1f}  {where}")
+        for note in chains["notes"]:
+            print(f"note: {note}")
     if args.out:
         args.out.write_text(json.dumps(result, indent=1))
     return 0

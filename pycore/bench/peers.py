@@ -1,8 +1,10 @@
-"""The yardsticks in the same page or process: raw JavaScript on pycore's own device and TF.js's WebGPU
-backend (web/bench/baselines.js), and the small-op round trip against raw JavaScript (the bridge)."""
+"""The yardsticks in the same page or process: raw JavaScript on pycore's own device, TF.js's WebGPU
+backend and jax-js's fft (web/bench/baselines.js), and the small-op round trip against raw JavaScript
+(the bridge)."""
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Callable
 from typing import Any, cast
@@ -198,3 +200,45 @@ def _trimmed_mean(xs: list[float], cut: float = 0.1) -> float:
     k = int(len(xs) * cut)
     kept = xs[k:len(xs) - k] or xs
     return round(sum(kept) / len(kept), 4)
+
+
+def jax_fft_input(shape: tuple[int, ...]) -> np.ndarray:
+    """The complex64 values baselines.js's jaxFft transforms (its complexData): real parts the first
+    half, imaginary parts the second half of randomData over twice the size.
+
+    >>> jax_fft_input((2, 2)).round(3)
+    array([[0.   +1.985j, 0.822+1.709j],
+           [1.498+1.131j, 1.91 +0.353j]], dtype=complex64)
+    """
+    size = math.prod(shape)
+    data = (np.sin(np.arange(2 * size) * 12.9898) * 2).astype(np.float32)
+    return (data[:size] + 1j * data[size:]).astype(np.complex64).reshape(shape)
+
+
+# jaxFft's sampled values against NumPy's, relative to the largest magnitude: a wrong transform is off
+# by about 1; float32 with a GPU's sin and cos (jax-js computes its twiddles so) by 1e-9 (lavapipe)
+# to 3e-5 (SwiftShader)
+JAX_FFT_TOLERANCE = 1e-3
+
+
+async def jax_fft_async(module: Any, shape: tuple[int, ...], axes: tuple[int, ...], count: int,
+                        repeats: int, jitted: bool = False) -> dict[str, Any]:
+    """jax-js's fftn over `axes` of jax_fft_input(shape) on its WebGPU backend (baselines.js's
+    jaxFft: `repeats` chains of `count` transforms on its GPU, one sync each): its row, with "ms"
+    per transform, "backend", "adapter", and "error" (its sampled values against NumPy's in float64,
+    relative to the largest magnitude). Raises RuntimeError where the arrays were not on WebGPU, and
+    AssertionError where the values are off by more than JAX_FFT_TOLERANCE."""
+    from pyodide.ffi import to_js  # type: ignore[import-not-found]
+
+    got = (await module.jaxFft(to_js(list(shape)), to_js(list(axes)), count, repeats, jitted)).to_py()
+    if got["backend"] != "webgpu" or list(got["devices"]) != ["webgpu"]:
+        raise RuntimeError(f"bench: jax-js ran on {got['devices']} (default {got['backend']}), not on WebGPU")
+    want = np.fft.fftn(jax_fft_input(shape).astype(np.complex128), axes=axes).ravel()
+    at = np.array([int(i) for i, _, _ in got["sample"]])
+    values = np.array([complex(re, im) for _, re, im in got["sample"]])
+    error = float(np.abs(values - want[at]).max() / np.abs(want).max())
+    if not error <= JAX_FFT_TOLERANCE:
+        raise AssertionError(f"bench: jax-js fftn of {shape} over axes {axes}: error {error:.2e} "
+                             "against NumPy")
+    return {k: v for k, v in got.items() if k != "sample"} | {"error": error, "shape": list(shape),
+                                                              "axes": list(axes)}

@@ -9,6 +9,10 @@
 //   served by serve.py under /npm/): what a JavaScript user would pick. Each call uploads a tensor,
 //   runs the op and awaits data(), the same round trip as a pycore call on NumPy input.
 //
+//   jax-js (npm @jax-js/jax, served by serve.py under /npm/jax-js/; scripts/dawn.mjs preloads it as
+//   globalThis.jaxjs) on its WebGPU backend: the fft yardstick (jaxFft), transforms chained on
+//   arrays already on its GPU device, one sync at the end.
+//
 // Benchmark glue only: no op logic of pycore lives here. Times are medians in milliseconds.
 
 const STORAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
@@ -299,5 +303,79 @@ export async function rawChain(device, code, n, s, repeats) {
     return { ...timed, head: Array.from(result.subarray(0, 8)) };
   } finally {
     [x, y, dst, params, staging].forEach((b) => b.destroy());
+  }
+}
+
+let jaxReady = null;
+let jaxModule = null;
+/** jax-js on its WebGPU backend (loaded and started on first use; its own GPUDevice, on the adapter
+ *  navigator.gpu gives for "high-performance"): its version, backend and adapter. Throws where it
+ *  has no WebGPU backend rather than timing its CPU (wasm) one. */
+export function jaxjs() {
+  jaxReady ??= (async () => {
+    const jax = globalThis.jaxjs ?? (await import("/npm/jax-js/dist/index.js"));
+    if (!(await jax.init("webgpu")).includes("webgpu")) throw new Error("jax-js could not start its WebGPU backend");
+    jax.defaultDevice("webgpu");
+    jaxModule = jax;
+    const info = jax.getWebGPUDevice().adapterInfo ?? {};
+    const adapter = [info.vendor, info.architecture, info.description].filter(Boolean).join(" / ");
+    const version = globalThis.jaxjsVersion ?? (await fetch("/npm/jax-js/package.json")
+      .then((res) => res.json()).then((pkg) => pkg.version, () => null));
+    return { version, backend: jax.defaultDevice(), adapter };
+  })();
+  return jaxReady;
+}
+
+/** The complex input of jaxFft over `size` elements: real parts randomData(2 size)[:size], imaginary
+ *  parts randomData(2 size)[size:] (pycore/bench/peers.py's jax_fft_input makes the same in NumPy). */
+function complexData(size) {
+  const data = randomData(2 * size);
+  return [data.subarray(0, size), data.subarray(size)];
+}
+
+/** jax-js's n-d fft (numpy.fft.fftn over `axes`) of a complex64 array of `shape` made on its WebGPU
+ *  device (real and imaginary float32 arrays, its ComplexPair): after a warm-up chain (its kernels
+ *  compiled), `repeats` chains of `count` transforms (fft and ifft in turn, so values stay finite;
+ *  each reads the one before's result) with one sync (blockUntilReady) at the end. With `jitted`,
+ *  the transforms are jax.jit functions. Returns ms per transform (the median chain / count), the
+ *  backend the arrays lived on, and `sample`: one fft's values at up to 64 flat indices spread over
+ *  the array ([index, real, imag] each), for the caller to check against NumPy. */
+export async function jaxFft(shape, axes, count, repeats, jitted = false) {
+  const info = await jaxjs();
+  const jax = jaxModule;
+  const np = jax.numpy;
+  const size = shape.reduce((a, b) => a * b, 1);
+  const [reData, imData] = complexData(size);
+  const re = np.array(reData, { device: "webgpu" }).reshape(shape);
+  const im = np.array(imData, { device: "webgpu" }).reshape(shape);
+  await jax.blockUntilReady([re, im]);  // (the upload done; not consumed)
+  const transform = (fn) => (a, b) => {
+    const out = fn({ real: a, imag: b }, axes);
+    return [out.real, out.imag];
+  };
+  let fwd = transform(np.fft.fftn);
+  let inv = transform(np.fft.ifftn);
+  if (jitted) [fwd, inv] = [jax.jit(fwd), jax.jit(inv)];
+  const chain = async (k) => {
+    let pair = [re.ref, im.ref];
+    for (let i = 0; i < k; i++) pair = (i % 2 ? inv : fwd)(...pair);
+    await jax.blockUntilReady(pair);
+    return pair;
+  };
+  try {
+    const devices = [re.device, im.device];
+    const timed = await timeRuns(async () => (await chain(count)).forEach((a) => a.dispose()), repeats);
+    const [outRe, outIm] = await chain(1);
+    devices.push(outRe.device, outIm.device);
+    const [real, imag] = [await outRe.data(), await outIm.data()];
+    const step = Math.max(1, Math.floor(size / 64));
+    const sample = [];
+    for (let i = 0; i < size && sample.length < 64; i += step) sample.push([i, real[i], imag[i]]);
+    return { ...timed, ms: timed.ms / count, runs: timed.runs.map((t) => t / count), count, jitted,
+             devices: [...new Set(devices)], sample, ...info };
+  } finally {
+    re.dispose();
+    im.dispose();
+    if (jitted) [fwd, inv].forEach((f) => f.dispose?.());
   }
 }
