@@ -27,41 +27,23 @@ fn is_finite(x: f32) -> bool {
 
 // Packed float16 (two to a u32 word; see pycore/kernels/plan.py load_packed and pack_word): kernels
 // compute in f32, so every adapter reads and writes float16, with or without `shader-f16`.
-// The float16 in the low 16 bits of h as the f32 of the same value (exact: subnormals, inf, NaN).
+// The float16 in the low 16 bits of h as the f32 of the same value (every float16 is one exactly).
 fn f16_to_f32(h: u32) -> f32 {
-    let sign = (h & 0x8000u) << 16u;
-    let e = (h >> 10u) & 0x1fu;
-    let m = h & 0x3ffu;
-    if (e == 0u) {  // zero or a subnormal: m * 2^-24, exact (and normal) in f32
-        return bitcast<f32>(bitcast<u32>(f32(m) * 5.9604644775390625e-8) | sign);
-    }
-    if (e == 31u) {
-        return bitcast<f32>(sign | 0x7f800000u | (m << 13u));
-    }
-    return bitcast<f32>(sign | ((e + 112u) << 23u) | (m << 13u));
+    return unpack2x16float(h & 0xffffu).x;
 }
 
-// x rounded to the nearest float16 (ties to even), as its 16 bits: past 65504 (from 65520 on) to
-// inf, NaN to a quiet NaN, below 2^-14 to a subnormal. (WGSL's pack2x16float leaves rounding and
-// out-of-range values to the implementation.)
+// x rounded to the nearest float16 (ties to even), as its 16 bits: from 65520 on to inf, NaN to a
+// quiet NaN, below 2^-14 to a subnormal, without branches (a kernel stores four at a time). The
+// hardware conversion (pack2x16float) takes the normal range only: WGSL leaves its result for values
+// past 65504 to the implementation, and an adapter may flush its subnormal results to zero.
 fn f32_to_f16(x: f32) -> u32 {
     let b = bitcast<u32>(x);
-    let sign = (b >> 16u) & 0x8000u;
     let a = b & 0x7fffffffu;
-    if (a > 0x7f800000u) {
-        return sign | 0x7e00u;
-    }
-    if (a >= 0x477ff000u) {
-        return sign | 0x7c00u;
-    }
-    if (a < 0x38800000u) {
-        return sign | u32(round(bitcast<f32>(a) * 16777216.0));
-    }
-    let m = a & 0x7fffffu;
-    var h = (((a >> 23u) - 112u) << 10u) | (m >> 13u);
-    let rest = m & 0x1fffu;
-    if (rest > 0x1000u || (rest == 0x1000u && (h & 1u) == 1u)) {
-        h = h + 1u;
-    }
+    let sign = (b >> 16u) & 0x8000u;
+    let normal = pack2x16float(vec2<f32>(bitcast<f32>(min(a, 0x477fe000u)), 0.0)) & 0x7fffu;
+    let small = u32(round(bitcast<f32>(a) * 16777216.0));  // (a multiple of 2^-24: a subnormal's bits)
+    var h = select(normal, small, a < 0x38800000u);
+    h = select(h, 0x7c00u, a >= 0x477ff000u);
+    h = select(h, 0x7e00u, a > 0x7f800000u);
     return sign | h;
 }

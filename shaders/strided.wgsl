@@ -17,7 +17,7 @@
 //
 // Packed dtypes (int8, int16, uint8, uint16, float16: several elements to a u32 word) are read as
 // words and unpacked to their 32-bit form; a packed output is written a word at a time, so each
-// thread's four elements are neighbours instead (`first` is 4 * t) and it writes their words.
+// thread's elements make whole words instead, which it writes (elementwise.py's `_lanes`).
 
 {{inputs}}
 @group(0) @binding({{out}}) var<storage, read_write> out: array<{{out_type}}>;

@@ -85,7 +85,33 @@ def convert(expr: str, src: np.dtype, dst: np.dtype) -> str:
 
 
 SPREAD = "(t / WORKGROUP) * (4u * WORKGROUP) + t % WORKGROUP"  # a thread's first element, its others a
-# workgroup's width apart (a packed output's four are neighbours: 4 * t)
+# workgroup's width apart, so each load and store instruction of a workgroup touches neighbouring words
+
+
+def _lanes(out: np.dtype) -> tuple[str, list[str]]:
+    """(a thread's first element, each of its four elements) in the output's chunk, as WGSL. A
+    packed output is written a word at a time, so a word's elements are one thread's: an 8-bit
+    output's four are one word (word t), a 16-bit output's two pairs are two words a workgroup's
+    width apart (neighbouring threads, neighbouring words, as the 32-bit layout)."""
+    if not packed(out):
+        return SPREAD, [f"first + {j}u * WORKGROUP" for j in range(PER_THREAD)]
+    if out.itemsize == 1:
+        return "4u * t", [f"first + {j}u" for j in range(PER_THREAD)]
+    first = "2u * ((t / WORKGROUP) * (2u * WORKGROUP) + t % WORKGROUP)"
+    return first, [f"first + {j % 2}u + {j // 2}u * 2u * WORKGROUP" for j in range(PER_THREAD)]
+
+
+def _whole(dtype: np.dtype, offset: int, strides: tuple[int, ...], out: np.dtype) -> bool:
+    """Whether an input is read a word at a time: it is packed like the output, contiguous (one
+    collapsed axis of stride 1) and starts on a word, so each output word's elements are one input
+    word's (a thread's elements come in whole words: `_lanes`).
+
+    >>> f16 = np.dtype("float16")
+    >>> _whole(f16, 0, (1,), f16), _whole(f16, 1, (1,), f16), _whole(f16, 0, (2,), f16)
+    (True, False, False)
+    """
+    return (packed(dtype) and packed(out) and dtype.itemsize == out.itemsize and tuple(strides) == (1,)
+            and offset % (4 // dtype.itemsize) == 0)
 
 
 def _type_name(dtype: np.dtype) -> str:
@@ -102,9 +128,11 @@ def _kernel(
     out: str,
     rank: int,
     n_params: int = 0,
+    whole: tuple[bool, ...] = (),
 ) -> Kernel:
     """The kernel computing `function` on operands ((dtype name, is scalar), ...) converted to
-    `compute`, and `n_params` f32 parameters, storing `out`, over outputs of `rank` collapsed axes."""
+    `compute`, and `n_params` f32 parameters, storing `out`, over outputs of `rank` collapsed axes.
+    `whole`: per array operand, whether it is read a word at a time (`_whole`)."""
     arrays = [k for k, (_, scalar) in enumerate(operands) if not scalar]
     n_arr = len(arrays)
     shape_at = 2 + n_arr  # words: count, first, offsets..., shape..., strides..., scalars...
@@ -114,12 +142,12 @@ def _kernel(
     n_words = param_at + n_params
     compute_dt, out_dt = np.dtype(compute), np.dtype(out)
     packed_out = packed(out_dt)
-    step = "1u" if packed_out else "WORKGROUP"  # how far apart a thread's four elements are
+    first, at = _lanes(out_dt)
     inputs: list[str] = []
     load: list[str] = []
     args: list[str] = []
     for lane in range(PER_THREAD):  # written out: the lanes' values stay in registers
-        load.append(f"    let i{lane} = word(1u) + min(first + {lane}u * {step}, n - 1u);")
+        load.append(f"    let i{lane} = word(1u) + min({at[lane]}, n - 1u);")
         if rank > 1:
             load.append(f"    var rem{lane} = i{lane};")
         for d in reversed(range(1, rank)):
@@ -138,7 +166,18 @@ def _kernel(
             stored = "u32" if packed(dt) else t
             inputs.append(f"@group(0) @binding({j}) var<storage, read> in{j}: array<{stored}>;")
             lanes = []
-            for lane in range(PER_THREAD):
+            if whole and whole[j]:  # a word holds one output word's elements: one load for them
+                per = 4 // dt.itemsize
+                for w in range(PER_THREAD // per):
+                    load.append(f"    let w{k}_{w} = in{j}[(u32(iword({2 + j}u)) + i{w * per}) / {per}u];")
+                    if dt.kind == "f":
+                        load.append(f"    let h{k}_{w} = unpack2x16float(w{k}_{w});")
+                        lanes += [f"h{k}_{w}.x", f"h{k}_{w}.y"]
+                    else:
+                        word = f"bitcast<i32>(w{k}_{w})" if dt.kind == "i" else f"w{k}_{w}"
+                        bits = 8 * dt.itemsize
+                        lanes += [f"extractBits({word}, {e * bits}u, {bits}u)" for e in range(per)]
+            for lane in range(PER_THREAD if not (whole and whole[j]) else 0):
                 terms = " + ".join(f"i32(c{d}_{lane}) * iword({stride_at + j * rank + d}u)"
                                    for d in range(rank))
                 index = f"u32(iword({2 + j}u) + {terms})"
@@ -157,16 +196,18 @@ def _kernel(
     else:
         result = convert(result, compute_dt, out_dt)
     body = f"    let y = {result};"
-    if packed_out:  # whole words: 4 elements of 8 bits, or 2 words of 2 elements of 16 bits
+    if packed_out:  # whole words: the four elements of 8 bits, or two words of two 16-bit ones
         per = 4 // out_dt.itemsize
         store = []
         for w in range(PER_THREAD // per):
             word_value = pack_word([f"y[{w * per + e}]" for e in range(per)], out_dt)
-            store.append(f"    if (first + {w * per}u < n) {{ out[first / {per}u + {w}u] = {word_value}; }}")
+            lead = at[w * per]
+            store.append(f"    if ({lead} < n) {{ out[({lead}) / {per}u] = {word_value}; }}")
     else:
-        store = [f"    if (first + {j}u * WORKGROUP < n) {{ out[first + {j}u * WORKGROUP] = y[{j}]; }}"
-                 for j in range(PER_THREAD)]
-    signature = ",".join(_type_name(np.dtype(n)) + ("" if s else f"[{rank}]") for n, s in operands)
+        store = [f"    if ({at[j]} < n) {{ out[{at[j]}] = y[{j}]; }}" for j in range(PER_THREAD)]
+    flags = iter(whole or [False] * n_arr)
+    signature = ",".join(_type_name(np.dtype(n)) + ("" if s else "[w]" if next(flags) else f"[{rank}]")
+                         for n, s in operands)
     name = f"strided:{function}({signature}{',f32' * n_params})->{_type_name(out_dt)}"
 
     def source() -> str:
@@ -175,7 +216,7 @@ def _kernel(
             .replace("{{inputs}}", "\n".join(inputs))
             .replace("{{out}}", str(n_arr))
             .replace("{{out_type}}", "u32" if packed_out else wgsl_type(out_dt))
-            .replace("{{first}}", "4u * t" if packed_out else SPREAD)
+            .replace("{{first}}", first)
             .replace("{{meta}}", str(n_arr + 1))
             .replace("{{meta_vec4s}}", str(-(-n_words // 4)))
             .replace("{{load}}", "\n".join(load))
@@ -327,6 +368,7 @@ def plan_elementwise(
     views = [layout.broadcast_to(shape) for layout in layouts]
     dims, strides = collapse(shape, [v.strides for v in views])
     rank = len(dims)
+    arrays = [o for o in operands if o.layout is not None]
     kernel = _kernel(
         function,
         tuple((o.dtype.name, o.layout is None) for o in operands),
@@ -335,6 +377,7 @@ def plan_elementwise(
         out.name,
         rank,
         len(params),
+        tuple(_whole(o.dtype, v.offset, st, out) for o, v, st in zip(arrays, views, strides, strict=True)),
     )
     fixed = (
         [v.offset for v in views]

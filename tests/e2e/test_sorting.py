@@ -42,8 +42,9 @@ async def check(label, got, want):
         return
     value = await got.to_numpy_async()
     want = np.asarray(want)
-    bits = value.view(np.uint32) if value.dtype == np.float32 else value
-    wbits = want.view(np.uint32) if want.dtype == np.float32 else want
+    # (bits, so -0.0 is not 0.0; every NaN as one: a GPU's arithmetic may give its own NaN's bits)
+    bits = np.where(np.isnan(value), 0x7FC00000, value.view(np.uint32)) if value.dtype == np.float32 else value
+    wbits = np.where(np.isnan(want), 0x7FC00000, want.view(np.uint32)) if want.dtype == np.float32 else want
     if value.shape != want.shape or value.dtype != want.dtype or not np.array_equal(bits, wbits):
         bad = np.flatnonzero(bits.reshape(-1) != wbits.reshape(-1))[:5] if value.shape == want.shape else []
         failures.append(f"{label}: {value.dtype}{value.shape} != {want.dtype}{want.shape} at {bad}")

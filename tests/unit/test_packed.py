@@ -64,7 +64,7 @@ def test_elementwise_plans_unpack_inputs_and_write_whole_words():
     assert isinstance(step, Step)
     source = step.kernel.source()
     assert "f16_to_f32(extractBits(in0[" in source and "extractBits(bitcast<i32>(in1[" in source
-    assert "f32_to_f16(" in source and "let first = 4u * t;" in source
+    assert "f32_to_f16(" in source and "let first = 2u * ((t / WORKGROUP)" in source
     assert step.slots[-2].size == storage_bytes((35,), f16) == 72  # (the output's words, the last one padded)
     assert plan.outputs[0].dtype == f16
 
