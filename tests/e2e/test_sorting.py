@@ -43,8 +43,9 @@ async def check(label, got, want):
     value = await got.to_numpy_async()
     want = np.asarray(want)
     # (bits, so -0.0 is not 0.0; every NaN as one: a GPU's arithmetic may give its own NaN's bits)
-    bits = np.where(np.isnan(value), 0x7FC00000, value.view(np.uint32)) if value.dtype == np.float32 else value
-    wbits = np.where(np.isnan(want), 0x7FC00000, want.view(np.uint32)) if want.dtype == np.float32 else want
+    def as_bits(v):
+        return np.where(np.isnan(v), 0x7FC00000, v.view(np.uint32)) if v.dtype == np.float32 else v
+    bits, wbits = as_bits(value), as_bits(want)
     if value.shape != want.shape or value.dtype != want.dtype or not np.array_equal(bits, wbits):
         bad = np.flatnonzero(bits.reshape(-1) != wbits.reshape(-1))[:5] if value.shape == want.shape else []
         failures.append(f"{label}: {value.dtype}{value.shape} != {want.dtype}{want.shape} at {bad}")
