@@ -196,11 +196,15 @@ def _kernel(
     else:
         result = convert(result, compute_dt, out_dt)
     body = f"    let y = {result};"
+    verbatim = (function.startswith("copy_") and n_arr == 1 and bool(whole) and whole[0]
+                and np.dtype(operands[arrays[0]][0]) == out_dt)  # (a copy of the words: NaNs keep their bits)
     if packed_out:  # whole words: the four elements of 8 bits, or two words of two 16-bit ones
         per = 4 // out_dt.itemsize
         store = []
         for w in range(PER_THREAD // per):
             word_value = pack_word([f"y[{w * per + e}]" for e in range(per)], out_dt)
+            if verbatim:
+                word_value = f"w{arrays[0]}_{w}"
             lead = at[w * per]
             store.append(f"    if ({lead} < n) {{ out[({lead}) / {per}u] = {word_value}; }}")
     else:

@@ -3,7 +3,8 @@ WebGPU — in the browser (SwiftShader), natively (wgpu-py) and on Dawn — agai
 host arrays in the same target (NumPy's answer, computed in the 32-bit form and rounded once, as
 pycore's dtypes.py says):
 
-- float16 conversions bit for bit: every one of the 65,536 float16 patterns to float32, and float32
+- float16 conversions bit for bit: every one of the 65,536 float16 patterns to float32 (and copied
+  unchanged), and float32
   values at the rounding edges (ties, subnormals, the overflow threshold 65520, NaN) to float16;
 - every element-wise function on packed arrays, their views (offsets inside a word, negative and
   transposed strides, broadcasting), Python scalars and mixed dtypes (int8 with uint8 is int16);
@@ -101,6 +102,9 @@ want = halves.astype(np.float32)
 same = (got.view(np.uint32) == want.view(np.uint32)) | (np.isnan(got) & np.isnan(want))
 if not same.all():
     failures.append(f"float16 -> float32: {int((~same).sum())} patterns differ, first {bits[~same][:4]}")
+copied = await (await (await pycore.to_gpu_async(halves)).copy_async()).to_numpy_async()
+if not np.array_equal(copied.view(np.uint16), bits):  # (a copy keeps every pattern: NaN payloads too)
+    failures.append(f"float16 copy: {int((copied.view(np.uint16) != bits).sum())} patterns changed")
 edges = [0.0, -0.0, 1.0, 65504.0, 65519.0, 65519.996, 65520.0, 65536.0, 1e6, np.inf, -np.inf, np.nan,
          2.0**-14, 2.0**-24, 2.0**-25, 2.0**-25 * 1.0001, 3 * 2.0**-25, 2.0**-26, 1e-30, 6.1e-5,
          1 + 2.0**-11, 1 + 3 * 2.0**-11, 1 + 2.0**-11 + 2.0**-20, 2049.0, 2051.0, -2051.0, 0.1, -7.3]
