@@ -71,10 +71,11 @@ class Combine:
 
 @cache
 def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: int, ry: int,
-            emit_pairs: bool = False) -> Kernel:
+            emit_pairs: bool = False, words: bool = False) -> Kernel:
     """The kernel of one pass. An arg reduction's pass that writes partials (`emit_pairs`) writes
     each partial's value to `out` and its index to binding 3; a pass over such partials
-    (`c.pairs`) reads the indices from binding 3."""
+    (`c.pairs`) reads the indices from binding 3. `words`: a 16-bit input read a word (two
+    neighbouring reduced elements) at a time, its layout in words (`_in_words`)."""
     acc_t = wgsl_type(c.acc)
     fn = f"{c.function}_{'u32' if c.acc == BOOL else acc_t}"
     kept_at = 7
@@ -85,7 +86,21 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
     src_dt = np.dtype(src)
     loaded = load_packed("src", "u32(off)", src_dt) if packed(src_dt) else "src[u32(off)]"
     value = convert_scalar(loaded, src_dt, c.acc)
-    if c.centered:
+    if words:  # both halves of the word, combined (a sum of squared deviations: both squares)
+        reduced.append("    let w = src[u32(off)];")
+        if src_dt.kind == "f":
+            reduced.append("    let h = unpack2x16float(w);")
+            halves = ["h.x", "h.y"]
+        else:
+            word = "bitcast<i32>(w)" if src_dt.kind == "i" else "w"
+            halves = [f"extractBits({word}, {b}u, 16u)" for b in (0, 16)]
+        lo, hi = (convert_scalar(e, src_dt, c.acc) for e in halves)
+        if c.centered:
+            reduced += [f"    let d0 = {lo} - center[oc];", f"    let d1 = {hi} - center[oc];"]
+            value = "d0 * d0 + d1 * d1"
+        else:
+            value = f"{fn}({lo}, {hi})"
+    elif c.centered:
         reduced.append(f"    let dev = {value} - center[oc];")
         value = "dev * dev"
     index = ["    return r;"]
@@ -148,7 +163,7 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
     name = (
         f"reduce:{c.function}{'~' if c.centered else ''}{'+i' if c.pairs else ''}{'>i' if emit_pairs else ''}"
         f"{c.finish and ':' + c.finish}:"
-        f"{src if packed(src_dt) else wgsl_type(src_dt)}"
+        f"{src if packed(src_dt) else wgsl_type(src_dt)}{'/words' if words else ''}"
         f"[{kept_rank}|{red_rank}]:{ox}x{ry}:{wgsl_type(np.dtype(out))}"
     )
     if c.acc == BOOL:
@@ -216,6 +231,10 @@ def plan_reduction(
     a centered reduction binds its centers as input 1. `count`: the elements each output reduces,
     for the final scale (a pass over partials is given the original count)."""
     out = out or (np.dtype(np.int32) if c.arg else c.acc)
+    words = _in_words(c, layout, axes, src)
+    if words is not None:  # (the scale counts elements, not words)
+        count = count or math.prod(layout.shape[d] for d in axes)
+        layout = words
     kept_axes = [d for d in range(layout.ndim) if d not in axes]
     kept_shape = tuple(layout.shape[d] for d in kept_axes)
     red_shape = tuple(layout.shape[d] for d in axes)
@@ -243,7 +262,7 @@ def plan_reduction(
     scale = word_of(1.0 / left if left > 0 else math.inf, F32) if c.finish and not split else 0
     pairs_out = split and c.arg  # a split arg reduction's partials: values, and their indices beside
     kernel = _kernel(first, src.name, (c.acc if split else out).name, len(k_dims), len(r_dims), ox, ry,
-                     pairs_out)
+                     pairs_out, words is not None)
     identity = word_of(c.identity, c.acc)
     words = [
         n_out,
@@ -285,6 +304,27 @@ def plan_reduction(
             )
         scratch.extend(rest.scratch)
     return Plan(tuple(steps), (Output(kept_shape, out),), tuple(scratch))
+
+
+def _in_words(c: Combine, layout: Layout, axes: tuple[int, ...], src: np.dtype) -> Layout | None:
+    """A 16-bit input's layout in u32 words, where a reduction can read two reduced elements per
+    load: the last axis is reduced, contiguous and of even length, and every other stride and
+    the offset are even (so each word holds two of one output's elements, in order). None
+    otherwise, and for arg reductions (their indices are elements').
+
+    >>> f16 = np.dtype("float16")
+    >>> _in_words(Combine("sum", F32, 0.0), Layout.contiguous((3, 8)), (1,), f16)
+    Layout(shape=(3, 4), strides=(4, 1), offset=0)
+    """
+    if not (packed(src) and src.itemsize == 2) or c.arg or c.function not in ("sum", "prod", "max", "min"):
+        return None
+    last = layout.ndim - 1
+    if last < 0 or last not in axes or layout.strides[last] != 1 or layout.shape[last] % 2:
+        return None
+    if layout.offset % 2 or any(s % 2 for d, s in enumerate(layout.strides) if d != last):
+        return None
+    strides = tuple(s // 2 if d != last else 1 for d, s in enumerate(layout.strides))
+    return Layout((*layout.shape[:last], layout.shape[last] // 2), strides, layout.offset // 2)
 
 
 def _shift(slot: Slot, taken: int) -> Slot:
