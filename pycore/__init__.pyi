@@ -254,6 +254,8 @@ async def repeat_async(x: Any, repeats: Any, /, *, axis: Any = None) -> Any:
     """Each element of x repeated along `axis` (None: of the flattened array): `repeats` times (an int), or repeats[i] times for element i (a 1-D integer array of that axis's length, or of 1)."""
 async def astype_async(x: Any, dtype: Any, /, *, copy: builtins.bool = True, device: Any = None) -> Any:
     """x converted to `dtype` (floats to ints truncate, nonzero is True): a new array unless copy is False and x already has that dtype (and device)."""
+async def imag_async(x: Any, /) -> Any:
+    """The imaginary part of x: of a complex NumPy array (the fft's results), float32; of pycore's real-valued dtypes, zeros of x's dtype where x lives (as NumPy's imag)."""
 async def permute_dims_async(x: Any, /, axes: Any) -> Any:
     """x's axes permuted (`axes`: a permutation of 0 ... ndim - 1): a view. The awaitable form of pycore.permute_dims."""
 async def matrix_transpose_async(x: Any, /) -> Any:
@@ -275,9 +277,9 @@ async def unstack_async(x: Any, /, *, axis: Any = 0) -> tuple[Any, ...]:
 async def broadcast_shapes_async(*shapes: Any) -> tuple[int, ...]:
     """The shape that arrays of these shapes broadcast to (ValueError naming them where they do not): shapes only, no arrays. The awaitable form of pycore.broadcast_shapes."""
 async def real_async(x: Any, /) -> Any:
-    """The real part of x: x itself for pycore's real-valued dtypes (no copy, no dispatch). The awaitable form of pycore.real."""
+    """The real part of x: x itself for pycore's real-valued dtypes (no copy, no dispatch); of a complex NumPy array (the fft's results), its real parts as float32. The awaitable form of pycore.real."""
 async def conj_async(x: Any, /) -> Any:
-    """The complex conjugate of x: x itself for pycore's real-valued dtypes (no copy, no dispatch). The awaitable form of pycore.conj."""
+    """The complex conjugate of x: x itself for pycore's real-valued dtypes (no copy, no dispatch); of a complex NumPy array (the fft's results), its conjugate as complex64. The awaitable form of pycore.conj."""
 def permute_dims(x: Any, /, axes: Any) -> Any:
     """x's axes permuted (`axes`: a permutation of 0 ... ndim - 1): a view."""
 def matrix_transpose(x: Any, /) -> Any:
@@ -299,9 +301,9 @@ def unstack(x: Any, /, *, axis: Any = 0) -> tuple[Any, ...]:
 def broadcast_shapes(*shapes: Any) -> tuple[int, ...]:
     """The shape that arrays of these shapes broadcast to (ValueError naming them where they do not): shapes only, no arrays."""
 def real(x: Any, /) -> Any:
-    """The real part of x: x itself for pycore's real-valued dtypes (no copy, no dispatch)."""
+    """The real part of x: x itself for pycore's real-valued dtypes (no copy, no dispatch); of a complex NumPy array (the fft's results), its real parts as float32."""
 def conj(x: Any, /) -> Any:
-    """The complex conjugate of x: x itself for pycore's real-valued dtypes (no copy, no dispatch)."""
+    """The complex conjugate of x: x itself for pycore's real-valued dtypes (no copy, no dispatch); of a complex NumPy array (the fft's results), its conjugate as complex64."""
 def result_type(*arrays_and_dtypes: Any) -> np.dtype:
     """The dtype arrays and dtypes (and Python scalars, weakly) promote to, by pycore's rules."""
 def can_cast(from_: Any, to: Any, /) -> builtins.bool:

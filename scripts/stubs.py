@@ -119,6 +119,7 @@ from typing import Any
 
 from .calls.linalg import ROUTES as ROUTES
 from .calls.linalg import EighResult as EighResult
+from .calls.linalg import EigResult as EigResult
 from .calls.linalg import QRResult as QRResult
 from .calls.linalg import SlogdetResult as SlogdetResult
 from .calls.linalg import SVDResult as SVDResult

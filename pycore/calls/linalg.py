@@ -71,6 +71,8 @@ class Route:
 
 
 _NUMPY = "factorizations run on NumPy: no GPU kernel (computed in float64, the result narrowed to float32)"
+_NUMPY_COMPLEX = ("runs on NumPy: no GPU kernel (computed in float64; the complex results are NumPy "
+                  "complex64 arrays: pycore has no complex GpuArray)")
 ROUTES: dict[str, Route] = {
     "matmul": Route("gpu", "the batched matmul", "matmul", 2),
     "tensordot": Route("gpu", "the operands permuted and reshaped into one matmul", "matmul", 2),
@@ -87,6 +89,7 @@ ROUTES: dict[str, Route] = {
     **{name: Route("numpy", _NUMPY, None, 2 if name == "solve" else 1) for name in (
         "det", "slogdet", "inv", "solve", "cholesky", "qr", "svd", "svdvals", "eigh", "eigvalsh", "pinv",
         "matrix_rank")},
+    **{name: Route("numpy", _NUMPY_COMPLEX) for name in ("eig", "eigvals")},
 }
 
 
@@ -746,6 +749,53 @@ async def eigh_async(x: Any, /) -> EighResult:
                            lambda v: EighResult(*np.linalg.eigh(v)))
 
 
+class EigResult(NamedTuple):
+    """eig's result: the eigenvalues and the right eigenvectors (columns), complex64."""
+
+    eigenvalues: Any
+    eigenvectors: Any
+
+
+async def _complex_on_numpy(fn: str, x: Any, compute: Callable[[np.ndarray], Any]) -> Any:
+    """`compute` of x's values in float64 (NumPy), its complex results as NumPy complex64 arrays
+    (for GpuArray inputs too: pycore has no complex GpuArray); recorded in the trace."""
+    start = time.perf_counter()
+    values = (await _host(x)).astype(np.float64)
+    with np.errstate(all="ignore"):
+        found = compute(values)
+    ms = (time.perf_counter() - start) * 1e3
+    RUNTIME.record({"op": f"linalg.{fn}", "shapes": [tuple(x.shape)], "backend": "numpy",
+                    "why": ROUTES[fn].how, "ms": {"compute": ms}, "total_ms": ms})
+    return found
+
+
+async def eig_async(x: Any, /) -> EigResult:
+    """The eigenvalues and right eigenvectors (columns) of x's square matrices, as
+    EigResult(eigenvalues, eigenvectors), complex64 always (as the standard says, even where they
+    are real); NumPy arrays, on NumPy (pycore has no complex GpuArray).
+
+    >>> import asyncio, numpy as np, pycore
+    >>> asyncio.run(pycore.linalg.eig_async(np.array([[0, -1], [1, 0]], np.float32))).eigenvalues
+    array([0.+1.j, 0.-1.j], dtype=complex64)
+    """
+    def both(v: np.ndarray) -> EigResult:
+        w, vec = np.linalg.eig(v)
+        return EigResult(np.asarray(w, np.complex64), np.asarray(vec, np.complex64))
+
+    return await _complex_on_numpy("eig", _square(x, "eig"), both)  # type: ignore[no-any-return]
+
+
+async def eigvals_async(x: Any, /) -> Any:
+    """The eigenvalues of x's square matrices, complex64 always; a NumPy array, on NumPy.
+
+    >>> import asyncio, numpy as np, pycore
+    >>> asyncio.run(pycore.linalg.eigvals_async(np.array([[2, 0], [0, 3]], np.float32)))
+    array([2.+0.j, 3.+0.j], dtype=complex64)
+    """
+    return await _complex_on_numpy("eigvals", _square(x, "eigvals"),
+                                   lambda v: np.asarray(np.linalg.eigvals(v), np.complex64))
+
+
 async def eigvalsh_async(x: Any, /) -> Array:
     """The eigenvalues (ascending) of x's symmetric matrices (from the lower triangles); on NumPy.
 
@@ -818,7 +868,8 @@ LAPUBLIC: dict[str, Callable[..., Any]] = {"tensordot_async": tensordot_async, "
 
 # The linalg extension's, in the standard's order, then the plain views.
 LINALG: dict[str, Callable[..., Any]] = {f.__name__: f for f in (
-    cholesky_async, cross_async, det_async, diagonal_async, eigh_async, eigvalsh_async, inv_async,
+    cholesky_async, cross_async, det_async, diagonal_async, eig_async, eigh_async, eigvals_async,
+    eigvalsh_async, inv_async,
     matmul_async, matrix_norm_async, matrix_power_async, matrix_rank_async, matrix_transpose_async,
     outer_async, pinv_async, qr_async, slogdet_async, solve_async, svd_async, svdvals_async,
     tensordot_async, trace_async, vecdot_async, vector_norm_async)}
@@ -835,7 +886,8 @@ def make_module() -> types.ModuleType:
     module = types.ModuleType("pycore.linalg", __doc__)
     module.__dict__.update(LINALG)
     module.__dict__.update({"SlogdetResult": SlogdetResult, "QRResult": QRResult, "SVDResult": SVDResult,
-                            "EighResult": EighResult, "ROUTES": ROUTES})
-    module.__all__ = [*LINALG, "SlogdetResult", "QRResult", "SVDResult", "EighResult"]  # type: ignore[attr-defined]
+                            "EighResult": EighResult, "EigResult": EigResult, "ROUTES": ROUTES})
+    module.__all__ = [*LINALG, "SlogdetResult", "QRResult", "SVDResult",  # type: ignore[attr-defined]
+                      "EighResult", "EigResult"]
     sys.modules["pycore.linalg"] = module
     return module

@@ -163,14 +163,43 @@ def _real_valued(x: Any, fn: str) -> Array:
     return x
 
 
+def _complex(x: Any) -> np.ndarray | None:
+    """x as a complex64 NumPy array where it is a complex NumPy array (the fft's results), else None."""
+    if isinstance(x, (np.ndarray, np.generic)) and np.asarray(x).dtype.kind == "c":
+        return np.asarray(x).astype(np.complex64, copy=False)
+    return None
+
+
 def real(x: Any, /) -> Array:
-    """The real part of x: x itself for pycore's real-valued dtypes (no copy, no dispatch)."""
-    return _real_valued(x, "real")
+    """The real part of x: x itself for pycore's real-valued dtypes (no copy, no dispatch); of a
+    complex NumPy array (the fft's results), its real parts as float32."""
+    found = _complex(x)
+    return found.real.copy() if found is not None else _real_valued(x, "real")
 
 
 def conj(x: Any, /) -> Array:
-    """The complex conjugate of x: x itself for pycore's real-valued dtypes (no copy, no dispatch)."""
-    return _real_valued(x, "conj")
+    """The complex conjugate of x: x itself for pycore's real-valued dtypes (no copy, no dispatch);
+    of a complex NumPy array (the fft's results), its conjugate as complex64."""
+    found = _complex(x)
+    return np.conj(found) if found is not None else _real_valued(x, "conj")
+
+
+async def imag_async(x: Any, /) -> Array:
+    """The imaginary part of x: of a complex NumPy array (the fft's results), float32; of
+    pycore's real-valued dtypes, zeros of x's dtype where x lives (as NumPy's imag).
+
+    >>> import asyncio, numpy as np, pycore
+    >>> asyncio.run(pycore.imag_async(np.array([1 + 2j, 3 - 1j], np.complex64)))
+    array([ 2., -1.], dtype=float32)
+    """
+    found = _complex(x)
+    if found is not None:
+        return found.imag.copy()
+    x = _real_valued(x, "imag")
+    shape = tuple(x.shape)
+    return await moved_async("imag", [x], shape, x.dtype,
+                             lambda layouts: [Part(whole(shape), "value", values=(0,))],
+                             lambda hs: np.zeros(shape, x.dtype))
 
 
 def unstack(x: Any, /, *, axis: Any = 0) -> tuple[Array, ...]:
@@ -500,10 +529,12 @@ ON_GPU: dict[str, str] = {
     **{name: "copy kernels into regions of the output (place.wgsl)" for name in ("concat", "stack", "roll",
                                                                                 "tile", "repeat")},
     "astype": "a conversion kernel (strided.wgsl)",
+    "imag": "a fill kernel (place.wgsl): zeros for pycore's real-valued dtypes",
 }
 
 
 MANIPULATION: dict[str, Callable[..., Any]] = {f.__name__: f for f in (
-    reshape_async, concat_async, stack_async, roll_async, tile_async, repeat_async, astype_async)}
+    reshape_async, concat_async, stack_async, roll_async, tile_async, repeat_async, astype_async,
+    imag_async)}
 VIEWS_ASYNC: dict[str, Callable[..., Any]] = {f"{name}_async": _awaitable(fn, name)
                                                for name, fn in VIEWS.items()}

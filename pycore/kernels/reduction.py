@@ -231,10 +231,10 @@ def plan_reduction(
     a centered reduction binds its centers as input 1. `count`: the elements each output reduces,
     for the final scale (a pass over partials is given the original count)."""
     out = out or (np.dtype(np.int32) if c.arg else c.acc)
-    words = _in_words(c, layout, axes, src)
-    if words is not None:  # (the scale counts elements, not words)
+    as_words = _in_words(c, layout, axes, src)
+    if as_words is not None:  # (the scale counts elements, not words)
         count = count or math.prod(layout.shape[d] for d in axes)
-        layout = words
+        layout = as_words
     kept_axes = [d for d in range(layout.ndim) if d not in axes]
     kept_shape = tuple(layout.shape[d] for d in kept_axes)
     red_shape = tuple(layout.shape[d] for d in axes)
@@ -262,7 +262,7 @@ def plan_reduction(
     scale = word_of(1.0 / left if left > 0 else math.inf, F32) if c.finish and not split else 0
     pairs_out = split and c.arg  # a split arg reduction's partials: values, and their indices beside
     kernel = _kernel(first, src.name, (c.acc if split else out).name, len(k_dims), len(r_dims), ox, ry,
-                     pairs_out, words is not None)
+                     pairs_out, as_words is not None)
     identity = word_of(c.identity, c.acc)
     words = [
         n_out,

@@ -228,6 +228,7 @@ for d in PACKED:
         "softmax": lambda X, Y, V, dev: P.softmax_async(X, axis=1),
         "outer": lambda X, Y, V, dev: P.linalg.outer_async(V, V),
         "vector_norm": lambda X, Y, V, dev: P.linalg.vector_norm_async(X, axis=1),
+        "imag": lambda X, Y, V, dev: P.imag_async(X),
     }
     for name, call in calls_.items():
         await compare(f"{name} {d}", lambda: call(gx, gy, gv, "gpu"), lambda: call(x, y, v, "cpu"))

@@ -361,3 +361,36 @@ def test_docstring_examples_run():
 
     in_thread(examples)
     assert runner.failures == 0 and runner.tries > 20
+
+
+def test_eig_and_eigvals_give_complex64_as_the_standard():
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((3, 4, 4)).astype(np.float32)
+    w, v = ours("eig", x)
+    assert w.dtype == np.complex64 and v.dtype == np.complex64 and w.shape == (3, 4) and v.shape == (3, 4, 4)
+    lhs = x.astype(np.complex128) @ v.astype(np.complex128)
+    assert np.allclose(lhs, v * w[..., None, :], atol=1e-4)  # A v = v diag(w)
+    want = theirs("eigvals", x)
+    got = ours("eigvals", x)
+    assert got.dtype == np.complex64
+    key = lambda a: np.sort_complex(np.asarray(a._array if hasattr(a, "_array") else a).astype(np.complex128))  # noqa: E731
+    assert np.allclose(key(got), key(want), atol=1e-4)
+    real = ours("eigvals", np.diag(np.array([3.0, 1.0], np.float32)))
+    assert real.dtype == np.complex64 and sorted(real.real.tolist()) == [1.0, 3.0]  # (even when real)
+    with pytest.raises(ValueError, match="eig"):
+        ours("eig", np.ones((2, 3), np.float32))
+    assert pycore.explain("linalg.eig", (4, 4))["predicted_choice"] == "numpy"
+
+
+def test_real_imag_conj_of_complex_host_values_and_real_dtypes():
+    z = np.array([1 + 2j, -3 - 0.5j], np.complex128)
+    assert pycore.real(z).dtype == np.float32 and pycore.real(z).tolist() == [1.0, -3.0]
+    got = run(pycore.imag_async(z))
+    assert got.dtype == np.float32 and got.tolist() == [2.0, -0.5]
+    assert pycore.conj(z).dtype == np.complex64 and pycore.conj(z).tolist() == [1 - 2j, -3 + 0.5j]
+    x = np.array([[1, -2]], np.int8)
+    assert pycore.real(x) is x and pycore.conj(x) is x
+    zeros = run(pycore.imag_async(x))
+    assert zeros.dtype == np.int8 and zeros.tolist() == [[0, 0]]
+    with pytest.raises(TypeError, match="imag: x must have a numeric dtype"):
+        run(pycore.imag_async(np.array([True])))

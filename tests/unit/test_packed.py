@@ -86,9 +86,14 @@ def test_a_large_packed_output_is_written_in_chunks_that_start_where_a_binding_c
 def test_reductions_read_packed_sources_and_accumulate_in_32_bits():
     f16 = np.dtype("float16")
     c = Combine("sum", np.dtype("float32"), 0.0)
-    plan = plan_reduction(c, Layout.contiguous((6, 10)), (1,), f16, Facts())
+    plan = plan_reduction(c, Layout.contiguous((6, 10)), (0,), f16, Facts())  # (columns: an element a load)
     source = plan.steps[0].kernel.source()  # type: ignore[union-attr]
     assert "f16_to_f32(extractBits(src[" in source and plan.outputs[0].dtype == np.float32
+    rows = plan_reduction(c, Layout.contiguous((6, 10)), (1,), f16, Facts())  # (rows: two elements a load)
+    source = rows.steps[0].kernel.source()  # type: ignore[union-attr]
+    assert "unpack2x16float(w)" in source and "float16/words" in rows.steps[0].kernel.name  # type: ignore[union-attr]
+    odd = plan_reduction(c, Layout.contiguous((6, 9)), (1,), f16, Facts())  # (an odd row: elements)
+    assert "words" not in odd.steps[0].kernel.name  # type: ignore[union-attr]
     assert REDUCTIONS["sum"].result_dtype(np.dtype("int8")) == np.int32
     assert REDUCTIONS["sum"].result_dtype(np.dtype("uint16")) == np.uint32
     assert REDUCTIONS["mean"].result_dtype(f16) == f16
