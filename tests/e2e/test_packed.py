@@ -147,16 +147,16 @@ for dt in PACKED:
     if np.dtype(dt).kind != "f":
         y = np.where(y == 0, 1, y).astype(dt)  # (shift counts and divisors: small)
     t, u = await pycore.to_gpu_async(x), await pycore.to_gpu_async(y)
-    views = {"x": (t, x), "x[1:, ::-2]": (t[1:, ::-2], x[1:, ::-2]), "x.T": (t.T, x.T)}
+    views = {"x": (t, x), "x[1:, ::-2].T": (t[1:, ::-2].T, x[1:, ::-2].T)}
     for name, fn in UFUNCS.items():
         call = getattr(pycore, name + "_async")
         for label, (v, h) in views.items():
             if fn.nin == 1:
                 args = [((v,), (h,))]
-            else:
-                ys = (u[: h.shape[-1]], y[: h.shape[-1]])
-                s = SCALARS[np.dtype(dt).kind]
-                args = [((v, ys[0]), (h, ys[1])), ((v, s), (h, s)), ((s, v), (s, h))]
+            elif label == "x":
+                args = [((v, u), (h, y)), ((SCALARS[np.dtype(dt).kind], v), (SCALARS[np.dtype(dt).kind], h))]
+            else:  # (a broadcast row of y)
+                args = [((v, u[:5]), (h, y[:5]))]
             for gargs, hargs in args:
                 await compare(f"{name} {dt} {label} {[type(a).__name__ for a in hargs]}",
                               lambda: call(*gargs), lambda: call(*hargs))
