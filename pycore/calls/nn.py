@@ -7,8 +7,9 @@ reshape and strided views), so each step runs where those calls run: on the GPU 
 (results are GpuArrays there), on NumPy for host arrays (results are NumPy arrays; 0-D ones NumPy
 scalars, as the reductions give). ROUTES says how each is composed and how many calls it makes.
 
-Floating inputs are float32 or float16 (TypeError for other dtypes, naming the argument); indices are
-integers. Bad shapes, axes, sizes and options raise ValueError naming the argument.
+Floating inputs are float32 or float16 (TypeError for other dtypes, naming the argument), and results
+have the inputs' floating dtype (float16 ones computed in float32 where softmax and matmul do); indices
+are integers. Bad shapes, axes, sizes and options raise ValueError naming the argument.
 
 >>> import asyncio, numpy as np, pycore
 >>> asyncio.run(pycore.nn.logsumexp_async(np.array([0.0, 0.0], np.float32)))
@@ -27,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from pycore.array.dtypes import FLOAT32, as_array, pycore_dtype
+from pycore.array.dtypes import FLOAT32, as_array, pycore_dtype, result_type
 from pycore.array.layout import broadcast_shapes, normalize_axes, normalize_axis
 from pycore.calls.gpuarray import GpuArray
 from pycore.calls.namespace import NSPUBLIC
@@ -126,6 +127,11 @@ def _on_gpu(*xs: Any) -> bool:
     return any(isinstance(x, GpuArray) for x in xs)
 
 
+async def _as(value: Any, dtype: np.dtype) -> Any:
+    """value in dtype (the inputs' floating dtype: softmax and matmul give float32 for float16)."""
+    return value if value.dtype == dtype else _scalar(await _call("astype", value, dtype))
+
+
 def _scalar(value: Any) -> Any:
     """A 0-D host result as a NumPy scalar (as the reductions give); anything else as it is."""
     return value[()] if isinstance(value, np.ndarray) and value.ndim == 0 else value
@@ -193,6 +199,8 @@ async def rms_norm_async(x: Any, /, axes: Any = -1, weight: Any = None, eps: flo
     """
     fn = "rms_norm"
     x = _floating(x, fn)
+    if axes is None:
+        raise TypeError(f"{fn}: axes must be an int or a tuple of ints, got None")
     found = _norm_axes(x, None, axes, fn)
     weight = None if weight is None else _shaped_like(weight, x, fn, "weight")
     eps = _number(eps, fn, "eps")
@@ -316,9 +324,9 @@ async def cross_entropy_async(logits: Any, targets: Any, /, axis: int = -1, redu
         spread = await _call("mean", logp, axis=axis)
         loss = await _call("subtract", await _call("multiply", loss, 1.0 - smoothing),
                            await _call("multiply", spread, smoothing))
-    if reduction == "none":
-        return loss
-    return await _call(reduction, loss)
+    if reduction != "none":
+        loss = await _call(reduction, loss)
+    return await _as(loss, logits.dtype)
 
 
 # ---------------------------------------------------------------- attention
@@ -374,7 +382,8 @@ async def scaled_dot_product_attention_async(q: Any, k: Any, v: Any, /, mask: An
                   else await _call("add", scores, mask))
     if is_causal:
         scores = await _call("where", np.tri(q.shape[-2], k.shape[-2], dtype=bool), scores, -math.inf)
-    return await _call("matmul", await _call("softmax", scores, -1), v)
+    out = await _call("matmul", await _call("softmax", scores, -1), v)
+    return await _as(out, result_type(q.dtype, k.dtype, v.dtype))
 
 
 # ---------------------------------------------------------------- convolution and pooling
@@ -472,7 +481,7 @@ async def conv_async(x: Any, w: Any, /, bias: Any = None, stride: Any = 1, paddi
     y = await _call("reshape", await _call("matmul", weights, cols), (n, o, *out))
     if bias is not None:
         y = await _call("add", y, await _call("reshape", bias, (o,) + (1,) * d))
-    return y
+    return await _as(y, result_type(x.dtype, w.dtype, *([] if bias is None else [bias.dtype])))
 
 
 async def _pool2d(x: Any, kernel_size: Any, stride: Any, padding: Any, fn: str, reduce: str,

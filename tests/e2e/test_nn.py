@@ -19,7 +19,7 @@ def f32(*shape):
 async def gpu(x):
     return await pycore.to_gpu_async(x)
 
-async def check(label, got, want, tol=1e-4):
+async def check(label, got, want, tol=1e-4, dtype=np.float32):
     global calls
     calls += 1
     want = np.asarray(want)
@@ -27,7 +27,7 @@ async def check(label, got, want, tol=1e-4):
         failures.append(f"{label}: {got!r} is not on the GPU")
         return
     value = await got.to_numpy_async()
-    if value.shape != want.shape or value.dtype != np.float32 or not np.allclose(
+    if value.shape != want.shape or value.dtype != dtype or not np.allclose(
             value.astype(np.float64), want, rtol=tol, atol=tol, equal_nan=True):
         failures.append(f"{label}: {value.dtype}{value.shape} {value.ravel()[:6].tolist()} != "
                         f"{want.dtype}{want.shape} {want.ravel()[:6].tolist()}")
@@ -154,6 +154,18 @@ for kk, st, pad in [((2, 2), None, (0, 0)), ((3, 2), (2, 1), (1, 1))]:
         av[:, :, i, j] = xz[:, :, i * s2[0]:i * s2[0] + kk[0], j * s2[1]:j * s2[1] + kk[1]].mean((2, 3))
     await check(f"max_pool2d {kk} {st} {pad}", await nn.max_pool2d_async(gx, kk, st, pad), mx)
     await check(f"avg_pool2d {kk} {st} {pad}", await nn.avg_pool2d_async(gx, kk, st, pad), av)
+
+# float16 inputs (packed on the GPU): float16 results
+h = f32(1, 2, 5, 6).astype(np.float16)
+h64, gh = h.astype(np.float64), await gpu(h)
+mu = h64.mean(-1, keepdims=True)
+await check("layer_norm float16", await nn.layer_norm_async(gh, 6),
+            (h64 - mu) / np.sqrt(((h64 - mu) ** 2).mean(-1, keepdims=True) + 1e-5), 1e-2, np.float16)
+await check("sdpa float16 causal", await nn.scaled_dot_product_attention_async(gh, gh, gh, is_causal=True),
+            attention(h64, h64, h64, np.tri(5, 5, dtype=bool), scale=1 / math.sqrt(6)), 1e-2, np.float16)
+hw = f32(3, 2, 2, 3).astype(np.float16)
+await check("conv float16", await nn.conv_async(gh, await gpu(hw), padding=1),
+            direct(h64, hw, None, (1, 1), (1, 1), (1, 1), 1), 2e-2, np.float16)
 
 ran = [e.get("backend") for e in pycore.trace()[start:]]
 if "webgpu" not in ran:

@@ -313,3 +313,25 @@ def test_examples_run_as_shown() -> None:
 
     in_thread(examples)
     assert runner.failures == 0 and runner.tries >= 20
+
+
+def test_float16_inputs_give_float16_results() -> None:
+    x = f32(2, 3, 6, 5)
+    h = x.astype(np.float16)
+    x64 = h.astype(np.float64)
+    w = f32(4, 3, 3, 3).astype(np.float16)
+
+    def half(got: Any, want: np.ndarray) -> None:
+        got = np.asarray(got)
+        assert got.dtype == np.float16 and got.shape == want.shape
+        np.testing.assert_allclose(got.astype(np.float64), want, rtol=1e-2, atol=1e-2)
+
+    half(run(nn.layer_norm_async(h, 5)), ref_layer_norm(x64, (3,), 1e-5))
+    half(run(nn.logsumexp_async(h, 3)), ref_logsumexp(x64, 3))
+    half(run(nn.scaled_dot_product_attention_async(h, h, h, is_causal=True)),
+         ref_attention(x64, x64, x64, np.tri(6, 6, dtype=bool), None, 1 / math.sqrt(5)))
+    half(run(nn.conv_async(h, w, padding=1)), ref_conv(x64, w, None, (1, 1), (1, 1), (1, 1), 1))
+    half(run(nn.avg_pool2d_async(h, 2)), ref_pool(x64, (2, 2), (2, 2), (0, 0), "avg"))
+    t = np.array([0, 4, 2], np.int32)
+    half(run(nn.cross_entropy_async(h[0, 0, :3], t, reduction="none")),
+         ref_cross_entropy(x64[0, 0, :3], t, 0.0))
