@@ -37,6 +37,9 @@ ones packed several to a GPU word); ops broadcast as NumPy's do.
   fft           the standard's fft extension as pycore.fft.<name>_async (fft, ifft, fftn, ifftn,
                 rfft, irfft, rfftn, irfftn, hfft, ihfft on the GPU's transform kernels; fftfreq,
                 rfftfreq, fftshift, ifftshift); complex results are NumPy complex64 arrays
+  nn            pycore.nn.<name>_async: layer_norm, rms_norm, logsumexp, one_hot, embedding,
+                cross_entropy, scaled_dot_product_attention, conv (1-D to 3-D, NCHW), max_pool2d,
+                avg_pool2d; composed of the calls above
   the backend   backend="auto" | "gpu" | "numpy" on every op; init_async, info, trace, explain,
                 calibrate_async; SELECTOR (the cost model behind "auto")
 
@@ -64,6 +67,7 @@ from pycore.calls.gpuarray import GpuArray, to_gpu_async
 from pycore.calls.linalg import LAPUBLIC, make_module
 from pycore.calls.namespace import NSPUBLIC
 from pycore.calls.nd import NDPUBLIC
+from pycore.calls.nn import make_module as make_nn_module
 from pycore.calls.selection import SELPUBLIC
 from pycore.calls.sorting import SORTPUBLIC
 from pycore.choice.selector import SELECTOR
@@ -86,11 +90,12 @@ globals().update(SORTPUBLIC)  # the standard's sorting and set functions (calls/
 globals().update(LAPUBLIC)  # tensordot_async, vecdot_async
 linalg = make_module()  # the Array API's linalg extension: pycore.linalg.<name>_async (calls/linalg.py)
 fft = make_fft_module()  # the Array API's fft extension: pycore.fft.<name>_async (calls/fft.py)
+nn = make_nn_module()  # neural-network building blocks: pycore.nn.<name>_async (calls/nn.py)
 
 # The public namespace (what help(pycore) lists): the ops, arrays and the backend's controls. OPS,
 # BackendSelector, Calibration and the modules stay importable, outside it.
 __all__ = ["SELECTOR", "CommandBatch", "GpuArray", "NarrowingWarning", "__version__", "calibrate_async",
-           "explain", "fft", "info", "init_async", "linalg", "to_gpu_async", "trace",
+           "explain", "fft", "info", "init_async", "linalg", "nn", "to_gpu_async", "trace",
            *dict.fromkeys([*PUBLIC, *NDPUBLIC, *NSPUBLIC, *SELPUBLIC, *SORTPUBLIC, *LAPUBLIC])]
 
 

@@ -9,6 +9,7 @@ from numpy.typing import ArrayLike
 from . import bench as bench
 from . import fft as fft
 from . import linalg as linalg
+from . import nn as nn
 from .array.dtypes import NarrowingWarning as NarrowingWarning
 from .bench.calibrate import calibrate_async as calibrate_async
 from .calls.batch import CommandBatch as CommandBatch

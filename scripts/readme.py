@@ -136,6 +136,7 @@ def api_reference() -> str:
     lines += namespace_reference()
     lines += linalg_reference()
     lines += fft_reference()
+    lines += nn_reference()
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -240,6 +241,29 @@ def fft_reference() -> list[str]:
         doc = inspect.cleandoc(fn.__doc__ or "")
         text, _, example = doc.partition(">>>")
         lines += [f"### `pycore.fft.{name}{params}`", "", " ".join(text.split()), "",
+                  "```python", ">>>" + example, "```", ""]
+    return lines
+
+
+def nn_reference() -> list[str]:
+    """docs/api.md's section of pycore.nn (pycore/calls/nn.py): how each function is composed, then
+    each one's signature, docstring and example."""
+    from pycore.calls.nn import NN, ROUTES
+
+    lines = ["## Neural-network building blocks", "",
+             "`pycore.nn.<name>_async`, each composed of pycore's n-d calls (so on the GPU for GpuArray "
+             "inputs, with GpuArray results, and on NumPy for host arrays). How each is composed, and the "
+             "calls (kernel launches on the GPU) one call makes:", "",
+             "| function | composed of |", "| --- | --- |",
+             *[f"| `{name}` | {how} |" for name, how in ROUTES.items()], ""]
+    for name, fn in NN.items():
+        sig = inspect.signature(fn)
+        params = str(sig.replace(return_annotation=inspect.Signature.empty,
+                                 parameters=[p.replace(annotation=inspect.Parameter.empty)
+                                             for p in sig.parameters.values()])).replace("'", '"')
+        doc = inspect.cleandoc(fn.__doc__ or "")
+        text, _, example = doc.partition(">>>")
+        lines += [f"### `pycore.nn.{name}{params}`", "", " ".join(text.split()), "",
                   "```python", ">>>" + example, "```", ""]
     return lines
 

@@ -31,6 +31,7 @@ from numpy.typing import ArrayLike
 from . import bench as bench
 from . import fft as fft
 from . import linalg as linalg
+from . import nn as nn
 from .array.dtypes import NarrowingWarning as NarrowingWarning
 from .bench.calibrate import calibrate_async as calibrate_async
 from .calls.batch import CommandBatch as CommandBatch
@@ -150,6 +151,23 @@ def fft_stub() -> str:
     return FFT_HEAD + "\n" + "\n".join(functions_stub(FFT)) + "\n"
 
 
+NN_STUB = ROOT / "pycore" / "nn.pyi"
+NN_HEAD = '''"""Type stub of pycore.nn (neural-network building blocks, made in pycore/calls/nn.py),
+written by scripts/stubs.py (do not edit)."""
+
+from typing import Any
+
+from .calls.nn import ROUTES as ROUTES
+'''
+
+
+def nn_stub() -> str:
+    """pycore/nn.pyi: the nn module's functions as they are written."""
+    from pycore.calls.nn import NN
+
+    return NN_HEAD + "\n" + "\n".join(functions_stub(NN)) + "\n"
+
+
 def functions_stub(functions: dict[str, Any]) -> list[str]:
     """Each function's stub line (its signature as written, its summary), each dtype's annotation."""
     import numpy as np
@@ -187,7 +205,8 @@ def functions_stub(functions: dict[str, Any]) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    for path, text in ((STUB, stub()), (LINALG_STUB, linalg_stub()), (FFT_STUB, fft_stub())):
+    for path, text in ((STUB, stub()), (LINALG_STUB, linalg_stub()), (FFT_STUB, fft_stub()),
+                       (NN_STUB, nn_stub())):
         if "--check" not in argv:
             path.write_text(text)
         elif not path.exists() or path.read_text() != text:

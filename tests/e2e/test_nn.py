@@ -1,0 +1,181 @@
+"""pycore.nn (pycore/calls/nn.py) on WebGPU — in the browser (SwiftShader), natively (wgpu-py) and on
+Dawn: each function on GpuArray inputs (views too), its result a GpuArray on the GPU within float32
+tolerances of a float64 reference computed in the same target; the composed calls ran on the GPU
+(trace). Small sizes (the CPU adapters are slow). One snippet per target."""
+
+from __future__ import annotations
+
+NN = '''
+import itertools, math
+from pycore.calls.gpuarray import GpuArray
+nn = pycore.nn
+rng = np.random.default_rng(11)
+failures, calls = [], 0
+start = len(pycore.trace())
+
+def f32(*shape):
+    return rng.standard_normal(shape).astype(np.float32)
+
+async def gpu(x):
+    return await pycore.to_gpu_async(x)
+
+async def check(label, got, want, tol=1e-4, dtype=np.float32):
+    global calls
+    calls += 1
+    want = np.asarray(want)
+    if not (isinstance(got, GpuArray) and got.device == "webgpu"):
+        failures.append(f"{label}: {got!r} is not on the GPU")
+        return
+    value = await got.to_numpy_async()
+    if value.shape != want.shape or value.dtype != dtype or not np.allclose(
+            value.astype(np.float64), want, rtol=tol, atol=tol, equal_nan=True):
+        failures.append(f"{label}: {value.dtype}{value.shape} {value.ravel()[:6].tolist()} != "
+                        f"{want.dtype}{want.shape} {want.ravel()[:6].tolist()}")
+
+# layer_norm, rms_norm (x a transposed view)
+x = f32(4, 3, 8) * 2 + 1
+w, b = f32(8), f32(8)
+x64 = x.astype(np.float64)
+mu = x64.mean(-1, keepdims=True)
+want = (x64 - mu) / np.sqrt(((x64 - mu) ** 2).mean(-1, keepdims=True) + 1e-5) * w + b
+await check("layer_norm", await nn.layer_norm_async(await gpu(x), 8, await gpu(w), await gpu(b)), want)
+t = (await gpu(np.ascontiguousarray(x.transpose(2, 1, 0)))).T
+await check("layer_norm view axes", await nn.layer_norm_async(t, axes=(0, 2)),
+            (x64 - x64.mean((0, 2), keepdims=True)) / np.sqrt(x64.var((0, 2), keepdims=True) + 1e-5))
+await check("rms_norm", await nn.rms_norm_async(await gpu(x), -1, await gpu(w)),
+            x64 / np.sqrt((x64 ** 2).mean(-1, keepdims=True) + 1e-6) * w)
+
+# logsumexp: large values and -inf / +inf / NaN rows
+s = f32(5, 6) * 30
+s[1] = -np.inf
+s[2, 0] = np.inf
+s[3, 2] = np.nan
+with np.errstate(all="ignore"):
+    want = np.log(np.exp(s.astype(np.float64) - 60).sum(1)) + 60
+want[2], want[3] = np.inf, np.nan
+await check("logsumexp", await nn.logsumexp_async(await gpu(s), axis=1), want)
+await check("logsumexp all", await nn.logsumexp_async(await gpu(s[4:])),
+            np.log(np.exp(s[4].astype(np.float64) - 60).sum()) + 60)
+
+# one_hot, embedding
+idx = np.array([[3, 0], [1, 9]], np.int32)
+want = np.zeros((2, 2, 4), np.float32)
+for i, j in np.ndindex(2, 2):
+    if idx[i, j] < 4:
+        want[i, j, idx[i, j]] = 1
+await check("one_hot", await nn.one_hot_async(await gpu(idx), 4), want, 0)
+table = f32(10, 5)
+await check("embedding", await nn.embedding_async(await gpu(idx), await gpu(table)), table[idx], 0)
+
+# cross_entropy: label smoothing, a -inf logit, classes along axis 1
+logits, targets = f32(6, 5) * 3, rng.integers(0, 5, 6).astype(np.int32)
+logits[0, (targets[0] + 1) % 5] = -np.inf
+for eps in (0.0, 0.2):
+    rows = logits.astype(np.float64)
+    m = rows.max(1, keepdims=True)
+    logp = rows - m - np.log(np.exp(rows - m).sum(1, keepdims=True))
+    want = -logp[np.arange(6), targets]
+    if eps:
+        want = (1 - eps) * want + eps * -logp.mean(1)
+    g, gt = await gpu(logits), await gpu(targets)
+    await check(f"cross_entropy none {eps}",
+                await nn.cross_entropy_async(g, gt, reduction="none", label_smoothing=eps), want)
+    await check(f"cross_entropy mean {eps}",
+                await nn.cross_entropy_async(g[1:], gt[1:], label_smoothing=eps), want[1:].mean())
+moved = await gpu(np.ascontiguousarray(logits[1:].T[None]))
+rows = logits[1:].astype(np.float64)
+await check("cross_entropy axis 1 sum",
+            await nn.cross_entropy_async(moved, await gpu(targets[None, 1:]), axis=1, reduction="sum"),
+            (np.log(np.exp(rows).sum(1)) - rows[np.arange(5), targets[1:]]).sum())
+
+# attention: plain, causal, bool and additive masks, heads sharing keys
+q, k, v = f32(2, 2, 4, 8), f32(2, 2, 6, 8), f32(2, 2, 6, 3)
+def attention(q, k, v, keep=None, add=None, scale=1 / math.sqrt(8)):
+    sc = np.einsum("...id,...jd->...ij", q.astype(np.float64), k.astype(np.float64)) * scale
+    if add is not None:
+        sc = sc + add
+    if keep is not None:
+        sc = np.where(keep, sc, -np.inf)
+    e = np.exp(sc - sc.max(-1, keepdims=True))
+    return (e / e.sum(-1, keepdims=True)) @ v.astype(np.float64)
+gq, gk, gv = await gpu(q), await gpu(k), await gpu(v)
+await check("sdpa", await nn.scaled_dot_product_attention_async(gq, gk, gv), attention(q, k, v))
+await check("sdpa causal", await nn.scaled_dot_product_attention_async(gq, gk, gv, is_causal=True),
+            attention(q, k, v, np.tri(4, 6, dtype=bool)))
+keep = rng.random((2, 1, 4, 6)) < 0.6
+keep[..., 0] = True
+await check("sdpa bool mask", await nn.scaled_dot_product_attention_async(gq, gk, gv, mask=await gpu(keep),
+                                                                          scale=0.3),
+            attention(q, k, v, keep, scale=0.3))
+add = f32(4, 6)
+await check("sdpa additive mask",
+            await nn.scaled_dot_product_attention_async(gq, gk, gv, mask=await gpu(add)),
+            attention(q, k, v, add=add))
+await check("sdpa shared kv", await nn.scaled_dot_product_attention_async(gq, gk[:, :1], gv[:, :1]),
+            attention(q, k[:, :1], v[:, :1]))
+
+# conv: 1-D, 2-D (groups, dilation, padding, stride, bias), 3-D; a direct float64 convolution
+def direct(x, w, bias, stride, pad, dil, groups):
+    x, w = x.astype(np.float64), w.astype(np.float64)
+    d = x.ndim - 2
+    xp = np.pad(x, [(0, 0), (0, 0)] + [(p, p) for p in pad])
+    out = [(n + 2 * p - di * (kk - 1) - 1) // st + 1
+           for n, kk, st, p, di in zip(x.shape[2:], w.shape[2:], stride, pad, dil)]
+    og, cg = w.shape[0] // groups, w.shape[1]
+    y = np.zeros((x.shape[0], w.shape[0], *out))
+    for o in range(w.shape[0]):
+        g = o // og
+        for off in itertools.product(*[range(kk) for kk in w.shape[2:]]):
+            sl = tuple(slice(f * di, f * di + st * (m - 1) + 1, st)
+                       for f, di, st, m in zip(off, dil, stride, out))
+            y[:, o] += np.einsum("nc...,c->n...", xp[(slice(None), slice(g * cg, (g + 1) * cg), *sl)],
+                                 w[(o, slice(None), *off)])
+        y[:, o] += 0 if bias is None else bias[o]
+    return y
+for xs, ws, st, pad, dil, groups in [((2, 3, 11), (4, 3, 3), (2,), (1,), (2,), 1),
+                                     ((1, 4, 7, 6), (6, 2, 3, 2), (2, 1), (1, 1), (1, 2), 2),
+                                     ((1, 2, 4, 5, 4), (3, 2, 2, 3, 2), (1, 2, 1), (1, 0, 1), (1, 1, 2), 1)]:
+    cx, cw, cb = f32(*xs), f32(*ws), f32(ws[0])
+    got = await nn.conv_async(await gpu(cx), await gpu(cw), await gpu(cb), st, pad, dil, groups)
+    await check(f"conv {len(xs) - 2}-D", got, direct(cx, cw, cb, st, pad, dil, groups))
+
+# pools (x a view with an offset)
+px = f32(2, 3, 8, 7)
+gx = (await gpu(np.concatenate([px, px])))[2:]
+for kk, st, pad in [((2, 2), None, (0, 0)), ((3, 2), (2, 1), (1, 1))]:
+    s2 = st or kk
+    widths = [(0, 0), (0, 0), (pad[0], pad[0]), (pad[1], pad[1])]
+    xp = np.pad(px.astype(np.float64), widths, constant_values=-np.inf)
+    xz = np.pad(px.astype(np.float64), widths)
+    oh, ow = (xp.shape[2] - kk[0]) // s2[0] + 1, (xp.shape[3] - kk[1]) // s2[1] + 1
+    mx, av = np.zeros((2, 3, oh, ow)), np.zeros((2, 3, oh, ow))
+    for i, j in np.ndindex(oh, ow):
+        mx[:, :, i, j] = xp[:, :, i * s2[0]:i * s2[0] + kk[0], j * s2[1]:j * s2[1] + kk[1]].max((2, 3))
+        av[:, :, i, j] = xz[:, :, i * s2[0]:i * s2[0] + kk[0], j * s2[1]:j * s2[1] + kk[1]].mean((2, 3))
+    await check(f"max_pool2d {kk} {st} {pad}", await nn.max_pool2d_async(gx, kk, st, pad), mx)
+    await check(f"avg_pool2d {kk} {st} {pad}", await nn.avg_pool2d_async(gx, kk, st, pad), av)
+
+# float16 inputs (packed on the GPU): float16 results
+h = f32(1, 2, 5, 6).astype(np.float16)
+h64, gh = h.astype(np.float64), await gpu(h)
+mu = h64.mean(-1, keepdims=True)
+await check("layer_norm float16", await nn.layer_norm_async(gh, 6),
+            (h64 - mu) / np.sqrt(((h64 - mu) ** 2).mean(-1, keepdims=True) + 1e-5), 1e-2, np.float16)
+await check("sdpa float16 causal", await nn.scaled_dot_product_attention_async(gh, gh, gh, is_causal=True),
+            attention(h64, h64, h64, np.tri(5, 5, dtype=bool), scale=1 / math.sqrt(6)), 1e-2, np.float16)
+hw = f32(3, 2, 2, 3).astype(np.float16)
+await check("conv float16", await nn.conv_async(gh, await gpu(hw), padding=1),
+            direct(h64, hw, None, (1, 1), (1, 1), (1, 1), 1), 2e-2, np.float16)
+
+ran = [e.get("backend") for e in pycore.trace()[start:]]
+if "webgpu" not in ran:
+    failures.append(f"no composed call ran on the GPU: {ran}")
+{"failures": failures, "calls": calls, "gpu_calls": ran.count("webgpu"), "ran": len(ran)}
+'''
+
+
+def test_nn_building_blocks_on_the_gpu(gpu):
+    r = gpu.py(NN)
+    print(f"{r['gpu_calls']} of {r['ran']} traced calls on the GPU")
+    assert r["failures"] == [], r["failures"][:20]
+    assert r["calls"] >= 24 and r["gpu_calls"] > 0, r["gpu_calls"]

@@ -1,0 +1,337 @@
+"""pycore.nn (pycore/calls/nn.py) on the NumPy backend against float64 references written here
+directly (loops and closed forms, not the module's composition): values, special cases (causal and
+bool masks, -inf logits, label smoothing, groups, dilation, padding, stride) and bad input. The GPU
+path is tests/e2e/test_nn.py."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+
+import pycore
+
+nn = pycore.nn
+RNG = np.random.default_rng(7)
+
+
+def run(coro: Any) -> Any:
+    return asyncio.run(coro)
+
+
+def f32(*shape: int) -> np.ndarray:
+    return RNG.standard_normal(shape).astype(np.float32)
+
+
+def close(got: Any, want: np.ndarray, tol: float = 2e-5) -> None:
+    got = np.asarray(got)
+    assert got.dtype == np.float32, got.dtype
+    assert got.shape == want.shape, (got.shape, want.shape)
+    np.testing.assert_allclose(got.astype(np.float64), want, rtol=tol, atol=tol)
+
+
+# ---------------------------------------------------------------- float64 references
+
+
+def ref_layer_norm(x: np.ndarray, axes: tuple[int, ...], eps: float) -> np.ndarray:
+    x = x.astype(np.float64)
+    n = math.prod(x.shape[a] for a in axes)
+    mean = x.sum(axis=axes, keepdims=True) / n
+    var = ((x - mean) ** 2).sum(axis=axes, keepdims=True) / n
+    return (x - mean) / np.sqrt(var + eps)
+
+
+def ref_logsumexp(x: np.ndarray, axis: Any) -> np.ndarray:
+    with np.errstate(all="ignore"):
+        return np.log(np.exp(x.astype(np.float64)).sum(axis=axis))
+
+
+def ref_cross_entropy(logits: np.ndarray, targets: np.ndarray, smoothing: float) -> np.ndarray:
+    """Row by row over (batch, classes) logits: -sum_c q_c log p_c, q the smoothed one-hot."""
+    out = np.empty(len(logits))
+    for i, row in enumerate(logits.astype(np.float64)):
+        c = len(row)
+        m = row.max()
+        logp = row - m - math.log(sum(math.exp(v - m) for v in row))
+        q = np.full(c, smoothing / c)
+        q[targets[i]] += 1 - smoothing
+        with np.errstate(invalid="ignore"):
+            out[i] = -sum(qi * lp for qi, lp in zip(q, logp, strict=True) if qi)
+    return out
+
+
+def ref_attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, keep: np.ndarray | None,
+                  add: np.ndarray | None, scale: float) -> np.ndarray:
+    q, k, v = (a.astype(np.float64) for a in (q, k, v))
+    lq, s = q.shape[-2], k.shape[-2]
+    out = np.zeros((*q.shape[:-1], v.shape[-1]))
+    for b in np.ndindex(*q.shape[:-2]):
+        for i in range(lq):
+            w = np.array([float(q[b][i] @ k[b][j]) * scale for j in range(s)])
+            if add is not None:
+                w = w + np.broadcast_to(add, (*q.shape[:-2], lq, s))[b][i]
+            if keep is not None:
+                w = np.where(np.broadcast_to(keep, (*q.shape[:-2], lq, s))[b][i], w, -np.inf)
+            e = np.exp(w - w.max())
+            out[b][i] = (e / e.sum()) @ v[b]
+    return out
+
+
+def ref_conv(x: np.ndarray, w: np.ndarray, bias: np.ndarray | None, stride: tuple[int, ...],
+             padding: tuple[int, ...], dilation: tuple[int, ...], groups: int) -> np.ndarray:
+    """The direct convolution: every output element summed over its group's channels and kernel."""
+    x, w = x.astype(np.float64), w.astype(np.float64)
+    n = x.shape[0]
+    o, cg = w.shape[:2]
+    kernel = w.shape[2:]
+    xp = np.pad(x, [(0, 0), (0, 0), *[(p, p) for p in padding]])
+    out = tuple((m + 2 * p - d * (k - 1) - 1) // s + 1
+                for m, k, s, p, d in zip(x.shape[2:], kernel, stride, padding, dilation, strict=True))
+    y = np.zeros((n, o, *out))
+    og = o // groups
+    for b, oc in itertools.product(range(n), range(o)):
+        g = oc // og
+        for pos in np.ndindex(*out):
+            total = 0.0 if bias is None else float(bias[oc])
+            for ic in range(cg):
+                for off in np.ndindex(*kernel):
+                    at = tuple(p * s + f * d for p, s, f, d in zip(pos, stride, off, dilation, strict=True))
+                    total += xp[(b, g * cg + ic, *at)] * w[(oc, ic, *off)]
+            y[(b, oc, *pos)] = total
+    return y
+
+
+def ref_pool(x: np.ndarray, k: tuple[int, int], s: tuple[int, int], p: tuple[int, int],
+             kind: str) -> np.ndarray:
+    fill = -np.inf if kind == "max" else 0.0
+    xp = np.pad(x.astype(np.float64), [(0, 0), (0, 0), (p[0], p[0]), (p[1], p[1])], constant_values=fill)
+    oh = (x.shape[2] + 2 * p[0] - k[0]) // s[0] + 1
+    ow = (x.shape[3] + 2 * p[1] - k[1]) // s[1] + 1
+    y = np.zeros((*x.shape[:2], oh, ow))
+    for i, j in itertools.product(range(oh), range(ow)):
+        win = xp[:, :, i * s[0]:i * s[0] + k[0], j * s[1]:j * s[1] + k[1]]
+        y[:, :, i, j] = win.max(axis=(2, 3)) if kind == "max" else win.sum(axis=(2, 3)) / (k[0] * k[1])
+    return y
+
+
+# ---------------------------------------------------------------- values
+
+
+def test_layer_norm_over_trailing_shape_and_axes() -> None:
+    x = f32(2, 3, 4) * 3 + 5
+    weight, bias = f32(3, 4), f32(3, 4)
+    want = ref_layer_norm(x, (1, 2), 1e-5) * weight + bias
+    close(run(nn.layer_norm_async(x, (3, 4), weight, bias)), want)
+    close(run(nn.layer_norm_async(x, axes=(0, 2))), ref_layer_norm(x, (0, 2), 1e-5))
+    close(run(nn.layer_norm_async(x, 4, eps=0.5)), ref_layer_norm(x, (2,), 0.5))
+    const = np.full((2, 5), 3.0, np.float32)  # zero variance: 0, not NaN
+    close(run(nn.layer_norm_async(const, 5)), np.zeros((2, 5)))
+
+
+def test_rms_norm() -> None:
+    x, weight = f32(3, 6), f32(6)
+    x64 = x.astype(np.float64)
+    want = x64 / np.sqrt((x64 ** 2).mean(-1, keepdims=True) + 1e-6) * weight
+    close(run(nn.rms_norm_async(x, -1, weight)), want)
+    want = x64 / np.sqrt((x64 ** 2).mean((0, 1), keepdims=True) + 0.1)
+    close(run(nn.rms_norm_async(x, (0, 1), eps=0.1)), want)
+
+
+def test_logsumexp_stable_and_special_rows() -> None:
+    x = f32(4, 5) * 10
+    close(run(nn.logsumexp_async(x, 1)), ref_logsumexp(x, 1))
+    close(run(nn.logsumexp_async(x, (0, 1), keepdims=True)), ref_logsumexp(x, (0, 1)).reshape(1, 1))
+    whole = run(nn.logsumexp_async(x))
+    assert isinstance(whole, np.float32) and abs(whole - ref_logsumexp(x, None)) < 1e-4
+    big = np.array([[1000.0, 1000.0, 999.0]], np.float32)  # exp overflows float32 unshifted
+    close(run(nn.logsumexp_async(big, -1)), np.array([1000 + math.log(2 + math.exp(-1))]))
+    special = np.array([[-np.inf, -np.inf], [np.inf, 1.0], [np.nan, 1.0], [-np.inf, 2.0]], np.float32)
+    got = run(nn.logsumexp_async(special, 1))
+    np.testing.assert_array_equal(got[:3], [-np.inf, np.inf, np.nan])
+    assert abs(got[3] - 2.0) < 1e-6
+
+
+def test_one_hot_and_embedding() -> None:
+    idx = np.array([[0, 3], [2, 7]], np.int32)
+    want = np.zeros((2, 2, 4))
+    for i, j in np.ndindex(2, 2):
+        if idx[i, j] < 4:
+            want[i, j, idx[i, j]] = 1
+    close(run(nn.one_hot_async(idx, 4)), want)
+    got = run(nn.one_hot_async(np.array([1], np.uint8), 2, dtype=pycore.int32))
+    assert got.dtype == np.int32 and got.tolist() == [[0, 1]]
+    table = f32(5, 3)
+    got = run(nn.embedding_async(np.array([[4, 0, 4]], np.int32), table))
+    assert got.shape == (1, 3, 3) and np.array_equal(got[0], table[[4, 0, 4]])
+    with pytest.raises(IndexError):
+        run(nn.embedding_async(np.array([5], np.int32), table))
+
+
+def test_cross_entropy_reductions_smoothing_and_inf_logits() -> None:
+    logits, targets = f32(6, 5) * 3, RNG.integers(0, 5, 6).astype(np.int32)
+    for s in (0.0, 0.1, 1.0):
+        want = ref_cross_entropy(logits, targets, s)
+        close(run(nn.cross_entropy_async(logits, targets, reduction="none", label_smoothing=s)), want)
+        close(np.asarray(run(nn.cross_entropy_async(logits, targets, label_smoothing=s))),
+              np.array(want.mean()))
+        close(np.asarray(run(nn.cross_entropy_async(logits, targets, reduction="sum", label_smoothing=s))),
+              np.array(want.sum()), 1e-4)
+    # classes along axis 1 of (batch, classes, positions), as PyTorch's (N, C, d)
+    moved = f32(2, 4, 3)
+    t = RNG.integers(0, 4, (2, 3)).astype(np.int32)
+    want = ref_cross_entropy(np.moveaxis(moved, 1, -1).reshape(6, 4), t.reshape(6), 0.0).reshape(2, 3)
+    close(run(nn.cross_entropy_async(moved, t, axis=1, reduction="none")), want)
+    masked = np.array([[-np.inf, 0.0, 1.0], [0.0, -np.inf, -np.inf]], np.float32)
+    got = run(nn.cross_entropy_async(masked, np.array([2, 0], np.int32), reduction="none"))
+    close(got, np.array([math.log(1 + math.e) - 1, 0.0]))
+    got = run(nn.cross_entropy_async(masked, np.array([0, 0], np.int32), reduction="none"))
+    assert got[0] == np.inf
+
+
+def test_attention_masks_and_scale() -> None:
+    q, k, v = f32(2, 3, 4, 8), f32(2, 3, 5, 8), f32(2, 3, 5, 6)
+    scale = 1 / math.sqrt(8)
+    close(run(nn.scaled_dot_product_attention_async(q, k, v)), ref_attention(q, k, v, None, None, scale))
+    causal = np.tri(4, 5, dtype=bool)
+    close(run(nn.scaled_dot_product_attention_async(q, k, v, is_causal=True)),
+          ref_attention(q, k, v, causal, None, scale))
+    keep = RNG.random((3, 4, 5)) < 0.7
+    keep[..., 0] = True
+    close(run(nn.scaled_dot_product_attention_async(q, k, v, mask=keep, scale=0.5)),
+          ref_attention(q, k, v, keep, None, 0.5))
+    add = f32(4, 5)
+    close(run(nn.scaled_dot_product_attention_async(q, k, v, mask=add, is_causal=True)),
+          ref_attention(q, k, v, causal, add, scale))
+    # shared keys and values across the heads (batch axes broadcast)
+    close(run(nn.scaled_dot_product_attention_async(q, k[:, :1], v[:, :1])),
+          ref_attention(q, np.broadcast_to(k[:, :1], k.shape), np.broadcast_to(v[:, :1], v.shape), None, None,
+                        scale))
+    none = np.zeros((4, 5), bool)  # a row with no key: NaN
+    assert np.isnan(run(nn.scaled_dot_product_attention_async(q, k, v, mask=none))).all()
+
+
+@pytest.mark.parametrize(("xs", "ws", "stride", "padding", "dilation", "groups"), [
+    ((2, 4, 9), (6, 2, 3), (2,), (1,), (2,), 2),
+    ((1, 3, 7, 6), (4, 3, 3, 2), (1, 2), (1, 0), (1, 1), 1),
+    ((2, 4, 6, 7), (4, 1, 3, 3), (2, 1), (2, 1), (2, 1), 4),
+    ((1, 2, 5, 4, 4), (2, 2, 2, 3, 2), (1, 1, 2), (0, 1, 1), (2, 1, 1), 1),
+])
+def test_conv_against_direct_convolution(xs: tuple[int, ...], ws: tuple[int, ...], stride: tuple[int, ...],
+                                         padding: tuple[int, ...], dilation: tuple[int, ...],
+                                         groups: int) -> None:
+    x, w, b = f32(*xs), f32(*ws), f32(ws[0])
+    want = ref_conv(x, w, b, stride, padding, dilation, groups)
+    close(run(nn.conv_async(x, w, b, stride, padding, dilation, groups)), want, 1e-4)
+    close(run(nn.conv_async(x, w, None, stride, padding, dilation, groups)),
+          want - b.reshape(-1, *[1] * (len(xs) - 2)), 1e-4)
+
+
+def test_conv_same_and_valid_padding() -> None:
+    x, w = f32(1, 2, 6, 5), f32(3, 2, 3, 2)
+    got = run(nn.conv_async(x, w, padding="same"))
+    assert got.shape == (1, 3, 6, 5)
+    # "same" pads (1, 1) rows and (0, 1) columns: a direct convolution of x padded so
+    padded = np.pad(x, [(0, 0), (0, 0), (1, 1), (0, 1)])
+    close(got, ref_conv(padded, w, None, (1, 1), (0, 0), (1, 1), 1), 1e-4)
+    close(run(nn.conv_async(x, w, padding="valid")), ref_conv(x, w, None, (1, 1), (0, 0), (1, 1), 1), 1e-4)
+
+
+def test_pools() -> None:
+    x = f32(2, 3, 7, 6)
+    for k, s, p in [((2, 2), (2, 2), (0, 0)), ((3, 2), (2, 1), (1, 1)), ((3, 3), (1, 2), (1, 0))]:
+        close(run(nn.max_pool2d_async(x, k, s, p)), ref_pool(x, k, s, p, "max"))
+        close(run(nn.avg_pool2d_async(x, k, s, p)), ref_pool(x, k, s, p, "avg"))
+    close(run(nn.max_pool2d_async(x, 3)), ref_pool(x, (3, 3), (3, 3), (0, 0), "max"))
+    x[0, 0, 0, 0] = np.nan
+    assert np.isnan(run(nn.max_pool2d_async(x, 2))[0, 0, 0, 0])
+
+
+# ---------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize(("call", "error", "names"), [
+    (lambda: nn.layer_norm_async(f32(2, 3), (2,)), ValueError, "normalized_shape"),
+    (lambda: nn.layer_norm_async(f32(2, 3)), TypeError, "normalized_shape"),
+    (lambda: nn.layer_norm_async(f32(2, 3), 3, f32(2)), ValueError, "weight"),
+    (lambda: nn.layer_norm_async(np.ones((2, 3), np.int32), 3), TypeError, "x"),
+    (lambda: nn.rms_norm_async(f32(2, 3), 2), ValueError, "axes"),
+    (lambda: nn.logsumexp_async(f32(2, 3), axis=3), ValueError, "axis"),
+    (lambda: nn.logsumexp_async(f32(2, 0), axis=1), ValueError, "axis"),
+    (lambda: nn.one_hot_async(np.array([1], np.int32), 0), ValueError, "num_classes"),
+    (lambda: nn.one_hot_async(f32(2), 3), TypeError, "indices"),
+    (lambda: nn.embedding_async(np.array([1], np.int32), f32(3)), ValueError, "table"),
+    (lambda: nn.cross_entropy_async(f32(4, 3), np.zeros(3, np.int32)), ValueError, "targets"),
+    (lambda: nn.cross_entropy_async(f32(4, 3), np.zeros(4, np.int32), reduction="max"), ValueError,
+     "reduction"),
+    (lambda: nn.cross_entropy_async(f32(4, 3), np.zeros(4, np.int32), label_smoothing=2), ValueError,
+     "label_smoothing"),
+    (lambda: nn.cross_entropy_async(f32(4, 3), f32(4)), TypeError, "targets"),
+    (lambda: nn.scaled_dot_product_attention_async(f32(2, 3, 4), f32(2, 3, 5), f32(2, 3, 4)), ValueError,
+     "k"),
+    (lambda: nn.scaled_dot_product_attention_async(f32(2, 3, 4), f32(2, 5, 4), f32(2, 4, 4)), ValueError,
+     "v"),
+    (lambda: nn.scaled_dot_product_attention_async(f32(2, 3, 4), f32(2, 5, 4), f32(2, 5, 4), mask=f32(3, 4)),
+     ValueError, "mask"),
+    (lambda: nn.scaled_dot_product_attention_async(f32(3, 4), f32(5, 4), f32(5, 4),
+                                                   mask=np.ones((3, 5), np.int32)), TypeError, "mask"),
+    (lambda: nn.conv_async(f32(1, 4, 5), f32(2, 2, 3), groups=3), ValueError, "groups"),
+    (lambda: nn.conv_async(f32(1, 4, 5), f32(3, 2, 3), groups=2), ValueError, "groups"),
+    (lambda: nn.conv_async(f32(1, 4, 5), f32(2, 3, 3)), ValueError, "channels"),
+    (lambda: nn.conv_async(f32(1, 4, 5), f32(2, 4, 3, 3)), ValueError, "w"),
+    (lambda: nn.conv_async(f32(4, 5), f32(2, 4)), ValueError, "x"),
+    (lambda: nn.conv_async(f32(1, 4, 5), f32(2, 4, 3), stride=0), ValueError, "stride"),
+    (lambda: nn.conv_async(f32(1, 4, 5), f32(2, 4, 3), padding=(1, 1)), ValueError, "padding"),
+    (lambda: nn.conv_async(f32(1, 4, 5), f32(2, 4, 3), stride=2, padding="same"), ValueError, "same"),
+    (lambda: nn.conv_async(f32(1, 4, 2), f32(2, 4, 3)), ValueError, "kernel"),
+    (lambda: nn.conv_async(f32(1, 4, 5), f32(2, 4, 3), bias=f32(3)), ValueError, "bias"),
+    (lambda: nn.max_pool2d_async(f32(1, 4, 5), 2), ValueError, "x"),
+    (lambda: nn.max_pool2d_async(f32(1, 1, 4, 4), 2, padding=2), ValueError, "padding"),
+    (lambda: nn.avg_pool2d_async(f32(1, 1, 4, 4), (2, 2, 2)), ValueError, "kernel_size"),
+])
+def test_bad_input_names_the_argument(call: Any, error: type, names: str) -> None:
+    with pytest.raises(error, match=names):
+        run(call())
+
+
+def test_examples_run_as_shown() -> None:
+    import doctest
+
+    from pycore.calls import nn as module
+    from tests.unit.test_cpython_api import in_thread
+
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+    finder = doctest.DocTestFinder(recurse=False)
+
+    def examples() -> None:
+        for fn in (module, *module.NN.values()):
+            for test in finder.find(fn, getattr(fn, "__name__", "nn"), module=False, globs={}):
+                runner.run(test)
+
+    in_thread(examples)
+    assert runner.failures == 0 and runner.tries >= 20
+
+
+def test_float16_inputs_give_float16_results() -> None:
+    x = f32(2, 3, 6, 5)
+    h = x.astype(np.float16)
+    x64 = h.astype(np.float64)
+    w = f32(4, 3, 3, 3).astype(np.float16)
+
+    def half(got: Any, want: np.ndarray) -> None:
+        got = np.asarray(got)
+        assert got.dtype == np.float16 and got.shape == want.shape
+        np.testing.assert_allclose(got.astype(np.float64), want, rtol=1e-2, atol=1e-2)
+
+    half(run(nn.layer_norm_async(h, 5)), ref_layer_norm(x64, (3,), 1e-5))
+    half(run(nn.logsumexp_async(h, 3)), ref_logsumexp(x64, 3))
+    half(run(nn.scaled_dot_product_attention_async(h, h, h, is_causal=True)),
+         ref_attention(x64, x64, x64, np.tri(6, 6, dtype=bool), None, 1 / math.sqrt(5)))
+    half(run(nn.conv_async(h, w, padding=1)), ref_conv(x64, w, None, (1, 1), (1, 1), (1, 1), 1))
+    half(run(nn.avg_pool2d_async(h, 2)), ref_pool(x64, (2, 2), (2, 2), (0, 0), "avg"))
+    t = np.array([0, 4, 2], np.int32)
+    half(run(nn.cross_entropy_async(h[0, 0, :3], t, reduction="none")),
+         ref_cross_entropy(x64[0, 0, :3], t, 0.0))
