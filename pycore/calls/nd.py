@@ -683,6 +683,36 @@ async def rowwise_async(op: Op, x: Any, axis: int = -1, backend: str = "auto") -
     return await _call(op.name, start, use_gpu, why, choice, [shape], on_gpu_work, on_numpy_work)
 
 
+async def normalized_rows_async(name: str, x: GpuArray, axis: int, weight: Any, bias: Any, eps: float
+                                ) -> GpuArray:
+    """layer_norm or rms_norm (ROW_OPS) of a GpuArray along `axis` in one kernel: each row's
+    statistics, then every element normalized, times the weight and plus the bias of its column
+    (None, or vectors of the axis' length: GpuArrays or host arrays, uploaded with the call). In
+    float32; a float16 x is converted, and the result back. A ValueError if the adapter cannot
+    take the rows (row_limits): the caller composes the op of other calls instead."""
+    start = time.perf_counter()
+    device = RUNTIME.device
+    assert device is not None
+    src = x if x.dtype == FLOAT32 else await x.astype_async(FLOAT32)
+    extra: list[Any] = []
+    for v in (weight, bias):
+        if isinstance(v, GpuArray):  # (read from the buffer's start: a contiguous float32 copy if not so)
+            plain = v.dtype == FLOAT32 and v.layout.offset == 0 and v.layout.is_contiguous
+            extra.append(v if plain else await v.astype_async(FLOAT32))
+        elif v is not None:
+            extra.append(np.ascontiguousarray(np.asarray(v).reshape(-1), FLOAT32))
+    f = facts(device)
+    has_w, has_b = weight is not None, bias is not None
+    plan = _planned(("norm", name, src.layout, axis, has_w, has_b, float(eps), ROWWISE.tree, f),
+                    lambda: plan_rowwise(ROW_OPS[name], src.layout, axis, f, ROWWISE.tree, eps, has_w, has_b))
+    shape = tuple(x.shape)
+    value, stages = await _run_gpu(name, [(plan, [src, *extra])], True, shape, FLOAT32)
+    stages = dict(stages)
+    stages["python"] = time.perf_counter() - start - sum(stages.values())
+    _record(name, [shape], "webgpu", stages, "a GpuArray input (one fused kernel)", None, start)
+    return value if x.dtype == FLOAT32 else await value.astype_async(x.dtype)
+
+
 # ---------------------------------------------------------------- the public functions
 
 

@@ -32,7 +32,7 @@ from pycore.array.dtypes import FLOAT32, as_array, pycore_dtype, result_type
 from pycore.array.layout import broadcast_shapes, normalize_axes, normalize_axis
 from pycore.calls.gpuarray import GpuArray
 from pycore.calls.namespace import NSPUBLIC
-from pycore.calls.nd import NDPUBLIC
+from pycore.calls.nd import NDPUBLIC, normalized_rows_async
 from pycore.calls.selection import SELPUBLIC
 
 Array = Any  # a GpuArray or a NumPy array (array-likes are taken where an array is)
@@ -40,9 +40,11 @@ _CALLS: dict[str, Callable[..., Any]] = {**NDPUBLIC, **NSPUBLIC, **SELPUBLIC}
 
 # How each function is composed, and the calls (kernel launches on the GPU) one call makes.
 ROUTES: dict[str, str] = {
-    "layer_norm": "mean, subtract, var, add eps, sqrt, divide over the axes (+ multiply weight, "
-                  "+ add bias): 6 to 8 calls",
-    "rms_norm": "square, mean, add eps, sqrt, divide (+ multiply weight): 5 or 6 calls",
+    "layer_norm": "a GpuArray over its last axis (weight, bias: vectors): one kernel (the row's mean and "
+                  "variance, then each element; rowwise.wgsl); otherwise mean, subtract, var, add eps, "
+                  "sqrt, divide over the axes (+ multiply weight, + add bias): 6 to 8 calls",
+    "rms_norm": "a GpuArray over its last axis (weight: a vector): one kernel (rowwise.wgsl); otherwise "
+                "square, mean, add eps, sqrt, divide (+ multiply weight): 5 or 6 calls",
     "logsumexp": "max, isfinite, where (the shift: 0 where the max is not finite), subtract, exp, sum, "
                  "log, add (+ a reshape view): 8 calls",
     "one_hot": "arange, equal (broadcast against the classes), astype: 3 calls",
@@ -158,6 +160,21 @@ def _norm_axes(x: Any, normalized_shape: Any, axes: Any, fn: str) -> tuple[int, 
     return tuple(range(x.ndim - n, x.ndim))
 
 
+async def _fused_norm(fn: str, x: Any, axes: tuple[int, ...], weight: Any, bias: Any, eps: float) -> Any:
+    """The norm in one kernel (rowwise.wgsl), where it can be: x a GpuArray on the GPU normalized
+    over its last axis, weight and bias None or vectors of that axis' length; else None (the
+    composition runs), also where the adapter cannot take the rows."""
+    last = x.ndim - 1
+    if not (isinstance(x, GpuArray) and x.device == "webgpu" and axes == (last,) and x.size):
+        return None
+    if any(v is not None and tuple(v.shape) != (x.shape[last],) for v in (weight, bias)):
+        return None
+    try:
+        return await normalized_rows_async(fn, x, last, weight, bias, eps)
+    except ValueError:  # (rows past what the adapter takes: composed of other calls)
+        return None
+
+
 async def _affine(y: Any, weight: Any, bias: Any) -> Any:
     if weight is not None:
         y = await _call("multiply", y, weight)
@@ -182,6 +199,9 @@ async def layer_norm_async(x: Any, /, normalized_shape: Any = None, weight: Any 
     weight = None if weight is None else _shaped_like(weight, x, fn, "weight")
     bias = None if bias is None else _shaped_like(bias, x, fn, "bias")
     eps = _number(eps, fn, "eps")
+    fused = await _fused_norm(fn, x, found, weight, bias, eps)
+    if fused is not None:
+        return fused
     mean = await _call("mean", x, axis=found, keepdims=True)
     centred = await _call("subtract", x, mean)
     var = await _call("var", x, axis=found, keepdims=True)
@@ -204,6 +224,9 @@ async def rms_norm_async(x: Any, /, axes: Any = -1, weight: Any = None, eps: flo
     found = _norm_axes(x, None, axes, fn)
     weight = None if weight is None else _shaped_like(weight, x, fn, "weight")
     eps = _number(eps, fn, "eps")
+    fused = await _fused_norm(fn, x, found, weight, None, eps)
+    if fused is not None:
+        return fused
     ms = await _call("mean", await _call("square", x), axis=found, keepdims=True)
     root = await _call("sqrt", await _call("add", ms, eps))
     return await _affine(await _call("divide", x, root), weight, None)

@@ -11,7 +11,7 @@ per row (CPU adapters, where every barrier costs a context switch per thread).
 
 >>> from pycore.array.layout import Layout
 >>> p = plan_rowwise(ROW_OPS["softmax"], Layout.contiguous((8, 512, 512)), 2, Facts())
->>> p.steps[0].kernel.name, p.steps[0].words[:5], p.steps[0].grid
+>>> p.steps[0].kernel.name, p.steps[0].words[:5], p.steps[0].grid  # doctest: +NORMALIZE_WHITESPACE
 ('rows:softmax:tree[1]', (4096, 512, 0, 1, 1), (4096, 1, 1))
 >>> p = plan_rowwise(ROW_OPS["softmax"], Layout.contiguous((8, 512, 512)), 0, Facts())
 >>> p.steps[0].kernel.entry, p.steps[0].words[:5], p.steps[0].grid
@@ -27,7 +27,18 @@ from functools import cache
 import numpy as np
 
 from pycore.array.layout import Layout, collapse
-from pycore.kernels.plan import Facts, Kernel, Output, Plan, Slot, Step, grid_for, i32_word, walk_lines
+from pycore.kernels.plan import (
+    Facts,
+    Kernel,
+    Output,
+    Plan,
+    Slot,
+    Step,
+    grid_for,
+    i32_word,
+    walk_lines,
+    word_of,
+)
 from pycore.kernels.wgsl import wgsl_constant, wgsl_template
 
 F32 = np.dtype(np.float32)
@@ -41,17 +52,29 @@ SIDE_OX, SIDE_RY = 16, 16  # rows_side: rows per workgroup, threads along each (
 
 @dataclass(frozen=True)
 class RowOp:
-    """A row-wise op: `prepare` (WGSL of m, the row's max, and s, its sum of exp(x - m)) is a
-    per-row constant k; `finish` (WGSL of x, m and k) is an element's result."""
+    """A row-wise op, as WGSL expressions (shaders/rowwise.wgsl): pass 1 reduces `first` (of x) by
+    max (`first_max`) or by sum to t; `center` (of t and n, the row's length) is the row's m; pass 2
+    sums `second` (of x and m; "" for none) to s; `prepare` (of m, s, n and eps) is the row's
+    constant k; `finish` (of x, m and k) an element's result. `nan_rows`: a row whose m is not
+    finite is NaN throughout (softmax's, as NumPy's)."""
 
     name: str
+    first: str
+    first_max: bool
+    center: str
+    second: str
     prepare: str
     finish: str
+    nan_rows: bool = False
 
 
 ROW_OPS = {
-    "softmax": RowOp("softmax", "1.0 / s", "exp(x - m) * k"),
-    "log_softmax": RowOp("log_softmax", "log(s)", "(x - m) - k"),  # (in this order: see rowwise.wgsl)
+    "softmax": RowOp("softmax", "x", True, "t", "exp(x - m)", "1.0 / s", "exp(x - m) * k", True),
+    "log_softmax": RowOp("log_softmax", "x", True, "t", "exp(x - m)", "log(s)", "(x - m) - k",  # (this
+                         True),  # order: see rowwise.wgsl)
+    "layer_norm": RowOp("layer_norm", "x", False, "t / n", "(x - m) * (x - m)", "inverseSqrt(s / n + eps)",
+                        "(x - m) * k"),
+    "rms_norm": RowOp("rms_norm", "x * x", False, "t / n", "", "inverseSqrt(m + eps)", "x * k"),
 }
 
 
@@ -84,29 +107,43 @@ def row_limits(name: str, cols: int, facts: Facts) -> ValueError | None:
 
 
 @cache
-def _kernel(op: RowOp, rank: int, variant: str) -> Kernel:
-    kept_at = 6
+def _kernel(op: RowOp, rank: int, variant: str, weight: bool = False, bias: bool = False) -> Kernel:
+    """The kernel of `op` over rows whose other axes collapse to `rank`; `weight`, `bias`: the
+    result times a weight and plus a bias per column (bindings 3 and 4, float32 vectors)."""
+    kept_at = 7
     n_words = kept_at + 3 * rank
     kept = walk_lines("r", "row", rank, kept_at, [("ib", kept_at + rank), ("ob", kept_at + 2 * rank)])
     entry = f"rows_{variant}"
+    bindings = []
+    affine = "y"
+    if weight:
+        bindings.append("@group(0) @binding(3) var<storage, read> weight: array<f32>;")
+        affine = "y * weight[c]"
+    if bias:
+        bindings.append(f"@group(0) @binding({3 + weight}) var<storage, read> bias: array<f32>;")
+        affine = f"{affine} + bias[c]"
+    fills = {"meta_vec4s": str(-(-n_words // 4)), "affine_bindings": "\n".join(bindings),
+             "kept": "\n".join(kept), "nan_rows": str(op.nan_rows).lower(),
+             "first_max": str(op.first_max).lower(), "second_pass": str(bool(op.second)).lower(),
+             "first": op.first, "center": op.center, "second": op.second or "0.0",
+             "prepare": op.prepare, "finish": op.finish, "affine": affine}
 
     def source() -> str:
-        filled = (
-            wgsl_template("rowwise")
-            .replace("{{meta_vec4s}}", str(-(-n_words // 4)))
-            .replace("{{kept}}", "\n".join(kept))
-            .replace("{{prepare}}", op.prepare)
-            .replace("{{finish}}", op.finish)
-        )
+        filled = wgsl_template("rowwise")
+        for mark, value in fills.items():
+            filled = filled.replace("{{" + mark + "}}", value)
         return "\n".join([wgsl_template("common"), filled])
 
-    name = f"rows:{op.name}:{variant}[{rank}]"
-    return Kernel(name, entry, ("read", "write", "uniform"), source)
+    name = f"rows:{op.name}:{variant}[{rank}]{'*w' if weight else ''}{'+b' if bias else ''}"
+    return Kernel(name, entry, ("read", "write", "uniform") + ("read",) * (weight + bias), source)
 
 
-def plan_rowwise(op: RowOp, layout: Layout, axis: int, facts: Facts, tree: bool | None = None) -> Plan:
+def plan_rowwise(op: RowOp, layout: Layout, axis: int, facts: Facts, tree: bool | None = None,
+                 eps: float = 0.0, weight: bool = False, bias: bool = False) -> Plan:
     """The plan of `op` along `axis` (normalized) of a float32 input of `layout`; its output is
-    C-ordered in layout.shape. Raises ValueError for rows the adapter cannot take (row_limits)."""
+    C-ordered in layout.shape. `eps`: the norms'; `weight`, `bias`: contiguous float32 vectors of
+    the axis' length, inputs 1 and 2 (the output times the weight, plus the bias, per column).
+    Raises ValueError for rows the adapter cannot take (row_limits)."""
     shape = layout.shape
     cols = shape[axis]
     rows = math.prod(shape) // cols if cols else 0
@@ -127,12 +164,12 @@ def plan_rowwise(op: RowOp, layout: Layout, axis: int, facts: Facts, tree: bool 
     if chosen and rows > 1 and abs(layout.strides[axis]) != 1 and abs(in_st[-1]) == 1 and (
             not facts.loop_cap or 3 * -(-cols // SIDE_RY) + 8 <= facts.loop_cap):
         variant = "side"  # (neighbouring rows lie side by side: read them together)
-    kernel = _kernel(op, len(dims), variant)
-    words = [rows, cols, layout.offset, layout.strides[axis], out_strides[axis], NEG_INF,
+    kernel = _kernel(op, len(dims), variant, weight, bias)
+    words = [rows, cols, layout.offset, layout.strides[axis], out_strides[axis], NEG_INF, word_of(eps, F32),
              *dims, *in_st, *out_st]
     per_group = {"tree": 1, "thread": THREAD_GROUP, "side": SIDE_OX}[variant]
     grid = grid_for(-(-rows // per_group), facts.max_groups)
-    slots = (Slot("in", 0), Slot("out", 0), Slot("meta"))
+    slots = (Slot("in", 0), Slot("out", 0), Slot("meta"), *[Slot("in", 1 + k) for k in range(weight + bias)])
     step = Step(kernel, slots, tuple(i32_word(w) for w in words), grid)
     return Plan((step,), (Output(tuple(shape), F32),))
 

@@ -179,3 +179,64 @@ def test_nn_building_blocks_on_the_gpu(gpu):
     print(f"{r['gpu_calls']} of {r['ran']} traced calls on the GPU")
     assert r["failures"] == [], r["failures"][:20]
     assert r["calls"] >= 24 and r["gpu_calls"] > 0, r["gpu_calls"]
+
+
+FUSED = '''
+from pycore.calls.gpuarray import GpuArray
+from pycore.calls.programs import PROGRAMS
+rng = np.random.default_rng(5)
+failures, calls = [], 0
+x = (rng.standard_normal((33, 300)) * 3 + 1).astype(np.float32)
+x[4] = 7.0  # (a constant row: variance 0)
+w, b = rng.standard_normal(300).astype(np.float32), rng.standard_normal(300).astype(np.float32)
+t, gw, gb = [await pycore.to_gpu_async(a) for a in (x, w, b)]
+
+def layer(h, wt=None, bs=None, eps=1e-5):
+    h = h.astype(np.float64)
+    m = h.mean(-1, keepdims=True)
+    y = (h - m) / np.sqrt(((h - m) ** 2).mean(-1, keepdims=True) + eps)
+    return y * (1 if wt is None else wt) + (0 if bs is None else bs)
+
+def rms(h, wt=None, eps=1e-6):
+    h = h.astype(np.float64)
+    return h / np.sqrt((h * h).mean(-1, keepdims=True) + eps) * (1 if wt is None else wt)
+
+for tree in (None, True, False):  # (the adapter's pick; a workgroup a row or side by side; a thread a row)
+    PROGRAMS["rowwise"].tree = tree
+    cases = {
+        "layer_norm": (lambda: pycore.nn.layer_norm_async(t, 300), layer(x)),
+        "layer_norm weight bias": (lambda: pycore.nn.layer_norm_async(t, 300, gw, b), layer(x, w, b)),
+        "layer_norm of x[::2, ::-1]": (lambda: pycore.nn.layer_norm_async(t[::2, ::-1], 300, None, gb),
+                                       layer(x[::2, ::-1], None, b)),
+        "layer_norm of x.T (rows side by side)": (lambda: pycore.nn.layer_norm_async(t.T, 33),
+                                                  layer(np.ascontiguousarray(x.T))),
+        "rms_norm weight": (lambda: pycore.nn.rms_norm_async(t, -1, gw), rms(x, w)),
+        "rms_norm of x.T": (lambda: pycore.nn.rms_norm_async(t.T, -1), rms(np.ascontiguousarray(x.T))),
+    }
+    for label, (make, want) in cases.items():
+        calls += 1
+        n0 = len(pycore.trace())
+        got = await make()
+        ran = [(e["op"], e["backend"]) for e in pycore.trace()[n0:]]
+        if len(ran) != 1 or ran[0][1] != "webgpu":  # (one fused kernel)
+            failures.append(f"{label} tree={tree}: ran {ran}")
+        value = await got.to_numpy_async()
+        err = float(np.max(np.abs(value - want)))
+        if value.dtype != np.float32 or err > 2e-5 * max(1.0, float(np.abs(want).max())):
+            failures.append(f"{label} tree={tree}: error {err}")
+PROGRAMS["rowwise"].tree = None
+h = await pycore.astype_async(t, "float16")
+got = await pycore.nn.layer_norm_async(h, 300)
+value = await got.to_numpy_async()
+want = layer(x.astype(np.float16))
+if value.dtype != np.float16 or not np.allclose(value.astype(np.float64), want, atol=4e-3):
+    failures.append(f"layer_norm float16: {value.dtype} {value.ravel()[:4]}")
+t = gw = gb = h = got = None
+{"failures": failures, "calls": calls}
+'''
+
+
+def test_norms_over_the_last_axis_of_gpuarrays_run_as_one_fused_kernel(gpu):
+    r = gpu.py(FUSED)
+    assert r["failures"] == [], r["failures"][:20]
+    assert r["calls"] == 18

@@ -45,7 +45,7 @@ const KERNELS = {
  *  them out: rows, columns, offset, the strides along the row, -inf's bits, then the rows' shape
  *  and strides (none for a single row). */
 function softmaxWords([r, c]) {
-  return r === 1 ? [r, c, 0, 1, 1, 0xff800000] : [r, c, 0, 1, 1, 0xff800000, r, c, c];
+  return r === 1 ? [r, c, 0, 1, 1, 0xff800000, 0] : [r, c, 0, 1, 1, 0xff800000, 0, r, c, c];  // (word 6: eps)
 }
 
 /** One of pycore's matmul kernels (programs.Matmul.kernel_for names it): vec4 bindings (whole
