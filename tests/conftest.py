@@ -21,6 +21,14 @@ from tests.harness import ARTIFACTS, CHROMIUM, ROOT, Booted, Dawn, Native, Serve
 __all__ = ["ARTIFACTS", "ROOT", "Booted", "boot"]
 
 os.environ["PYCORE_TRANSPORT"] = "numpy"
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The unit tests first (in their order, then the end-to-end tests in theirs): Playwright's
+    sync API keeps an event loop running in this process from its first use on, and the unit
+    tests may call asyncio.run()."""
+    items.sort(key=lambda item: 0 if Path(str(item.path)).parts[-2:-1] == ("unit",) else 1)
 os.environ["PYCORE_CACHE_DIR"] = tempfile.mkdtemp(prefix="pycore-test-cache-")  # calibrations go here
 
 

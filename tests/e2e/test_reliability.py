@@ -337,9 +337,9 @@ def test_buffers_at_the_binding_limit_allocate_on_swiftshader(gpu_page):
     r = gpu_page.py("""
 errors_before = pycore.info()["gpu_errors"]
 x = np.ones(270_000_000, np.float32)          # 1.08 GB: past one binding, summed in chunks
-total = await pycore.sum_async(x, backend="gpu")
+total = float(await pycore.sum_async(x, backend="gpu"))  # (of host values: a NumPy scalar)
 t = await pycore.to_gpu_async(x[:pycore.engine.runtime.RUNTIME.device.max_binding // 4])
-part = await pycore.sum_async(t)
+part = float(await (await pycore.sum_async(t)).to_numpy_async())  # (of a GpuArray: a 0-D GpuArray)
 t.release()
 del x
 {"total": total, "part": part, "max_binding": pycore.engine.runtime.RUNTIME.device.max_binding,
@@ -504,7 +504,14 @@ async def interrupted_read():
     y = await pycore.matmul_async(x, x, backend="gpu")
     before = await y.to_numpy_async()  # (compiled, and read: valid whatever follows)
     per_ms = SELECTOR.work_ms(OPS["matmul"], [(256, 256), (256, 256)])
-    n = int(1500 / per_ms)  # 1.5 s of predicted GPU work (under HOLD_MS: the loop does not wait)
+    t = time.perf_counter()  # (and as measured here: a rate corrected by earlier calls may be off)
+    w = y
+    for _ in range(20):
+        w = await pycore.matmul_async(w, x, backend="gpu")
+    await w.to_numpy_async()
+    measured = (time.perf_counter() - t) * 1e3 / 20
+    w.release()
+    n = int(1500 / min(per_ms, measured))  # 1.5 s of GPU work (under HOLD_MS: the loop does not wait)
     z = y
     for _ in range(n):
         z = await pycore.matmul_async(z, x, backend="gpu")
