@@ -28,6 +28,18 @@ def array_arg(x: Any, name: str = "x") -> GpuArray | np.ndarray:
     return as_array(x, name)
 
 
+def array_of(x: Any, fn: str, name: str = "x") -> GpuArray | np.ndarray:
+    """array_arg, its errors naming the function `fn` too.
+
+    >>> array_of([1.5], "f").dtype
+    dtype('float32')
+    """
+    try:
+        return array_arg(x, name)
+    except (TypeError, ValueError) as exc:
+        raise type(exc)(f"{fn}: {exc}") from None
+
+
 def arrays_arg(arrays: Any, fn: str) -> list[GpuArray | np.ndarray]:
     """A tuple or list of one or more arrays (`fn`, the function's name, in its errors), each as array_arg
     makes it."""

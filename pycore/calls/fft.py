@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import operator
 import sys
 import time
 import types
@@ -39,7 +38,7 @@ import numpy as np
 
 from pycore.array.dtypes import FLOAT32, NarrowingWarning, as_array, pycore_dtype
 from pycore.array.layout import normalize_axis
-from pycore.calls.arguments import device_arg
+from pycore.calls.arguments import device_arg, int_arg
 from pycore.calls.creation import zeros_async
 from pycore.calls.dispatch import BACKENDS, unfit_why
 from pycore.calls.gpuarray import GpuArray, to_gpu_async
@@ -178,12 +177,7 @@ def _input(x: Any, fn: str, real: bool = False) -> GpuArray | np.ndarray:
 
 
 def _int(value: Any, fn: str, name: str) -> int:
-    if isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{fn}: {name} must be an int, got bool")
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise TypeError(f"{fn}: {name} must be an int, got {type(value).__name__} {value!r}") from None
+    return int_arg(value, f"{fn}: {name}")
 
 
 def _length(n: Any, fn: str, name: str = "n") -> int:

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import operator
 import sys
 import time
 import types
@@ -37,8 +36,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from pycore.array.dtypes import BOOL, FLOAT32, INT32, as_array, pycore_dtype
+from pycore.array.dtypes import BOOL, FLOAT32, INT32, pycore_dtype
 from pycore.array.layout import Layout, broadcast_shapes, normalize_axes, normalize_axis
+from pycore.calls.arguments import array_of, int_arg
 from pycore.calls.creation import eye_async
 from pycore.calls.gpuarray import GpuArray, to_gpu_async
 from pycore.calls.manipulation import (
@@ -135,13 +135,7 @@ def explain_linalg(name: str, shapes: list[tuple[int, ...]], on_gpu: list[bool],
 
 
 def _array(x: Any, fn: str, name: str = "x") -> GpuArray | np.ndarray:
-    if isinstance(x, GpuArray):
-        x.check_usable()
-        return x
-    try:
-        return as_array(x, name)
-    except (TypeError, ValueError) as exc:
-        raise type(exc)(f"{fn}: {exc}") from None
+    return array_of(x, fn, name)
 
 
 def _floating(x: Any, fn: str, name: str = "x") -> GpuArray | np.ndarray:
@@ -169,12 +163,7 @@ def _matrices(x: Any, fn: str, square: bool = False, name: str = "x") -> None:
 
 
 def _int(value: Any, fn: str, name: str) -> int:
-    if isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{fn}: {name} must be an int, got bool")
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise TypeError(f"{fn}: {name} must be an int, got {type(value).__name__} {value!r}") from None
+    return int_arg(value, f"{fn}: {name}")
 
 
 def _gpu(*xs: Any) -> bool:

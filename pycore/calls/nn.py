@@ -28,8 +28,9 @@ from typing import Any
 
 import numpy as np
 
-from pycore.array.dtypes import FLOAT32, as_array, pycore_dtype, result_type
+from pycore.array.dtypes import FLOAT32, pycore_dtype, result_type
 from pycore.array.layout import broadcast_shapes, normalize_axes, normalize_axis
+from pycore.calls.arguments import array_of
 from pycore.calls.gpuarray import GpuArray
 from pycore.calls.namespace import NSPUBLIC
 from pycore.calls.nd import NDPUBLIC, normalized_rows_async
@@ -68,13 +69,7 @@ async def _call(name: str, *args: Any, **kwargs: Any) -> Any:
 
 
 def _array(x: Any, fn: str, name: str) -> GpuArray | np.ndarray:
-    if isinstance(x, GpuArray):
-        x.check_usable()
-        return x
-    try:
-        return as_array(x, name)
-    except (TypeError, ValueError) as exc:
-        raise type(exc)(f"{fn}: {exc}") from None
+    return array_of(x, fn, name)
 
 
 def _floating(x: Any, fn: str, name: str = "x") -> GpuArray | np.ndarray:
