@@ -74,9 +74,10 @@ class Pipeline:
         """The inputs at the small or full size (float32; class indices int32)."""
         return self.make(self.small if small else self.full, np.random.default_rng(self.seed))
 
-    def min_bytes(self, inputs: list[np.ndarray]) -> int:
-        """The bytes the pipeline must move at least: every input read once, the output written once."""
-        out = self.reference(*inputs)
+    def min_bytes(self, inputs: list[np.ndarray], out: np.ndarray | None = None) -> int:
+        """The bytes the pipeline must move at least: every input read once, the (float32) output
+        written once (`out`: the reference's result, if at hand)."""
+        out = self.reference(*inputs) if out is None else out
         return sum(x.nbytes for x in inputs) + 4 * max(1, out.size)
 
 
@@ -143,7 +144,7 @@ async def kmeans_step_async(points: Any, centroids: Any) -> Any:
 
 def _kmeans_ref(points: np.ndarray, centroids: np.ndarray) -> np.ndarray:
     x, c = _f64(points, centroids)
-    labels = ((x[:, None, :] - c[None]) ** 2).sum(-1).argmin(1)
+    labels = ((x * x).sum(1)[:, None] - 2 * x @ c.T + (c * c).sum(1)).argmin(1)
     onehot = np.eye(len(c))[labels]
     return (onehot.T @ x) / np.maximum(onehot.sum(0), 1)[:, None]
 
@@ -377,13 +378,19 @@ async def _peer_async(pending: Awaitable[Any], want: np.ndarray) -> dict[str, An
     return row
 
 
+def _checked(row: dict[str, Any], tolerance: float) -> None:
+    for key in ("pycore", "tfjs", "jax", "jax_jit"):
+        if "error" in row.get(key, {}):
+            row[key]["ok"] = row[key]["error"] <= tolerance
+
+
 async def run_pipelines_async(small: bool = False, names: tuple[str, ...] | None = None, count: int = 10,
                               repeats: int = 5, peers: bool = True,
                               copy_bytes: int | None = None) -> dict[str, Any]:
     """Run the pipelines at the full (or `small`) sizes: pycore resident and round trip, and (in a
     WebGPU page or Dawn, `peers`) TF.js, jax-js eager and jitted, the transfer floor and the copy
-    kernel's bandwidth. Every result's error against float64 is in its row; a pycore result off by
-    more than the pipeline's tolerance raises AssertionError (the peers' rows only report theirs).
+    kernel's bandwidth. Every library's result's error against float64 is in its row ("ok": within
+    the pipeline's tolerance; the table marks the others), a peer that failed has {"failed": why}.
 
     >>> import asyncio
     >>> r = asyncio.run(run_pipelines_async(small=True, names=("dense",), count=1, repeats=1))
@@ -409,22 +416,20 @@ async def run_pipelines_async(small: bool = False, names: tuple[str, ...] | None
                 result[lib] = (await start()).to_py()
             except Exception as exc:
                 notes.append(f"{lib} unavailable: {exc}")
-        nbytes = copy_bytes or ((1 << 20) if small else (256 << 20))
+        assert RUNTIME.device is not None
+        nbytes = min(copy_bytes or ((1 << 20) if small else (256 << 20)), RUNTIME.device.max_binding)
         result["copy"] = (await module.copyBandwidth(device, nbytes, count, repeats)).to_py()
     for name in picked:
         p = PIPELINES[name]
         xs = p.inputs(small)
         want = p.reference(*xs)
         row: dict[str, Any] = {"name": name, "what": p.what, "shapes": [list(x.shape) for x in xs],
-                               "min_bytes": p.min_bytes(xs), "tolerance": p.tolerance}
+                               "min_bytes": p.min_bytes(xs, want), "tolerance": p.tolerance}
         resident = await pycore_resident_async(p, xs, count, repeats)
         trip = await pycore_round_trip_async(p, xs, repeats)
         row["pycore"] = {"resident_ms": resident["ms"], "round_trip_ms": trip["ms"],
                          "error": max(error(resident["result"], want), error(trip["result"], want)),
                          "calls": resident["calls"]}
-        if not row["pycore"]["error"] <= p.tolerance:
-            raise AssertionError(f"pipelines: pycore's {name} is off by {row['pycore']['error']:.2e} "
-                                 f"against float64 (tolerance {p.tolerance})")
         if module is not None:
             ins = _js_inputs(xs)
             if "tfjs" in result:
@@ -434,6 +439,7 @@ async def run_pipelines_async(small: bool = False, names: tuple[str, ...] | None
                     row[key] = await _peer_async(module.jaxPipeline(name, ins, count, repeats, jitted), want)
             floor = (await module.transferFloor(device, ins, max(1, want.size) * 4, repeats)).to_py()
             row["floor_ms"] = floor["ms"]
+        _checked(row, p.tolerance)
         result["rows"].append(row)
     return result
 
@@ -475,7 +481,7 @@ def format_pipelines(result: dict[str, Any]) -> str:
         for key in ("pycore", "tfjs", "jax", "jax_jit"):
             cell = row.get(key)
             if cell is not None:
-                errs.append(f"{key} {cell['error']:.1e}" if "error" in cell
+                errs.append(f"{key} {cell['error']:.1e}" + ("" if cell["ok"] else " WRONG") if "error" in cell
                             else f"{key} failed ({cell['failed']})")
         lines.append(f"{row['name']:14s} {'; '.join(errs)}")
         lines.append(f"{'':14s} {len(row['pycore']['calls'])} calls: {', '.join(row['pycore']['calls'])}")

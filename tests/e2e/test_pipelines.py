@@ -37,7 +37,7 @@ def test_every_pipeline_in_every_library_matches_float64(run):
         for lib in ("pycore", "tfjs", "jax", "jax_jit"):
             cell = row[lib]
             assert "failed" not in cell, (row["name"], lib, cell)
-            assert cell["error"] <= row["tolerance"], (row["name"], lib, cell["error"])
+            assert cell["error"] <= row["tolerance"] and cell["ok"], (row["name"], lib, cell["error"])
             assert cell["resident_ms"] > 0 and cell["round_trip_ms"] > 0, (row["name"], lib)
         assert row["tfjs"]["backend"] == "webgpu"
         assert row["jax"]["devices"] == ["webgpu"] and row["jax_jit"]["jitted"] is True

@@ -73,10 +73,13 @@ def test_a_run_on_numpy_has_pycore_rows_only():
     r = asyncio.run(run_pipelines_async(small=True, names=("dense", "cross_entropy"), count=1, repeats=1))
     assert [row["name"] for row in r["rows"]] == ["dense", "cross_entropy"] and r["backend"] == "numpy"
     for row in r["rows"]:
-        assert row["pycore"]["resident_ms"] > 0 and row["pycore"]["round_trip_ms"] > 0
+        assert row["pycore"]["resident_ms"] > 0 and row["pycore"]["round_trip_ms"] > 0 and row["pycore"]["ok"]
+        assert row["pycore"]["error"] <= row["tolerance"]
         assert "tfjs" not in row and "floor_ms" not in row
         assert all(c.endswith("(numpy)") for c in row["pycore"]["calls"] if c != "take_along_axis")
     table = format_pipelines(r)
     assert "dense          resident" in table and "cross_entropy  round trip" in table
+    r["rows"][0]["pycore"] |= {"error": 0.5, "ok": False}  # (a wrong result is marked in the table)
+    assert "pycore 5.0e-01 WRONG" in format_pipelines(r)
     with pytest.raises(ValueError, match="unknown pipeline"):
         asyncio.run(run_pipelines_async(names=("conv",)))

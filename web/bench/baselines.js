@@ -594,6 +594,7 @@ export async function copyBandwidth(device, bytes, count, repeats) {
   const bind = device.createBindGroup({ layout: pipe.getBindGroupLayout(0),
     entries: [src, dst].map((buffer, i) => ({ binding: i, resource: { buffer } })) });
   const groups = grid(Math.ceil(words / WORKGROUP));
+  device.pushErrorScope("validation");
   try {
     const timed = await timeRuns(async () => {
       const enc = device.createCommandEncoder();
@@ -607,6 +608,8 @@ export async function copyBandwidth(device, bytes, count, repeats) {
       device.queue.submit([enc.finish()]);
       await device.queue.onSubmittedWorkDone();
     }, repeats);
+    const error = await device.popErrorScope();
+    if (error) throw new Error(`copyBandwidth of ${bytes} bytes: ${error.message}`);
     const ms = timed.ms / count;
     return { ms, bytes, count, gbps: (2 * bytes) / ms / 1e6 };
   } finally {
