@@ -516,8 +516,9 @@ export async function tfPipeline(name, inputs, count, repeats) {
 }
 
 /** Pipeline `name` in jax-js on its WebGPU backend, eager or (`jitted`) as one jax.jit function.
- *  Resident: arrays made once on its WebGPU device; each chain runs the pipeline `count` times and
- *  reads the last result (data()). Round trip: arrays from the host arrays, the pipeline, data(). */
+ *  Resident: arrays made once on its WebGPU device; each chain runs the pipeline `count` times, waits
+ *  for every result (blockUntilReady: jax-js computes only what is realized) and reads the last
+ *  (data()). Round trip: arrays from the host arrays, the pipeline, data(). */
 export async function jaxPipeline(name, inputs, count, repeats, jitted = false) {
   const info = await jaxjs();
   const jax = jaxModule;
@@ -536,6 +537,9 @@ export async function jaxPipeline(name, inputs, count, repeats, jitted = false) 
       const outs = [];
       for (let i = 0; i < k; i++) outs.push(fn(...kept.map((a) => a.ref)));
       devices.add(outs[k - 1].device);
+      // jax-js is lazy: a result never realized is never computed, so every run's result is waited
+      // for (blockUntilReady dispatches them all), then the last one read
+      await jax.blockUntilReady(outs);
       await outs[k - 1].data();
       outs.slice(0, -1).forEach((a) => a.dispose());
     };
