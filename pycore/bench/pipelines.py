@@ -454,16 +454,20 @@ def _ms(row: dict[str, Any], key: str, mode: str) -> float | None:
 
 def format_pipelines(result: dict[str, Any]) -> str:
     """The table of a run_pipelines_async result: per pipeline and mode, ms of pycore, TF.js, jax-js
-    (the faster of eager and jit), the transfer floor; pycore / the best peer; GB/s beside the copy
-    kernel's; each library's error against float64; the calls pycore made."""
+    (the faster of eager and jit), the transfer floor; pycore / the best peer; GB/s and its share of
+    the copy kernel's; each library's error against float64; the calls pycore made."""
     copy = result.get("copy") or {}
     lines = [f"adapter: {result['adapter']}  ({'small' if result['small'] else 'full'} sizes; resident: "
              f"chains of {result['count']} runs, one readback; median of {result['repeats']})"]
+    libs = [f"{name} {result[key]['version']} on {result[key]['backend']}"
+            for key, name in (("tfjs", "TF.js"), ("jax", "jax-js")) if key in result]
+    if libs:
+        lines.append("peers in the same process: " + ", ".join(libs))
     if copy:
         lines.append(f"copy kernel: {copy['gbps']:.1f} GB/s ({copy['bytes'] / 2**20:.0f} MiB, "
                      f"{copy['ms']:.3f} ms)")
     head = (f"{'pipeline':14s} {'mode':10s} {'pycore':>9s} {'TF.js':>9s} {'jax-js':>9s} {'floor':>8s} "
-            f"{'pyc/best':>8s} {'GB/s':>7s}")
+            f"{'pyc/best':>8s} {'GB/s':>7s} {'of copy':>7s}")
     lines.append(head)
     for row in result["rows"]:
         for mode in ("resident", "round_trip"):
@@ -475,9 +479,11 @@ def format_pipelines(result: dict[str, Any]) -> str:
             cells = [f"{t:9.3f}" if t is not None else f"{'-':>9s}" for t in (ours, tf, jx)]
             floor = f"{row['floor_ms']:8.3f}" if mode == "round_trip" and "floor_ms" in row else f"{'':8s}"
             ratio = f"{ours / min(peers):8.2f}" if peers and ours else f"{'-':>8s}"
-            gbps = f"{row['min_bytes'] / ours / 1e6:7.2f}" if mode == "resident" and ours else f"{'':7s}"
+            rate = row["min_bytes"] / ours / 1e6 if mode == "resident" and ours else None
+            gbps = f"{rate:7.2f}" if rate is not None else f"{'':7s}"
+            share = f"{rate / copy['gbps']:7.1%}" if rate is not None and copy else ""
             lines.append(f"{row['name']:14s} {mode.replace('_', ' '):10s} {' '.join(cells)} {floor} "
-                         f"{ratio} {gbps}")
+                         f"{ratio} {gbps} {share}".rstrip())
     lines.append("\nerrors against float64 (max |diff| / max |reference|) and pycore's calls per run:")
     for row in result["rows"]:
         errs = []

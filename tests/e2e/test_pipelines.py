@@ -53,4 +53,5 @@ def test_copy_bandwidth_and_table(run):
     table = run["table"]
     for row in run["rows"]:
         assert f"{row['name']:14s} resident" in table and f"{row['name']:14s} round trip" in table
-    assert "copy kernel" in table and "errors against float64" in table
+    assert "copy kernel" in table and "errors against float64" in table and "of copy" in table
+    assert "TF.js 4.22.0 on webgpu, jax-js 0.1.25 on webgpu" in table  # (package.json pins both)
