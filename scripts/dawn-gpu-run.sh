@@ -3,7 +3,8 @@
 # and TF.js in the same process. Checks every op case against its float64 reference and every
 # fused chain on the GPU, measures where a call's time goes (scripts/call_cost.py), runs the
 # benchmark sweep (scripts/bench.py --dawn) and the fft benchmark against jax-js
-# (scripts/fft_bench.py). Also on a machine with no registry access or Node:
+# (scripts/fft_bench.py) and the pipeline benchmark (scripts/pipeline_bench.py). Also on a machine
+# with no registry access or Node:
 #
 # Bring along (git-ignored in your checkout), made on a Linux x86-64 machine that has them:
 #   .dawn/node.xz               xz -c "$(command -v node)" > .dawn/node.xz  (a Node >= 20 binary)
@@ -65,3 +66,4 @@ python3 scripts/call_cost.py --out "$out/call-cost.json" 2>&1 | grep -v "^Warnin
 python3 scripts/bench.py --dawn --repeats 9 --out "$out/dawn-bench.json" 2>&1 | grep -v "^Warning" \
   | tee "$out/dawn-bench.txt"
 python3 scripts/fft_bench.py --out "$out/fft-bench.json" 2>&1 | grep -v "^Warning" | tee "$out/fft-bench.txt"
+python3 scripts/pipeline_bench.py --out "$out/pipelines.json" 2>&1 | grep -v "^Warning" | tee "$out/pipelines.txt"

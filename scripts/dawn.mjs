@@ -68,7 +68,7 @@ async function main() {
       break;
     }
   }
-  // jax-js (an ES module; the fft yardstick): its WebGPU backend starts on first use (baselines.js).
+  // jax-js (an ES module; the fft and pipeline yardstick): its WebGPU backend starts on first use (baselines.js).
   try {
     const dir = path.join(ROOT, "node_modules", "@jax-js", "jax");
     globalThis.jaxjs = await import(pathToFileURL(path.join(dir, "dist", "index.js")));

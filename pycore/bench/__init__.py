@@ -10,13 +10,15 @@ The functions are named as in pycore's namespace ("add" times pycore.add_async),
 arguments in call syntax where they matter ("sum(axis=0)"); functions.py says which it can time
 and on what sample inputs (vectors, matrices of rows, n x n matrices).
 
-The package: calibrate.py measures the cost model auto uses (pycore.calibrate_async);
-harness.py holds run_async; functions.py names the functions it times and makes their inputs;
-sweep.py times the backends (cells, the chain), peers.py the yardsticks (raw JavaScript, TF.js,
-the bridge), report.py says what a run means (targets, table), cli.py is the
-command line. The command line runs the same function in headless Chromium (`python3 scripts/bench.py`), or
-natively in this process on wgpu-py (`python3 -m pycore.bench --native`), and writes the JSON and
-the table. The result is plain JSON-able data, the same from both:
+The package: calibrate.py measures the cost model auto uses (pycore.calibrate_async); harness.py
+holds run_async; functions.py names the functions it times and makes their inputs; sweep.py times
+the backends (cells, the chain), peers.py the yardsticks (raw JavaScript, TF.js, the bridge),
+report.py says what a run means (targets, table), cli.py is the command line; pipelines.py is the
+pipeline benchmark (whole computations written with pycore beside TF.js and jax-js, resident and
+round trip: run_pipelines_async, scripts/pipeline_bench.py). The command line runs the same function
+in headless Chromium (`python3 scripts/bench.py`), or natively in this process on wgpu-py
+(`python3 -m pycore.bench --native`), and writes the JSON and the table. The result is plain
+JSON-able data, the same from both:
 
   sweep      one row per function and size: median ms of backend "gpu", "numpy" and "auto", which
              backend auto took, auto's regret (auto / the faster of the two), and the median ms per

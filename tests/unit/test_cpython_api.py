@@ -164,7 +164,8 @@ def test_bad_arguments_raise_clear_errors(call, error, match):
     "pycore.tables.samples", "pycore.calls.programs", "pycore.bench.sweep", "pycore.kernels.fusion",
     "pycore.tables.ops", "pycore.array.layout", "pycore.kernels.parts", "pycore.kernels.plan",
     "pycore.calls.arguments", "pycore.calls.placing", "pycore.calls.creation", "pycore.calls.manipulation",
-    "pycore.calls.datatypes", "pycore.calls.namespace", "pycore.bench.functions", "pycore.bench.cli"])
+    "pycore.calls.datatypes", "pycore.calls.namespace", "pycore.bench.functions", "pycore.bench.cli",
+    "pycore.bench.pipelines"])
 def test_docstring_examples_run(module):
     import doctest
     import importlib

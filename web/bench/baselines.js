@@ -13,6 +13,10 @@
 //   globalThis.jaxjs) on its WebGPU backend: the fft yardstick (jaxFft), transforms chained on
 //   arrays already on its GPU device, one sync at the end.
 //
+//   The pipelines (pycore/bench/pipelines.py): the same computations in TF.js and jax-js (PIPELINES;
+//   tfPipeline, jaxPipeline), resident and round trip, beside a raw-JS transfer floor (transferFloor)
+//   and a copy kernel's bandwidth on pycore's device (copyBandwidth).
+//
 // Benchmark glue only: no op logic of pycore lives here. Times are medians in milliseconds.
 
 const STORAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
@@ -377,5 +381,243 @@ export async function jaxFft(shape, axes, count, repeats, jitted = false) {
     re.dispose();
     im.dispose();
     if (jitted) [fwd, inv].forEach((f) => f.dispose?.());
+  }
+}
+
+// ---------------------------------------------------------------- the pipelines
+
+// pycore/bench/pipelines.py's pipelines, written as a user of each library would write them. tf: TF.js
+// ops on tensors (tf.tidy disposes the intermediates). jax: jax-js functions that take ownership of
+// their arguments (`.ref` where an array is used again), eager or under jax.jit.
+const PIPELINES = {
+  dense: {
+    tf: (tf, [x, w, b]) => tf.relu(tf.add(tf.matMul(x, w), b)),
+    jax: (jax, x, w, b) => jax.nn.relu(jax.numpy.matmul(x, w).add(b)),
+  },
+  standardize: {
+    tf: (tf, [x]) => {
+      const { mean, variance } = tf.moments(x, 0);
+      return tf.div(tf.sub(x, mean), tf.sqrt(variance));
+    },
+    jax: (jax, x) => {
+      const np = jax.numpy;
+      const mean = np.mean(x.ref, 0);
+      return x.ref.sub(mean).div(np.std(x, 0));
+    },
+  },
+  kmeans: {
+    tf: (tf, [x, c]) => {
+      const k = c.shape[0];
+      const dist = tf.sub(tf.sum(tf.square(c), 1), tf.mul(tf.matMul(x, c, false, true), 2));
+      const onehot = tf.oneHot(tf.argMin(dist, 1), k, 1, 0, "float32");
+      const counts = tf.maximum(tf.sum(onehot, 0), 1);
+      return tf.div(tf.matMul(onehot, x, true, false), tf.expandDims(counts, 1));
+    },
+    jax: (jax, x, c) => {
+      const np = jax.numpy;
+      const k = c.shape[0];
+      const c2 = np.sum(np.square(c.ref), 1);
+      const dist = c2.sub(np.matmul(x.ref, np.swapaxes(c, 0, 1)).mul(2));
+      const onehot = jax.nn.oneHot(np.argmin(dist, 1), k).astype(np.float32);
+      const counts = np.maximum(np.sum(onehot.ref, 0), 1).reshape([k, 1]);
+      return np.matmul(np.swapaxes(onehot, 0, 1), x).div(counts);
+    },
+  },
+  blur_clip: {
+    // (N, 1, H, W) images are (N, H, W, 1) in TF.js's NHWC; the (1, 1, 3, 3) filter is its (3, 3, 1, 1)
+    tf: (tf, [x, w]) => {
+      const [n, , h, wd] = x.shape;
+      const y = tf.conv2d(tf.reshape(x, [n, h, wd, 1]), tf.reshape(w, [3, 3, 1, 1]), 1, "same");
+      return tf.reshape(tf.clipByValue(tf.add(tf.mul(tf.sub(y, 0.5), 4), 0.5), 0, 1), x.shape);
+    },
+    jax: (jax, x, w) => jax.numpy.clip(jax.lax.conv(x, w, [1, 1], "SAME").sub(0.5).mul(4).add(0.5), 0, 1),
+  },
+  attention: {
+    tf: (tf, [q, k, v]) => {
+      const scores = tf.div(tf.matMul(q, k, false, true), Math.sqrt(q.shape[3]));
+      return tf.matMul(tf.softmax(scores), v);
+    },
+    jax: (jax, q, k, v) => {
+      const np = jax.numpy;
+      const scale = 1 / Math.sqrt(q.shape[3]);
+      return np.matmul(jax.nn.softmax(np.matmul(q, np.swapaxes(k, -1, -2)).mul(scale), -1), v);
+    },
+  },
+  mlp_block: {
+    tf: (tf, [x, g, b, w1, b1, w2, b2]) => {
+      const { mean, variance } = tf.moments(x, -1, true);
+      const n = tf.add(tf.mul(tf.div(tf.sub(x, mean), tf.sqrt(tf.add(variance, 1e-5))), g), b);
+      const h = tf.add(tf.matMul(n, w1), b1);
+      const inner = tf.mul(tf.add(h, tf.mul(tf.mul(tf.mul(h, h), h), 0.044715)), Math.sqrt(2 / Math.PI));
+      const gelu = tf.mul(tf.mul(h, 0.5), tf.add(tf.tanh(inner), 1));
+      return tf.add(tf.matMul(gelu, w2), b2);
+    },
+    jax: (jax, x, g, b, w1, b1, w2, b2) => {
+      const np = jax.numpy;
+      const centred = x.ref.sub(np.mean(x, -1, { keepdims: true }));
+      const variance = np.mean(np.square(centred.ref), -1, { keepdims: true });
+      const n = centred.div(np.sqrt(variance.add(1e-5))).mul(g).add(b);
+      const h = jax.nn.gelu(np.matmul(n, w1).add(b1), { approximate: true });
+      return np.matmul(h, w2).add(b2);
+    },
+  },
+  cross_entropy: {
+    tf: (tf, [logits, t]) => tf.losses.softmaxCrossEntropy(tf.oneHot(t, logits.shape[1]), logits),
+    jax: (jax, logits, t) => {
+      const np = jax.numpy;
+      const logp = jax.nn.logSoftmax(logits, -1);
+      return np.mean(np.takeAlongAxis(logp, t.reshape([-1, 1]), 1)).mul(-1);
+    },
+  },
+};
+
+/** Python's [shape, typed array, dtype] inputs. */
+const unpack = (inputs) => Array.from(inputs, ([shape, data, dtype]) => [Array.from(shape), data, String(dtype)]);
+
+/** Median ms per run of `repeats` chains of `count` runs after a warm-up chain (runChain(k)
+ *  resolves once the k-th run's result is read back), and the median ms of `repeats` round trips
+ *  (roundTrip() resolves to the result as a Float32Array) after a warm-up one; the round trip's result. */
+async function timeModes(runChain, roundTrip, count, repeats) {
+  const resident = await timeRuns(() => runChain(count), repeats);
+  let out = null;
+  const trip = await timeRuns(async () => { out = await roundTrip(); }, repeats);
+  return { resident_ms: resident.ms / count, resident_runs: resident.runs.map((t) => t / count),
+           round_trip_ms: trip.ms, round_trip_runs: trip.runs, out: Float32Array.from(out) };
+}
+
+/** Pipeline `name` in TF.js on its WebGPU backend. Resident: tensors made once from the inputs (and
+ *  used once before timing, so they are on the GPU); each chain runs the pipeline `count` times and
+ *  awaits the last result's data(). Round trip: tensors from the host arrays, the pipeline, data(). */
+export async function tfPipeline(name, inputs, count, repeats) {
+  const info = await tfjs();
+  const tf = globalThis.tf;
+  const fn = PIPELINES[name].tf;
+  const arrays = unpack(inputs);
+  const make = () => arrays.map(([shape, data, dtype]) => tf.tensor(data, shape, dtype === "int32" ? "int32" : "float32"));
+  const kept = make();
+  try {
+    const runChain = async (k) => {
+      const outs = [];
+      for (let i = 0; i < k; i++) outs.push(tf.tidy(() => fn(tf, kept)));
+      await outs[k - 1].data();
+      outs.forEach((t) => t.dispose());
+    };
+    const roundTrip = async () => {
+      const ins = make();
+      const out = tf.tidy(() => fn(tf, ins));
+      const data = await out.data();
+      [...ins, out].forEach((t) => t.dispose());
+      return data;
+    };
+    return { ...(await timeModes(runChain, roundTrip, count, repeats)), backend: info.backend, version: info.version };
+  } finally {
+    kept.forEach((t) => t.dispose());
+  }
+}
+
+/** Pipeline `name` in jax-js on its WebGPU backend, eager or (`jitted`) as one jax.jit function.
+ *  Resident: arrays made once on its WebGPU device; each chain runs the pipeline `count` times, waits
+ *  for every result (blockUntilReady: jax-js computes only what is realized) and reads the last
+ *  (data()). Round trip: arrays from the host arrays, the pipeline, data(). */
+export async function jaxPipeline(name, inputs, count, repeats, jitted = false) {
+  const info = await jaxjs();
+  const jax = jaxModule;
+  const np = jax.numpy;
+  const body = PIPELINES[name].jax;
+  const plain = (...xs) => body(jax, ...xs);
+  const fn = jitted ? jax.jit(plain) : plain;
+  const arrays = unpack(inputs);
+  const make = () => arrays.map(([shape, data, dtype]) =>
+    np.array(data, { shape, dtype: dtype === "int32" ? np.int32 : np.float32, device: "webgpu" }));
+  const kept = make();
+  await jax.blockUntilReady(kept);
+  const devices = new Set(kept.map((a) => a.device));
+  try {
+    const runChain = async (k) => {
+      const outs = [];
+      for (let i = 0; i < k; i++) outs.push(fn(...kept.map((a) => a.ref)));
+      devices.add(outs[k - 1].device);
+      // jax-js is lazy: a result never realized is never computed, so every run's result is waited
+      // for (blockUntilReady dispatches them all), then the last one read
+      await jax.blockUntilReady(outs);
+      await outs[k - 1].data();
+      outs.slice(0, -1).forEach((a) => a.dispose());
+    };
+    const roundTrip = async () => await fn(...make()).data();
+    const timed = await timeModes(runChain, roundTrip, count, repeats);
+    return { ...timed, jitted, devices: [...devices], ...info };
+  } finally {
+    kept.forEach((a) => a.dispose());
+    if (jitted) fn.dispose?.();
+  }
+}
+
+/** The transfer floor of a pipeline on `device` (pycore's): writeBuffer of every input into GPU
+ *  buffers made once, one copy of `outBytes` to a staging buffer, mapAsync and the bytes copied out;
+ *  no kernel. Median ms of `repeats` after a warm-up. */
+export async function transferFloor(device, inputs, outBytes, repeats) {
+  const arrays = unpack(inputs);
+  const bufs = arrays.map(([, data]) => device.createBuffer({ size: roundUp(data.byteLength, 16), usage: STORAGE }));
+  const out = device.createBuffer({ size: roundUp(outBytes, 16), usage: STORAGE });
+  const staging = device.createBuffer({ size: roundUp(outBytes, 16), usage: READ });
+  const host = new Uint8Array(roundUp(outBytes, 16));
+  try {
+    return await timeRuns(async () => {
+      arrays.forEach(([, data], i) => device.queue.writeBuffer(bufs[i], 0, data));
+      const enc = device.createCommandEncoder();
+      enc.copyBufferToBuffer(out, 0, staging, 0, staging.size);
+      device.queue.submit([enc.finish()]);
+      await staging.mapAsync(GPUMapMode.READ);
+      host.set(new Uint8Array(staging.getMappedRange()));
+      staging.unmap();
+    }, repeats);
+  } finally {
+    [...bufs, out, staging].forEach((b) => b.destroy());
+  }
+}
+
+/** A copy kernel's bandwidth on `device`: dst[i] = src[i] over `bytes` (vec4 words), `count`
+ *  dispatches in one submit, then onSubmittedWorkDone; median of `repeats` after a warm-up. GB/s
+ *  counts the bytes read and written (2 x bytes per copy). */
+export async function copyBandwidth(device, bytes, count, repeats) {
+  const { WORKGROUP } = await sizes();
+  bytes = roundUp(bytes, 16);
+  const words = bytes / 16;
+  const code = `@group(0) @binding(0) var<storage, read> src: array<vec4<f32>>;
+@group(0) @binding(1) var<storage, read_write> dst: array<vec4<f32>>;
+@compute @workgroup_size(${WORKGROUP}) fn main(@builtin(global_invocation_id) id: vec3<u32>,
+                                            @builtin(num_workgroups) groups: vec3<u32>) {
+  let i = id.x + id.y * groups.x * ${WORKGROUP}u;
+  if (i < ${words}u) { dst[i] = src[i]; }
+}`;
+  const pipe = await device.createComputePipelineAsync({
+    layout: "auto", compute: { module: device.createShaderModule({ code }), entryPoint: "main" } });
+  const src = device.createBuffer({ size: bytes, usage: STORAGE });
+  const dst = device.createBuffer({ size: bytes, usage: STORAGE });
+  device.queue.writeBuffer(src, 0, randomData(Math.min(bytes / 4, 1 << 20)));
+  const bind = device.createBindGroup({ layout: pipe.getBindGroupLayout(0),
+    entries: [src, dst].map((buffer, i) => ({ binding: i, resource: { buffer } })) });
+  const groups = grid(Math.ceil(words / WORKGROUP));
+  device.pushErrorScope("validation");
+  try {
+    const timed = await timeRuns(async () => {
+      const enc = device.createCommandEncoder();
+      for (let i = 0; i < count; i++) {
+        const pass = enc.beginComputePass();
+        pass.setPipeline(pipe);
+        pass.setBindGroup(0, bind);
+        pass.dispatchWorkgroups(...groups);
+        pass.end();
+      }
+      device.queue.submit([enc.finish()]);
+      await device.queue.onSubmittedWorkDone();
+    }, repeats);
+    const error = await device.popErrorScope();
+    if (error) throw new Error(`copyBandwidth of ${bytes} bytes: ${error.message}`);
+    const ms = timed.ms / count;
+    return { ms, bytes, count, gbps: (2 * bytes) / ms / 1e6 };
+  } finally {
+    src.destroy();
+    dst.destroy();
   }
 }
