@@ -102,8 +102,25 @@ def _placement(
         return True, "backend='gpu'", None
     if unfit is not None:
         return False, unfit_why(unfit), None
+    waiting = _queued_behind(on_gpu, keep)
+    if waiting:
+        return True, waiting, None
     choice = SELECTOR.choose(cost, shapes, on_gpu, result_on_gpu=keep)  # type: ignore[arg-type]
     return choice.backend == "webgpu", choice.why, choice
+
+
+def _queued_behind(on_gpu: list[bool], keep: bool) -> str:
+    """Why a call whose inputs are all on the GPU stays there while GPU work is queued or in flight
+    (its inputs may be that work's results: NumPy would first wait for all of it, then read them
+    back, which the cost model's per-call figures do not see), or "" to ask the cost model."""
+    device = RUNTIME.device
+    if device is None or not keep or not on_gpu or not all(on_gpu):
+        return ""
+    kernels, _ = device.pending_work()
+    if not kernels:
+        return ""
+    return (f"its inputs are on the GPU behind {kernels} queued kernel(s): NumPy would wait for them "
+            "and read the inputs back")
 
 
 def _record(
@@ -250,11 +267,13 @@ async def _replay_async(name: str, prep: _Prepared, args: tuple[Any, ...], backe
     the arrays' own state. None when auto picks NumPy (the general path answers)."""
     choice, why = None, "backend='gpu'"
     if backend == "auto":
-        choice = SELECTOR.choose(prep.cost, prep.shapes, [True] * len(prep.shapes),  # type: ignore[arg-type]
-                                 result_on_gpu=True)
-        if choice.backend != "webgpu":
-            return None
-        why = choice.why
+        why = _queued_behind([True] * len(prep.shapes), True)
+        if not why:
+            choice = SELECTOR.choose(prep.cost, prep.shapes, [True] * len(prep.shapes),  # type: ignore[arg-type]
+                                     result_on_gpu=True)
+            if choice.backend != "webgpu":
+                return None
+            why = choice.why
     inputs = [(*x.binding(), x._checks) for x in args if type(x) is GpuArray]
     try:
         queued = replay(device, name, prep.plan, inputs)

@@ -168,3 +168,46 @@ while time.perf_counter() - t < 3:
         assert page.py("pycore.SELECTOR.calibration.source") == r["source"]
     finally:
         page.close()
+
+
+def test_auto_keeps_work_on_the_gpu_behind_queued_kernels(gpu):
+    # Injected numbers make NumPy the cost model's pick for a small add; on GpuArrays behind queued
+    # GPU work auto still runs it on the GPU (NumPy would wait for that work and read back), and
+    # with nothing queued the cost model decides.
+    r = gpu.py("""
+import asyncio
+import pycore.choice.selector as selector
+from pycore.choice.selector import Calibration
+from pycore.engine.runtime import RUNTIME
+saved = (pycore.SELECTOR.calibration, pycore.SELECTOR.margin, selector.CORRECT_AFTER)
+selector.CORRECT_AFTER = 1 << 30
+slow = dict(Calibration().gpu_gflops, binary=1e-6)  # (element-wise binary ops: the GPU rated slow)
+pycore.SELECTOR.calibration = Calibration(gpu_gflops=slow, upload_gbps=1000.0, readback_gbps=1000.0,
+                                          numpy_call_ms=0.001)
+pycore.SELECTOR.margin = 1.0
+pycore.SELECTOR.forget_measurements()
+try:
+    a = await pycore.to_gpu_async(np.ones((256, 256), np.float32))
+    await a.to_numpy_async()
+    for _ in range(100):  # (until the GPU is known to be idle)
+        if RUNTIME.device.pending_work()[0] == 0:
+            break
+        await asyncio.sleep(0.01)
+    idle = RUNTIME.device.pending_work()[0] == 0
+    y = await pycore.add_async(a, 1.0)
+    alone = pycore.trace()[-1]["backend"]
+    z = await pycore.matmul_async(a, a, backend="gpu")
+    queued = RUNTIME.device.pending_work()[0]
+    w = await pycore.add_async(z, 1.0)
+    behind = (pycore.trace()[-1]["backend"], pycore.trace()[-1]["why"])
+    value = await w.to_numpy_async()
+    out = {"idle": idle, "alone": alone, "queued": queued, "behind": behind,
+           "ok": bool(np.array_equal(value, np.full((256, 256), 257.0, np.float32)))}
+finally:
+    pycore.SELECTOR.calibration, pycore.SELECTOR.margin, selector.CORRECT_AFTER = saved
+    pycore.SELECTOR.forget_measurements()
+a = y = z = w = None
+out
+""")
+    assert r["ok"] and r["idle"] and r["alone"] == "numpy", r
+    assert r["queued"] > 0 and r["behind"][0] == "webgpu" and "queued kernel" in r["behind"][1], r
