@@ -233,14 +233,19 @@ def fft_reference() -> list[str]:
              "(`pycore.explain(\"fft.<name>\", shape)` says so too):", "",
              "| function | runs | how |", "| --- | --- | --- |",
              *[f"| `{name}` | {r.runs} | {r.how} |" for name, r in ROUTES.items()], ""]
-    for name, fn in FFT.items():
+    return lines + _entries("pycore.fft", FFT)
+
+
+def _entries(module: str, table: dict[str, Any]) -> list[str]:
+    """Each function of an extension module's table: its signature, docstring and example."""
+    lines: list[str] = []
+    for name, fn in table.items():
         sig = inspect.signature(fn)
         params = str(sig.replace(return_annotation=inspect.Signature.empty,
                                  parameters=[p.replace(annotation=inspect.Parameter.empty)
                                              for p in sig.parameters.values()])).replace("'", '"')
-        doc = inspect.cleandoc(fn.__doc__ or "")
-        text, _, example = doc.partition(">>>")
-        lines += [f"### `pycore.fft.{name}{params}`", "", " ".join(text.split()), "",
+        text, _, example = inspect.cleandoc(fn.__doc__ or "").partition(">>>")
+        lines += [f"### `{module}.{name}{params}`", "", " ".join(text.split()), "",
                   "```python", ">>>" + example, "```", ""]
     return lines
 
@@ -256,16 +261,7 @@ def nn_reference() -> list[str]:
              "calls (kernel launches on the GPU) one call makes:", "",
              "| function | composed of |", "| --- | --- |",
              *[f"| `{name}` | {how} |" for name, how in ROUTES.items()], ""]
-    for name, fn in NN.items():
-        sig = inspect.signature(fn)
-        params = str(sig.replace(return_annotation=inspect.Signature.empty,
-                                 parameters=[p.replace(annotation=inspect.Parameter.empty)
-                                             for p in sig.parameters.values()])).replace("'", '"')
-        doc = inspect.cleandoc(fn.__doc__ or "")
-        text, _, example = doc.partition(">>>")
-        lines += [f"### `pycore.nn.{name}{params}`", "", " ".join(text.split()), "",
-                  "```python", ">>>" + example, "```", ""]
-    return lines
+    return lines + _entries("pycore.nn", NN)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import inspect
 import numbers
+import sys
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -110,6 +112,19 @@ def _fast_bind(signature: inspect.Signature, args: tuple, kwargs: dict) -> dict[
     for name, default in defaults.items():
         values.setdefault(name, default)
     return values if len(values) == len(names) else None
+
+
+def extension_module(name: str, doc: str | None, functions: dict[str, Callable[..., Any]],
+                     extras: dict[str, Any]) -> types.ModuleType:
+    """An extension namespace (`pycore.<name>`: linalg, fft, nn) as a module registered in
+    sys.modules: its functions, then `extras` (result types, ROUTES); __all__ lists the functions
+    and the extras but ROUTES."""
+    module = types.ModuleType(f"pycore.{name}", doc)
+    module.__dict__.update(functions)
+    module.__dict__.update(extras)
+    module.__all__ = [*functions, *(k for k in extras if k != "ROUTES")]  # type: ignore[attr-defined]
+    sys.modules[f"pycore.{name}"] = module
+    return module
 
 
 def make_public(op: Op) -> Callable[..., Any]:

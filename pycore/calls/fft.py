@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import sys
 import time
 import types
 import warnings
@@ -38,6 +37,7 @@ import numpy as np
 
 from pycore.array.dtypes import FLOAT32, NarrowingWarning, as_array, pycore_dtype
 from pycore.array.layout import normalize_axis
+from pycore.calls.api import extension_module
 from pycore.calls.arguments import device_arg, int_arg
 from pycore.calls.creation import zeros_async
 from pycore.calls.dispatch import BACKENDS, unfit_why
@@ -660,9 +660,4 @@ for _f in FFT.values():
 
 def make_module() -> types.ModuleType:
     """The `pycore.fft` module (registered in sys.modules): the extension's functions and ROUTES."""
-    module = types.ModuleType("pycore.fft", __doc__)
-    module.__dict__.update(FFT)
-    module.__dict__["ROUTES"] = ROUTES
-    module.__all__ = list(FFT)  # type: ignore[attr-defined]
-    sys.modules["pycore.fft"] = module
-    return module
+    return extension_module("fft", __doc__, FFT, {"ROUTES": ROUTES})

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import sys
 import time
 import types
 from collections.abc import Awaitable, Callable, Sequence
@@ -38,6 +37,7 @@ import numpy as np
 
 from pycore.array.dtypes import BOOL, FLOAT32, INT32, pycore_dtype
 from pycore.array.layout import Layout, broadcast_shapes, normalize_axes, normalize_axis
+from pycore.calls.api import extension_module
 from pycore.calls.arguments import array_of, int_arg
 from pycore.calls.creation import eye_async
 from pycore.calls.gpuarray import GpuArray, to_gpu_async
@@ -872,11 +872,6 @@ for _f in (*LAPUBLIC.values(), *LINALG.values()):
 def make_module() -> types.ModuleType:
     """The `pycore.linalg` module (registered in sys.modules): the extension's functions, its result
     types, and ROUTES (where each runs)."""
-    module = types.ModuleType("pycore.linalg", __doc__)
-    module.__dict__.update(LINALG)
-    module.__dict__.update({"SlogdetResult": SlogdetResult, "QRResult": QRResult, "SVDResult": SVDResult,
-                            "EighResult": EighResult, "EigResult": EigResult, "ROUTES": ROUTES})
-    module.__all__ = [*LINALG, "SlogdetResult", "QRResult", "SVDResult",  # type: ignore[attr-defined]
-                      "EighResult", "EigResult"]
-    sys.modules["pycore.linalg"] = module
-    return module
+    return extension_module("linalg", __doc__, LINALG, {
+        "SlogdetResult": SlogdetResult, "QRResult": QRResult, "SVDResult": SVDResult,
+        "EighResult": EighResult, "EigResult": EigResult, "ROUTES": ROUTES})

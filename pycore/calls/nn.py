@@ -21,7 +21,6 @@ from __future__ import annotations
 import itertools
 import math
 import numbers
-import sys
 import types
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -30,6 +29,7 @@ import numpy as np
 
 from pycore.array.dtypes import FLOAT32, pycore_dtype, result_type
 from pycore.array.layout import broadcast_shapes, normalize_axes, normalize_axis
+from pycore.calls.api import extension_module
 from pycore.calls.arguments import array_of
 from pycore.calls.gpuarray import GpuArray
 from pycore.calls.namespace import NSPUBLIC
@@ -559,9 +559,4 @@ for _f in NN.values():
 
 def make_module() -> types.ModuleType:
     """The `pycore.nn` module (registered in sys.modules): its functions and ROUTES."""
-    module = types.ModuleType("pycore.nn", __doc__)
-    module.__dict__.update(NN)
-    module.__dict__["ROUTES"] = ROUTES
-    module.__all__ = [*NN]  # type: ignore[attr-defined]
-    sys.modules["pycore.nn"] = module
-    return module
+    return extension_module("nn", __doc__, NN, {"ROUTES": ROUTES})
