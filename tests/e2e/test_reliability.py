@@ -492,9 +492,7 @@ def test_an_interrupted_read_drops_the_queued_work_and_the_next_small_op_is_fast
 import gc, time
 from pycore.engine import interrupts
 from pycore.engine.device import CancelledWorkError
-from pycore.tables.ops import OPS
 from pycore.engine.runtime import RUNTIME
-from pycore.choice.selector import SELECTOR
 async def interrupted_read():
     dev = RUNTIME.device
     gc.collect()
@@ -503,18 +501,11 @@ async def interrupted_read():
     x = await pycore.to_gpu_async(host)
     y = await pycore.matmul_async(x, x, backend="gpu")
     before = await y.to_numpy_async()  # (compiled, and read: valid whatever follows)
-    per_ms = SELECTOR.work_ms(OPS["matmul"], [(256, 256), (256, 256)])
-    t = time.perf_counter()  # (and as measured here: a rate corrected by earlier calls may be off)
-    w = y
-    for _ in range(20):
-        w = await pycore.matmul_async(w, x, backend="gpu")
-    await w.to_numpy_async()
-    measured = (time.perf_counter() - t) * 1e3 / 20
-    w.release()
-    n = int(1500 / min(per_ms, measured))  # 1.5 s of GPU work (under HOLD_MS: the loop does not wait)
-    z = y
-    for _ in range(n):
-        z = await pycore.matmul_async(z, x, backend="gpu")
+    z, n = y, 0  # queue until 8 slices are held back (the read then waits at least 3 times,
+    while len(dev.slices) < 8 and n < 5000:  # submitting a slice after each wait): a count of
+        z = await pycore.matmul_async(z, x, backend="gpu")  # slices, not a time estimate, which
+        n += 1  # host time under load or a corrected rate can throw off
+    held_at_read = len(dev.slices)
     transport = type(dev.transport)
     real, waits = transport.wait_marked_async, []
     async def interrupted_in_the_third_wait(self, mark):
@@ -547,7 +538,8 @@ async def interrupted_read():
         a.release()
     del x, y, z, a
     gc.collect()
-    return {"raised": raised, "n": n, "interrupted_s": interrupted_s, "small_s": small_s,
+    return {"raised": raised, "n": n, "held_at_read": held_at_read,
+            "interrupted_s": interrupted_s, "small_s": small_s,
             "small": small.tolist(), "dropped": dropped, "inputs_read": inputs_read,
             "waits_traced": len(waits_traced), "held": len(dev.queued),
             "leaked": pycore.info()["memory"]["buffers_in_use"] - in_use}
