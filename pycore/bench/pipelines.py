@@ -297,7 +297,8 @@ async def _to_host_async(y: Any) -> np.ndarray:
 async def pycore_resident_async(p: Pipeline, xs: list[np.ndarray], count: int,
                                 repeats: int) -> dict[str, Any]:
     """pycore on GpuArray inputs: `repeats` chains of `count` runs, the last run's result read back;
-    ms per run (median), the result, and the calls one run makes (its trace entries: op and backend)."""
+    ms per run (median), the result, the calls one run makes (its trace entries: op, backend, "+"
+    where the call's kernel computed earlier calls too) and how many of its kernels fusion left out."""
     gs = [await pc.to_gpu_async(x) for x in xs]
 
     async def chain(k: int) -> Any:
@@ -309,8 +310,12 @@ async def pycore_resident_async(p: Pipeline, xs: list[np.ndarray], count: int,
     try:
         await chain(1)
         RUNTIME.trace.clear()
+        device = RUNTIME.device
+        away = device.fused_away if device is not None else 0
         result = await chain(1)
+        fused_away = (device.fused_away if device is not None else 0) - away  # (the read submitted all)
         calls = [f"{e['op']}" + ("" if e["backend"] == "webgpu" else f" ({e['backend']})")
+                 + ("+" if e.get("fused") else "")
                  for e in RUNTIME.trace if e["op"] not in ("wait for queued work", "device")]
         runs = []
         for _ in range(repeats):
@@ -320,7 +325,8 @@ async def pycore_resident_async(p: Pipeline, xs: list[np.ndarray], count: int,
     finally:
         for g in gs:
             g.release()
-    return {"ms": statistics.median(runs), "runs": runs, "result": result, "calls": calls}
+    return {"ms": statistics.median(runs), "runs": runs, "result": result, "calls": calls,
+            "fused_away": fused_away}
 
 
 async def pycore_round_trip_async(p: Pipeline, xs: list[np.ndarray], repeats: int) -> dict[str, Any]:
@@ -430,7 +436,7 @@ async def run_pipelines_async(small: bool = False, names: tuple[str, ...] | None
             trip = await pycore_round_trip_async(p, xs, repeats)
             row["pycore"] = {"resident_ms": resident["ms"], "round_trip_ms": trip["ms"],
                              "error": max(error(resident["result"], want), error(trip["result"], want)),
-                             "calls": resident["calls"]}
+                             "calls": resident["calls"], "fused_away": resident["fused_away"]}
         except Exception as exc:  # (a size past a device limit, say: the other pipelines still run)
             row["pycore"] = {"failed": f"{type(exc).__name__}: {exc}"}
         if module is not None:
@@ -495,6 +501,8 @@ def format_pipelines(result: dict[str, Any]) -> str:
         lines.append(f"{row['name']:14s} {'; '.join(errs)}")
         calls = row["pycore"].get("calls")
         if calls is not None:
-            lines.append(f"{'':14s} {len(calls)} calls: {', '.join(calls)}")
+            away = row["pycore"].get("fused_away", 0)
+            lines.append(f"{'':14s} {len(calls)} calls ({away} kernels left out, fused into later ones "
+                         f"marked +): {', '.join(calls)}")
     lines += [f"note: {n}" for n in result["notes"]]
     return "\n".join(lines)

@@ -21,6 +21,13 @@ destroyed (`release`, pins); a buffer dropped meanwhile may only become the outp
 command (`take_dropped`), which runs after the work that reads it; and uploads only ever write to
 buffers no queued work reads, so holding work back never changes a result.
 
+Element-wise kernels fuse while they are held (engine/executor.py composes them): a queued
+element-wise command registers what it computes (`Produced`) for its output buffer, and a later
+element-wise op reading that buffer whole may compute it again from its inputs instead, in its own
+kernel. When the slice is submitted, a registered command whose output buffer was dropped since,
+and which no other queued command binds, is left out: nobody can read what it would write. A
+program that still holds an intermediate keeps it computed.
+
 Errors the GPU reports are asynchronous: a submit returns a check, which is settled (in one await
 with other checks) at the next read. A `Check` remembers its error, and every result buffer made
 by that submit carries it, so a read raises for the work it depends on and for no other.
@@ -176,6 +183,20 @@ class Slice:
         self.ms, self.after_bytes = 0.0, 0
 
 
+class Produced:
+    """A queued element-wise command, for fusion: what it computes (an elementwise.Expr), the
+    bindings it reads (one per array operand), its output buffer, the release count when it was
+    queued (an input dropped after it may be rewritten before a fused reader runs), and whether
+    another command binds its output (then it runs, and no one inlines it any more)."""
+
+    __slots__ = ("bound", "command", "expr", "inputs", "out", "serial")
+
+    def __init__(self, command: Any, expr: Any, inputs: list[tuple], out: Any) -> None:
+        self.command, self.expr, self.inputs, self.out = command, expr, inputs, out
+        self.serial = 0
+        self.bound = False
+
+
 class Flight(NamedTuple):
     """A submitted slice the GPU may not have finished: the transport's mark after it, its predicted
     milliseconds and commands (kernels, and the odd copy), and when it is predicted to end
@@ -237,6 +258,15 @@ class Device:
         # the plans of fixed-kernel calls on GpuArrays, replayed (engine.executor.remember); looked up
         # with dispatch.plan_key()'s answer, whose None (parameters that cannot be a key) finds nothing
         self.plans: dict[tuple | None, Any] = {}
+        # fusion of held element-wise work (see the module doc): id(output buffer) -> its command,
+        # id(buffer) -> the release count when it was dropped while work was held back
+        self.produced: dict[int, Produced] = {}
+        self.records: list[Produced] = []  # every registered command held back, in order
+        self.released_at: dict[int, int] = {}
+        self.releases = 0
+        self.fused_away = 0  # commands left out because a fused kernel computed their value
+        self.fused_note: Any = None  # the Expr of the last fused kernel queued (for the call's trace entry)
+        self.call_compiles = 0  # a call's compiles in flight (the pump leaves the open slice alone)
         # adapter facts, once
         self.limits = transport.limits
         self.adapter_info = transport.adapter_info
@@ -266,19 +296,17 @@ class Device:
 
     def release(self, buf: Any) -> None:
         """Give `buf` back to the pool, once no queued work can still read it: when the slices held
-        back now are submitted (or dropped). A large buffer (CHECKED_ALLOCATION or more) hurries
-        them: what the GPU can take now is submitted, so that the next op of a chain of large ones
-        may reuse it instead of allocating another (the GPU runs submits in order, so later work
-        that writes it runs after the work that reads it)."""
+        back now are submitted (or dropped). Meanwhile a queued command may take it as its output
+        (take_dropped): the next op of a chain of large ones reuses it instead of allocating
+        another, without hurrying the held work (which would end its fusion)."""
         if not self.slices:
             self.pool.release(buf)
             return
+        self.released_at[id(buf)] = self.releases
+        self.releases += 1
         last = self.slices[-1]
         last.after.append(buf)
-        size = self.pool.class_of(buf)[0]
-        last.after_bytes += size
-        if size >= CHECKED_ALLOCATION:
-            self.submit_ready(everything=True)
+        last.after_bytes += self.pool.class_of(buf)[0]
 
     def take_dropped(self, nbytes: int, usage: int) -> Any:
         """A buffer of this size and usage dropped while work was held back (see release), for a
@@ -302,11 +330,27 @@ class Device:
         """The commands queued and not yet submitted, in order."""
         return [c for held in self.slices for c in held.commands]
 
-    def enqueue(self, op: str, commands: list[Command], pins: list[bytes], submit: bool = False) -> Check:
+    def enqueue(self, op: str, commands: list[Command], pins: list[bytes], submit: bool = False,
+                produced: Iterable[Produced] = ()) -> Check:
         """Queue `commands` (whose uniform blocks are `pins`, now the queue's) in the open slice, or
         a new one (see `joins`); returns the check its submit will report to. submit: submit
-        everything queued now (a CommandBatch's execute), whatever the GPU has left to do."""
+        everything queued now (a CommandBatch's execute), whatever the GPU has left to do.
+        `produced`: what element-wise commands among them compute, for fusion (see Produced)."""
         self._note_interrupts()
+        if self.produced:  # a command binding a registered output reads it (or, where the output
+            for c in commands:  # was dropped since, can only write it: a reader needs a handle)
+                for b in (c.bindings if type(c) is Dispatch else ((c.src,), (c.dst,))):  # type: ignore[union-attr]
+                    key = id(b[0])
+                    found = self.produced.get(key)
+                    if found is not None and found.command is not c:
+                        if self.released_at.get(key, -1) < found.serial:
+                            found.bound = True
+                        else:  # (rewritten: no one reads what it wrote any more through this buffer)
+                            del self.produced[key]
+        for record in produced:
+            record.serial = self.releases
+            self.produced[id(record.out)] = record
+            self.records.append(record)
         expected = _COST.get()
         if expected is not None and expected[0] == op:
             ms = expected[1]
@@ -360,7 +404,48 @@ class Device:
                 return  # the GPU has the next slice while it runs one, and never waits for the host)
             self._submit(self.slices.pop(0))
 
+    def inlinable(self, buf: Any) -> Produced | None:
+        """The held element-wise command whose output is `buf`, where a fused kernel may compute
+        its value again instead of reading `buf`: no other command binds `buf`, and none of its
+        inputs was dropped since it was queued."""
+        found = self.produced.get(id(buf))
+        if found is None or found.bound:
+            return None
+        if self.released_at and any(self.released_at.get(id(b[0]), -1) >= found.serial for b in found.inputs):
+            return None
+        return found
+
+    def _fused_away(self, held: Slice) -> None:
+        """Leave out of `held` the registered commands whose output was dropped since they were
+        queued and that no other command read (fused kernels computed their values), and forget
+        the records of its commands."""
+        mine = {id(c) for c in held.commands}
+        dead, kept = set(), []
+        for record in self.records:
+            if id(record.command) not in mine:
+                kept.append(record)
+                continue
+            key = id(record.out)
+            if self.produced.get(key) is record:
+                del self.produced[key]
+            if not record.bound and self.released_at.get(key, -1) >= record.serial:
+                dead.add(id(record.command))
+        self.records = kept
+        if dead:
+            held.commands = [c for c in held.commands if id(c) not in dead]
+            self.fused_away += len(dead)
+
     def _submit(self, held: Slice) -> None:
+        if self.records:
+            self._fused_away(held)
+        if not self.slices:  # (the last held slice: no record or release count is needed after it)
+            self.produced.clear()
+            self.records.clear()
+            self.released_at.clear()
+        if not held.commands:  # (all of it fused away: nothing to submit, nothing to report)
+            held.check.settled = True
+            self._let_go(held)
+            return
         check = held.check
         check.op = ", ".join(dict.fromkeys(held.ops))  # (the ops, in order, each once)
         try:
@@ -403,6 +488,9 @@ class Device:
         """Drop every slice not yet submitted: its check gets the error `CANCELLED (why)`, so every
         result of it raises CancelledWorkError when read. Returns how many commands were dropped."""
         dropped, self.slices = self.slices, []
+        self.produced.clear()
+        self.records.clear()
+        self.released_at.clear()
         for held in dropped:
             check = held.check
             check.op = ", ".join(dict.fromkeys(held.ops))
@@ -520,7 +608,7 @@ class Device:
             self._pump_scheduled = False
             if self.lost is not None:
                 return
-            self.submit_ready(everything=True)
+            self.submit_ready(everything=not self.call_compiles)  # (a call compiling will queue more)
             if self.slices:  # (the GPU is busy: look again when its oldest slice should be done)
                 left = self.flight[0].end - time.monotonic() if self.flight else 0.0
                 self._schedule_pump(min(max(left, 0.005), 0.1))

@@ -15,12 +15,17 @@ from typing import Any
 
 import numpy as np
 
-from pycore.engine.device import CHECKED_ALLOCATION, Check, Device, pending_of
+from pycore.array.layout import Layout
+from pycore.engine.device import CHECKED_ALLOCATION, Check, Device, Produced, pending_of
 from pycore.engine.session import DATA_USAGE, GpuSession
 from pycore.engine.transport import Dispatch
-from pycore.kernels.plan import Copy, Facts, Plan, Slot, Step, item_bytes, storage_bytes
+from pycore.kernels.elementwise import Expr, inline, plan_expr
+from pycore.kernels.plan import Copy, Facts, Plan, Slot, Step, item_bytes, packed, storage_bytes
 
 PLANS = 512  # plans kept (a call that repeats one replays it)
+FUSED_CALLS = 32  # calls in one fused element-wise kernel at most
+FUSIONS = 1024  # fusion steps remembered (all forgotten when there are more)
+_fusions: dict[tuple, tuple[Any, Plan, Any]] = {}
 DEVICE_PLANS = 256  # fixed-kernel calls remembered per device (all dropped when there are more)
 _plans: OrderedDict[tuple, Plan] = OrderedDict()
 _facts: dict[int, tuple[Any, Facts]] = {}
@@ -51,11 +56,79 @@ def facts(device: Any) -> Facts:
                 cpu_adapter=device.cpu_adapter,
                 loop_cap=device.loop_cap,
                 offset_align=int(limits.get("minStorageBufferOffsetAlignment", 256)),
+                max_storage=int(limits.get("maxStorageBuffersPerShaderStage", 8)),
             ),
         )
     return known[1]
 
 
+
+
+def _key(binding: tuple) -> tuple[int, int]:
+    """Where a binding reads: its buffer and offset."""
+    return id(binding[0]), binding[2] if len(binding) > 2 else 0
+
+
+def fused(device: Device, plan: Plan, inputs: list[tuple]) -> tuple[Plan, list[tuple]]:
+    """`plan` (an element-wise plan of one step) with the held element-wise commands that wrote
+    its inputs computed in its kernel instead (Device.inlinable: their outputs read whole, their
+    inputs unchanged since), within FUSED_CALLS calls and the device's storage bindings; and its
+    inputs (bindings). Returns them unchanged where nothing fuses. Each step's outcome is
+    remembered (by the plans' and records' expressions and which bindings coincide), so a call
+    that repeats a fusion costs lookups."""
+    if plan.expr is None or not device.produced:
+        return plan, inputs
+    asked, bindings = plan, list(inputs)
+    for _ in range(FUSED_CALLS):
+        for j, binding in enumerate(bindings):
+            found = device.inlinable(binding[0]) if len(binding) == 2 else None
+            if found is None:
+                continue
+            combined = bindings + found.inputs
+            keys = [_key(b) for b in combined]
+            first = [keys.index(k) for k in keys]  # (which bindings coincide)
+            memo = (id(plan), j, id(found.expr), tuple(first), id(facts(device)))
+            hit = _fusions.get(memo)
+            if hit is None:
+                if len(_fusions) >= FUSIONS:
+                    _fusions.clear()
+                hit = _fusions[memo] = (_inlined(device, plan, j, found.expr, first, len(bindings)),
+                                        plan, found.expr)  # (held: their ids stay theirs)
+            if hit[0] is None:
+                continue
+            plan, order = hit[0]
+            bindings = [combined[i] for i in order]
+            break
+        else:
+            break
+    if plan is not asked:
+        device.fused_note = plan.expr  # (the call's trace entry names what its kernel computed)
+    return plan, bindings
+
+
+def _inlined(device: Device, plan: Plan, j: int, producer: Expr, first: list[int], n: int
+             ) -> tuple[Plan, list[int]] | None:
+    """The plan with its array operand j computed by `producer` (see fused), and which of the
+    combined bindings (the plan's, then the producer's) it binds; None where that cannot fuse."""
+    expr: Expr = plan.expr
+    k = expr.arrays[j]
+    operand = expr.operands[k]
+    if (operand.dtype != producer.out or packed(producer.out)
+            or operand.layout != Layout.contiguous(producer.shape)):
+        return None
+    new, order = inline(expr, k, producer, first[:n], first[n:])
+    if len(new.calls) > FUSED_CALLS or len(new.arrays) > facts(device).max_storage - 1:
+        return None  # (the output is a storage binding too)
+    f = facts(device)
+    return planned(("fused", new.key(), f), lambda: plan_expr(new, f)), order
+
+
+def _produced(plan: Plan, command: Dispatch, inputs: list[tuple], out: Any) -> list[Produced]:
+    """The fusion record of an element-wise plan's one command (none for other plans, or a packed
+    output: its stored value is rounded to 8 or 16 bits, which computing it again would skip)."""
+    if plan.expr is None or packed(plan.expr.out):
+        return []
+    return [Produced(command, plan.expr, inputs, out)]
 
 
 async def run_plans_async(device: Device, name: str, plans: list[tuple[Plan, list[Any]]], keep: bool
@@ -116,7 +189,9 @@ def replay(device: Device, name: str, plan: Plan, inputs: list[tuple[Any, int, t
     steps or outputs, a large output whose allocation is checked, a kernel not yet compiled)."""
     if len(plan.steps) != 1 or plan.scratch or len(plan.outputs) != 1 or not isinstance(plan.steps[0], Step):
         return None
+    plan, bound = fused(device, plan, [x[:2] for x in inputs])
     step = plan.steps[0]
+    assert isinstance(step, Step)  # (a fused plan is one kernel's step too)
     pipeline = device.pipelines.get(step.kernel.pipeline_key)
     nbytes = plan.out_bytes
     if pipeline is None or nbytes >= CHECKED_ALLOCATION:
@@ -128,16 +203,17 @@ def replay(device: Device, name: str, plan: Plan, inputs: list[tuple[Any, int, t
     bindings: list[tuple] = []
     checks: list[Check] = []
     try:
+        for x in inputs:
+            checks.extend(x[2])
         for slot in step.slots:
             if slot.kind == "in":
-                buf, size, own = inputs[slot.index]
-                bindings.append((buf, size))
-                checks.extend(own)
+                bindings.append(bound[slot.index])
             elif slot.kind == "out":
                 bindings.append(_bound(slot, [(out, nbytes)]))
             else:
                 bindings.append((device.uniform(step.block, pins), step.block.nbytes))
-        check = device.enqueue(name, [Dispatch(pipeline, bindings, step.grid)], pins)
+        command = Dispatch(pipeline, bindings, step.grid)
+        check = device.enqueue(name, [command], pins, produced=_produced(plan, command, bound, out))
     except BaseException:
         device.unpin(pins)
         device.release(out)
@@ -176,14 +252,19 @@ async def _bound_steps_async(gpu: GpuSession, plan: Plan, inputs: list[tuple[Any
 async def execute_async(gpu: GpuSession, plan: Plan, inputs: list[tuple[Any, int]]) -> list[tuple[Any, int]]:
     """Queue `plan` with `inputs` (a binding (buffer, bytes) per input) and return the output
     bindings (new buffers the session holds: keep them, or read them)."""
+    asked = (plan, inputs)
+    if not gpu.deferred:  # (a CommandBatch's work is queued at its execute: it fuses on its own)
+        plan, inputs = fused(gpu.device, plan, inputs)
     outputs, steps = await _bound_steps_async(gpu, plan, inputs)
-    gpu.planned.append((plan, inputs, outputs))
+    gpu.planned.append((*asked, outputs))
     for pipeline, bound, step in steps:
         if isinstance(step, Copy):
             (src, _, *src_at), (dst, _, *dst_at) = bound
             gpu.copy(src, dst, step.size, src_at[0] if src_at else 0, dst_at[0] if dst_at else 0)
         else:
-            gpu.dispatch(pipeline, bound, step.grid)
+            command = gpu.dispatch(pipeline, bound, step.grid)
+            if gpu.keep_result and not gpu.deferred:
+                gpu.produced += _produced(plan, command, inputs, outputs[0][0])
     return outputs
 
 

@@ -235,6 +235,9 @@ class Runtime:
     def record(self, entry: dict[str, Any]) -> None:
         """Add a finished call to the trace and the counters (see info()); pycore's own
         background calls (QUIET) are left out."""
+        device = self.device
+        if getattr(device, "fused_note", None) is not None:  # (its kernel computed earlier calls too)
+            entry["fused"], device.fused_note = device.fused_note.name, None  # type: ignore[union-attr]
         if QUIET.get():
             return
         self.trace.append(entry)
@@ -292,6 +295,7 @@ class Runtime:
             "settings": settings.STORE.where if dev else "not kept (no WebGPU device)",
             "versions": versions,
             "memory": dev.pool.stats() if dev else None,
+            "fused_away": dev.fused_away if dev else 0,  # kernels left out: fused kernels computed them
             "pipelines_compiled_ms": dict(dev.compile_ms) if dev else {},
             "precompiled": dict(dev.precompiled) if dev else None,
             "gpu_errors": list(dev.errors) if dev else [],

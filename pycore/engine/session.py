@@ -22,7 +22,15 @@ from typing import Any
 import numpy as np
 
 from pycore.engine import interrupts
-from pycore.engine.device import CancelledWorkError, Check, Device, GpuOutOfMemoryError, gpu_error, pending_of
+from pycore.engine.device import (
+    CancelledWorkError,
+    Check,
+    Device,
+    GpuOutOfMemoryError,
+    Produced,
+    gpu_error,
+    pending_of,
+)
 from pycore.engine.progress import report as report_progress
 from pycore.engine.transport import COPY_DST, COPY_SRC, MAP_READ, STORAGE, Command, Copy, Dispatch
 
@@ -105,6 +113,7 @@ class GpuSession:
         self._fresh: list[Any] = []  # buffers made (not reused) for this session
         self._commands: list[Command] = []
         self.planned: list[tuple[Any, list, list]] = []  # (plan, inputs, outputs) the executor ran
+        self.produced: list[Produced] = []  # element-wise commands queued with it (Device.enqueue)
         self._pins: list[bytes] = []  # uniform blocks queued commands use
         self._inherited: list[Check] = []  # checks of the inputs and of large allocations
         self.checks: tuple[Check, ...] = ()  # what the results so far depend on
@@ -238,7 +247,11 @@ class GpuSession:
         t = time.perf_counter()
         label = ".".join(key)
         report_progress("compile", 0, 1, label)
-        pipeline = await device.pipeline_async(family, entry, bindings, source, name)
+        device.call_compiles += 1  # (meanwhile the open slice stays open: later calls may fuse into it)
+        try:
+            pipeline = await device.pipeline_async(family, entry, bindings, source, name)
+        finally:
+            device.call_compiles -= 1
         report_progress("compile", 1, 1, label)
         self.stages["compile"] = self.stages.get("compile", 0.0) + time.perf_counter() - t
         return pipeline
@@ -246,8 +259,11 @@ class GpuSession:
     def copy(self, src: Any, dst: Any, nbytes: int, src_offset: int = 0, dst_offset: int = 0) -> None:
         self._commands.append(Copy(src, dst, nbytes, src_offset, dst_offset))
 
-    def dispatch(self, pipeline: Any, bindings: list[tuple[Any, int]], groups: tuple[int, int, int]) -> None:
-        self._commands.append(Dispatch(pipeline, bindings, groups))
+    def dispatch(self, pipeline: Any, bindings: list[tuple[Any, int]], groups: tuple[int, int, int]
+                 ) -> Dispatch:
+        command = Dispatch(pipeline, bindings, groups)
+        self._commands.append(command)
+        return command
 
     async def run_async(self, read: tuple[Any, ...] | None = None, submit: bool = False) -> None:
         """Submit the queued commands as one command buffer; with `read=(buffer, out[, offset])`, also
@@ -272,7 +288,8 @@ class GpuSession:
         commands, self._commands = self._commands, []
         inherited, self._inherited = self._inherited, []
         if read is None:
-            check = device.enqueue(self.op_name, commands, self._pins, submit)
+            produced, self.produced = self.produced, []
+            check = device.enqueue(self.op_name, commands, self._pins, submit, produced)
             self.checks = pending_of([*self.checks, *inherited, check])
             self.stages["dispatch"] += time.perf_counter() - t
             if len(device.checks) > BACKLOG:  # bound the backlog of a long chain with no reads

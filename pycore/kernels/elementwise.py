@@ -19,7 +19,7 @@ offset, then the collapsed shape, then for each array input its strides, then th
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 import numpy as np
@@ -119,33 +119,180 @@ def _type_name(dtype: np.dtype) -> str:
     return dtype.name if packed(dtype) else wgsl_type(dtype)
 
 
+@dataclass(frozen=True)
+class Call:
+    """One vec4 WGSL function applied in an element-wise kernel: its arguments (k >= 0: operand k;
+    k < 0: the value of call -k - 1), computed in `compute`, giving `out` (`returns_bool`: the
+    function returns vec4<bool>), with f32 `params` after its arguments (an activation's alpha)."""
+
+    function: str
+    args: tuple[int, ...]
+    compute: np.dtype
+    out: np.dtype
+    returns_bool: bool = False
+    params: tuple[float, ...] = ()
+
+    def key(self) -> tuple:
+        """What makes two calls the same, bit for bit (-0.0 is not 0.0 here)."""
+        return (self.function, self.args, self.compute.name, self.out.name, self.returns_bool,
+                tuple(float(p).hex() for p in self.params))
+
+
+@dataclass(frozen=True)
+class Expr:
+    """What an element-wise kernel computes over `shape`: its operands (arrays, read through their
+    layouts broadcast to `shape`, and scalars) and its calls, the last of which is the result.
+
+    >>> f32 = np.dtype("float32")
+    >>> e = Expr((Operand(f32, Layout.contiguous((4,))),),
+    ...          (Call("exp_f32", (0,), f32, f32), Call("negative_f32", (-1,), f32, f32)), (4,))
+    >>> e.out, e.name
+    (dtype('float32'), 'negative_f32(exp_f32(f32[1]))')
+    """
+
+    operands: tuple[Operand, ...]
+    calls: tuple[Call, ...]
+    shape: tuple[int, ...]
+
+    @property
+    def out(self) -> np.dtype:
+        return self.calls[-1].out
+
+    @property
+    def arrays(self) -> list[int]:
+        """The operands that are arrays (each a binding of the kernel, in this order)."""
+        return [k for k, o in enumerate(self.operands) if o.layout is not None]
+
+    def key(self) -> tuple:
+        """What makes two expressions the same kernel and words (a plan's cache key)."""
+        return (tuple((o.dtype.name, o.layout, o.layout or word_of(o.value, o.dtype)) for o in self.operands),
+                tuple(c.key() for c in self.calls), self.shape)
+
+    @cached_property
+    def name(self) -> str:
+        """The expression as nested calls of the operands' dtypes ([rank] marks an array)."""
+        marks = [_type_name(o.dtype) + ("" if o.layout is None else f"[{o.layout.ndim}]")
+                 for o in self.operands]
+        return nested([(c.function, c.args, len(c.params)) for c in self.calls], marks)
+
+
+def nested(calls: list[tuple[str, tuple[int, ...], int]], marks: list[str]) -> str:
+    """Calls (function, arguments as in `Call`, f32 parameters) as nested text of the operands'
+    `marks`; a call used again is named where it first appears (v1=...) and then by that name.
+
+    >>> nested([("exp_f32", (0,), 0), ("multiply_f32", (-1, -1), 0)], ["f32[1]"])
+    'multiply_f32(v0=exp_f32(f32[1]),v0)'
+    """
+    uses: dict[int, int] = {}
+    for _, args, _ in calls:
+        for a in args:
+            uses[a] = uses.get(a, 0) + 1
+    shown: set[int] = set()
+
+    def text(arg: int) -> str:
+        if arg >= 0:
+            return marks[arg]
+        if arg in shown:
+            return f"v{-arg - 1}"
+        shown.add(arg)
+        function, args, n_params = calls[-arg - 1]
+        body = f"{function}({','.join(text(a) for a in args)}{',f32' * n_params})"
+        return f"v{-arg - 1}={body}" if uses.get(arg, 0) > 1 else body
+    return text(-len(calls))
+
+
+def inline(consumer: Expr, k: int, producer: Expr, keys: list[Any], producer_keys: list[Any]
+           ) -> tuple[Expr, list[Any]]:
+    """`consumer` with its array operand k (the producer's result, read whole: its layout is the
+    contiguous layout of `producer.shape`, broadcast) computed from the producer's operands instead.
+    `keys`/`producer_keys`: an identity per array operand (where it is bound); operands with equal
+    keys and layouts are read once, equal calls computed once. Returns the expression and its keys.
+
+    >>> f32 = np.dtype("float32")
+    >>> x = Operand(f32, Layout.contiguous((4,)))
+    >>> p = Expr((x,), (Call("exp_f32", (0,), f32, f32),), (4,))
+    >>> c = Expr((x, x), (Call("multiply_f32", (0, 1), f32, f32),), (4,))
+    >>> e, keys = inline(c, 1, p, ["a", "b"], ["a"])
+    >>> e.name, keys
+    ('multiply_f32(f32[1],exp_f32(f32[1]))', ['a'])
+    """
+    operands = list(consumer.operands)
+    op_keys: list[Any] = [None] * len(operands)
+    for j, at in enumerate(consumer.arrays):
+        op_keys[at] = keys[j]
+    where: dict[int, int] = {}  # producer operand -> combined operand
+    for j, o in enumerate(producer.operands):
+        key = producer_keys[producer.arrays.index(j)] if o.layout is not None else None
+        same = next((i for i, (q, qk) in enumerate(zip(operands, op_keys, strict=True))
+                     if key is not None and qk == key and q.layout == o.layout and q.dtype == o.dtype), None)
+        if same is None:
+            operands.append(o)
+            op_keys.append(key)
+            same = len(operands) - 1
+        where[j] = same
+    n_p = len(producer.calls)
+    calls = [Call(c.function, tuple(where[a] if a >= 0 else a for a in c.args), c.compute, c.out,
+                  c.returns_bool, c.params) for c in producer.calls]
+    root = -n_p  # the producer's result
+    calls += [Call(c.function, tuple(root if a == k else a if a >= 0 else a - n_p for a in c.args),
+                   c.compute, c.out, c.returns_bool, c.params) for c in consumer.calls]
+    return _tidied(operands, op_keys, calls, consumer.shape)
+
+
+def _tidied(operands: list[Operand], op_keys: list[Any], calls: list[Call], shape: tuple[int, ...]
+            ) -> tuple[Expr, list[Any]]:
+    """The expression from its result back: only the operands and calls it uses, each call once."""
+    used: list[int] = []
+    out_calls: list[Call] = []
+    seen: dict[tuple, int] = {}
+    done: dict[int, int] = {}
+
+    def visit(arg: int) -> int:
+        if arg >= 0:
+            if arg not in used:
+                used.append(arg)
+            return used.index(arg)
+        if arg in done:
+            return done[arg]
+        c = calls[-arg - 1]
+        args = tuple(visit(a) for a in c.args)
+        call = Call(c.function, args, c.compute, c.out, c.returns_bool, c.params)
+        ref = seen.get(call.key())
+        if ref is None:
+            out_calls.append(call)
+            ref = seen[call.key()] = -len(out_calls)
+        done[arg] = ref
+        return ref
+
+    visit(-len(calls))
+    expr = Expr(tuple(operands[k] for k in used), tuple(out_calls), shape)
+    return expr, [op_keys[k] for k in used if operands[k].layout is not None]
+
+
 @cache
 def _kernel(
-    function: str,
+    program: tuple[tuple[str, tuple[int, ...], str, bool, str, int], ...],
     operands: tuple[tuple[str, bool], ...],
-    compute: str,
-    returns_bool: bool,
-    out: str,
     rank: int,
-    n_params: int = 0,
     whole: tuple[bool, ...] = (),
 ) -> Kernel:
-    """The kernel computing `function` on operands ((dtype name, is scalar), ...) converted to
-    `compute`, and `n_params` f32 parameters, storing `out`, over outputs of `rank` collapsed axes.
-    `whole`: per array operand, whether it is read a word at a time (`_whole`)."""
+    """The kernel computing `program` (per call: function, arguments as in `Call`, compute dtype,
+    returns_bool, out dtype, number of f32 parameters; the last call's value is stored) on operands
+    ((dtype name, is scalar), ...), over outputs of `rank` collapsed axes. `whole`: per array
+    operand, whether it is read a word at a time (`_whole`)."""
     arrays = [k for k, (_, scalar) in enumerate(operands) if not scalar]
     n_arr = len(arrays)
-    shape_at = 2 + n_arr  # words: count, first, offsets..., shape..., strides..., scalars...
+    shape_at = 2 + n_arr  # words: count, first, offsets..., shape..., strides..., scalars..., params...
     stride_at = shape_at + rank
     scalar_at = stride_at + n_arr * rank
     param_at = scalar_at + sum(1 for _, s in operands if s)
-    n_words = param_at + n_params
-    compute_dt, out_dt = np.dtype(compute), np.dtype(out)
+    n_words = param_at + sum(c[5] for c in program)
+    out_dt = np.dtype(program[-1][4])
     packed_out = packed(out_dt)
     first, at = _lanes(out_dt)
     inputs: list[str] = []
     load: list[str] = []
-    args: list[str] = []
+    values: list[str] = []
     for lane in range(PER_THREAD):  # written out: the lanes' values stay in registers
         load.append(f"    let i{lane} = word(1u) + min({at[lane]}, n - 1u);")
         if rank > 1:
@@ -159,45 +306,52 @@ def _kernel(
         dt = np.dtype(name)
         t = value_type(dt)
         if scalar:
-            value = f"vec4<{t}>(bitcast<{t}>(word({scalar_at + scalar_k}u)))"
+            values.append(f"vec4<{t}>(bitcast<{t}>(word({scalar_at + scalar_k}u)))")
             scalar_k += 1
-        else:
-            j = arrays.index(k)
-            stored = "u32" if packed(dt) else t
-            inputs.append(f"@group(0) @binding({j}) var<storage, read> in{j}: array<{stored}>;")
-            lanes = []
-            if whole and whole[j]:  # a word holds one output word's elements: one load for them
-                per = 4 // dt.itemsize
-                for w in range(PER_THREAD // per):
-                    load.append(f"    let w{k}_{w} = in{j}[(u32(iword({2 + j}u)) + i{w * per}) / {per}u];")
-                    if dt.kind == "f":
-                        load.append(f"    let h{k}_{w} = unpack2x16float(w{k}_{w});")
-                        lanes += [f"h{k}_{w}.x", f"h{k}_{w}.y"]
-                    else:
-                        word = f"bitcast<i32>(w{k}_{w})" if dt.kind == "i" else f"w{k}_{w}"
-                        bits = 8 * dt.itemsize
-                        lanes += [f"extractBits({word}, {e * bits}u, {bits}u)" for e in range(per)]
-            for lane in range(PER_THREAD if not (whole and whole[j]) else 0):
-                terms = " + ".join(f"i32(c{d}_{lane}) * iword({stride_at + j * rank + d}u)"
-                                   for d in range(rank))
-                index = f"u32(iword({2 + j}u) + {terms})"
-                if packed(dt):
-                    load.append(f"    let e{k}_{lane} = {index};")
-                    lanes.append(load_packed(f"in{j}", f"e{k}_{lane}", dt))
+            continue
+        j = arrays.index(k)
+        stored = "u32" if packed(dt) else t
+        inputs.append(f"@group(0) @binding({j}) var<storage, read> in{j}: array<{stored}>;")
+        lanes = []
+        if whole and whole[j]:  # a word holds one output word's elements: one load for them
+            per = 4 // dt.itemsize
+            for w in range(PER_THREAD // per):
+                load.append(f"    let w{k}_{w} = in{j}[(u32(iword({2 + j}u)) + i{w * per}) / {per}u];")
+                if dt.kind == "f":
+                    load.append(f"    let h{k}_{w} = unpack2x16float(w{k}_{w});")
+                    lanes += [f"h{k}_{w}.x", f"h{k}_{w}.y"]
                 else:
-                    lanes.append(f"in{j}[{index}]")
-            load.append(f"    let a{k} = vec4<{t}>({', '.join(lanes)});")
-            value = f"a{k}"
-        args.append(convert(value, dt, compute_dt))
-    args += [f"bitcast<f32>(word({param_at + i}u))" for i in range(n_params)]
-    result = f"{function}({', '.join(args)})"
-    if returns_bool:
-        result = f"select(vec4<u32>(0u), vec4<u32>(1u), {result})"
-    else:
-        result = convert(result, compute_dt, out_dt)
-    body = f"    let y = {result};"
-    verbatim = (function.startswith("copy_") and n_arr == 1 and bool(whole) and whole[0]
-                and np.dtype(operands[arrays[0]][0]) == out_dt)  # (a copy of the words: NaNs keep their bits)
+                    word = f"bitcast<i32>(w{k}_{w})" if dt.kind == "i" else f"w{k}_{w}"
+                    bits = 8 * dt.itemsize
+                    lanes += [f"extractBits({word}, {e * bits}u, {bits}u)" for e in range(per)]
+        for lane in range(PER_THREAD if not (whole and whole[j]) else 0):
+            terms = " + ".join(f"i32(c{d}_{lane}) * iword({stride_at + j * rank + d}u)"
+                               for d in range(rank))
+            index = f"u32(iword({2 + j}u) + {terms})"
+            if packed(dt):
+                load.append(f"    let e{k}_{lane} = {index};")
+                lanes.append(load_packed(f"in{j}", f"e{k}_{lane}", dt))
+            else:
+                lanes.append(f"in{j}[{index}]")
+        load.append(f"    let a{k} = vec4<{t}>({', '.join(lanes)});")
+        values.append(f"a{k}")
+    body = []
+    param = param_at
+    for c, (function, args, compute, returns_bool, out, n_params) in enumerate(program):
+        compute_dt = np.dtype(compute)
+        xs = [convert(values[a], np.dtype(operands[a][0]), compute_dt) if a >= 0
+              else convert(f"v{-a - 1}", np.dtype(program[-a - 1][4]), compute_dt) for a in args]
+        xs += [f"bitcast<f32>(word({param + i}u))" for i in range(n_params)]
+        param += n_params
+        result = f"{function}({', '.join(xs)})"
+        if returns_bool:
+            result = f"select(vec4<u32>(0u), vec4<u32>(1u), {result})"
+        else:
+            result = convert(result, compute_dt, np.dtype(out))
+        body.append(f"    let v{c} = {result};")
+    body.append(f"    let y = v{len(program) - 1};")
+    verbatim = (len(program) == 1 and program[0][0].startswith("copy_") and n_arr == 1 and bool(whole)
+                and whole[0] and np.dtype(operands[arrays[0]][0]) == out_dt)  # (words: NaNs keep their bits)
     if packed_out:  # whole words: the four elements of 8 bits, or two words of two 16-bit ones
         per = 4 // out_dt.itemsize
         store = []
@@ -210,9 +364,10 @@ def _kernel(
     else:
         store = [f"    if ({at[j]} < n) {{ out[{at[j]}] = y[{j}]; }}" for j in range(PER_THREAD)]
     flags = iter(whole or [False] * n_arr)
-    signature = ",".join(_type_name(np.dtype(n)) + ("" if s else "[w]" if next(flags) else f"[{rank}]")
-                         for n, s in operands)
-    name = f"strided:{function}({signature}{',f32' * n_params})->{_type_name(out_dt)}"
+    marks = [_type_name(np.dtype(n)) + ("" if s else "[w]" if next(flags) else f"[{rank}]")
+             for n, s in operands]
+
+    name = f"strided:{nested([(c[0], c[1], c[5]) for c in program], marks)}->{_type_name(out_dt)}"
 
     def source() -> str:
         filled = (
@@ -224,7 +379,7 @@ def _kernel(
             .replace("{{meta}}", str(n_arr + 1))
             .replace("{{meta_vec4s}}", str(-(-n_words // 4)))
             .replace("{{load}}", "\n".join(load))
-            .replace("{{body}}", body)
+            .replace("{{body}}", "\n".join(body))
             .replace("{{store}}", "\n".join(store))
         )
         return used_only("\n".join([wgsl_template("common"), wgsl_functions("elementwise"),
@@ -355,7 +510,6 @@ def plan_elementwise(
     in `compute` and stored as `out` (`returns_bool`: the function returns vec4<bool>; `params`:
     f32 arguments after the operands, as an activation's alpha). An input must fit one binding;
     the output is written in chunks that do."""
-    layouts = [o.layout for o in operands if o.layout is not None]
     for o in operands:
         if o.layout is None:
             continue
@@ -369,26 +523,34 @@ def plan_elementwise(
     tiled = _plan_tiled(function, operands, compute, out, shape, facts, returns_bool, params)
     if tiled is not None:
         return tiled
-    views = [layout.broadcast_to(shape) for layout in layouts]
+    call = Call(function, tuple(range(len(operands))), compute, out, returns_bool, tuple(params))
+    return plan_expr(Expr(tuple(operands), (call,), tuple(shape)), facts)
+
+
+def plan_expr(expr: Expr, facts: Facts) -> Plan:
+    """The plan of an element-wise expression (its operands fit one binding each): the strided
+    kernel of its rank, the output in chunks that each fit one binding. A plan of one step carries
+    `expr` (what it computes: engine/executor.py fuses such steps)."""
+    shape = expr.shape
+    arrays = [expr.operands[k] for k in expr.arrays]
+    views = [o.layout.broadcast_to(shape) for o in arrays if o.layout is not None]
     dims, strides = collapse(shape, [v.strides for v in views])
     rank = len(dims)
-    arrays = [o for o in operands if o.layout is not None]
+    out = expr.out
+    program = tuple((c.function, c.args, c.compute.name, c.returns_bool, c.out.name, len(c.params))
+                    for c in expr.calls)
     kernel = _kernel(
-        function,
-        tuple((o.dtype.name, o.layout is None) for o in operands),
-        compute.name,
-        returns_bool,
-        out.name,
+        program,
+        tuple((o.dtype.name, o.layout is None) for o in expr.operands),
         rank,
-        len(params),
         tuple(_whole(o.dtype, v.offset, st, out) for o, v, st in zip(arrays, views, strides, strict=True)),
     )
     fixed = (
         [v.offset for v in views]
         + list(dims)
         + [i32_word(s) for st in strides for s in st]
-        + [word_of(o.value, o.dtype) for o in operands if o.layout is None]
-        + [word_of(p, F32) for p in params]
+        + [word_of(o.value, o.dtype) for o in expr.operands if o.layout is None]
+        + [word_of(p, F32) for c in expr.calls for p in c.params]
     )
     fixed = [i32_word(w) for w in fixed]
     total = int(np.prod(shape))
@@ -399,12 +561,13 @@ def plan_elementwise(
         count = min(chunk, total - first)
         groups = -(-count // (WORKGROUP * PER_THREAD))
         slots = (
-            *[Slot("in", j) for j in range(len(layouts))],
+            *[Slot("in", j) for j in range(len(arrays))],
             Slot("out", 0, first * size, storage_bytes((count,), out)),
             Slot("meta"),
         )
         steps.append(Step(kernel, slots, (count, first, *fixed), grid_for(groups, facts.max_groups)))
-    return Plan(tuple(steps), (Output(tuple(shape), out),))
+    return Plan(tuple(steps), (Output(tuple(shape), out),), expr=expr if len(steps) == 1 else None)
 
 
-__all__ = ["Operand", "convert", "plan_elementwise", "storage_bytes"]
+__all__ = ["Call", "Expr", "Operand", "convert", "inline", "nested", "plan_elementwise", "plan_expr",
+           "storage_bytes"]

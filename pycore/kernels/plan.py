@@ -34,6 +34,7 @@ class Facts:
     cpu_adapter: bool = False  # SwiftShader, lavapipe: barriers are expensive
     loop_cap: int | None = None  # loop iterations one invocation may run (llvmpipe: 65,535)
     offset_align: int = 256  # minStorageBufferOffsetAlignment
+    max_storage: int = 8  # storage buffers one kernel may bind (maxStorageBuffersPerShaderStage)
 
 
 @dataclass(frozen=True)
@@ -103,6 +104,7 @@ class Plan:
     steps: tuple[Step | Copy, ...]
     outputs: tuple[Output, ...]
     scratch: tuple[int, ...] = ()  # bytes of each scratch buffer
+    expr: Any = field(default=None, compare=False)  # a one-step element-wise plan's Expr (elementwise.py)
 
     @cached_property
     def out_bytes(self) -> int:

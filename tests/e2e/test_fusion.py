@@ -1,0 +1,124 @@
+"""Fusion of queued element-wise work (engine/executor.py `fused`, engine/device.py `Produced`) on
+WebGPU — in the browser (SwiftShader), natively (wgpu-py) and on Dawn: chains of element-wise calls
+on GpuArrays give what the unfused calls give (float64 references, NaN and inf included, any
+dtypes, broadcasting); a chain whose intermediates the program dropped runs as one kernel (the
+trace's "fused" names what it computed; info()'s "fused_away" counts the kernels left out); an
+intermediate the program holds, or another kernel reads (or a view of it), is computed and kept; an
+input dropped after a producer was queued (its buffer rewritten) stops fusion instead of changing a
+result."""
+
+from __future__ import annotations
+
+FUSION = '''
+import gc
+from pycore.calls.gpuarray import GpuArray
+from pycore.engine.runtime import RUNTIME
+rng = np.random.default_rng(3)
+failures = []
+G = {"backend": "gpu"}
+
+def close(label, got, want, tol=1e-5):
+    want = np.asarray(want)
+    if got.shape != want.shape or got.dtype != want.dtype or not np.allclose(
+            got.astype(np.float64), want, rtol=tol, atol=tol, equal_nan=True):
+        failures.append(f"{label}: {got.dtype}{got.shape} {got.ravel()[:6].tolist()} != "
+                        f"{want.dtype}{want.shape} {want.ravel()[:6].tolist()}")
+
+def fused_away():
+    return pycore.info()["fused_away"]  # (info() submits what is queued: the count is settled)
+
+async def gelu(h):  # as a user writes it: eight calls, every intermediate a temporary
+    inner = await pycore.add_async(h, await pycore.multiply_async(
+        0.044715, await pycore.pow_async(h, 3.0, **G), **G), **G)
+    t = await pycore.tanh_async(await pycore.multiply_async(0.7978845608, inner, **G), **G)
+    return await pycore.multiply_async(await pycore.multiply_async(h, 0.5, **G),
+                                       await pycore.add_async(1.0, t, **G), **G)
+
+x_host = rng.standard_normal((48, 40)).astype(np.float32)
+x_host[0, :3] = [np.nan, np.inf, -np.inf]
+b_host = rng.standard_normal(40).astype(np.float32)
+x, b = await pycore.to_gpu_async(x_host), await pycore.to_gpu_async(b_host)
+h64 = x_host.astype(np.float64) + b_host
+with np.errstate(all="ignore"):
+    gelu64 = 0.5 * h64 * (1 + np.tanh(0.7978845608 * (h64 + 0.044715 * h64 ** 3)))
+
+# 1. a chain of temporaries: one kernel (the third time: compiling a kernel lets the event loop
+# run, which submits what is queued, so the first times fuse less and compile other kernels)
+for attempt in range(3):
+    before = fused_away()
+    RUNTIME.trace.clear()
+    y = await gelu(await pycore.add_async(x, b, **G))
+    close(f"gelu chain {attempt}", await y.to_numpy_async(), gelu64.astype(np.float32), 1e-5)
+    away = fused_away() - before
+    del y
+last = [e for e in pycore.trace() if e["op"] == "multiply"][-1]
+fused_text = last.get("fused") or ""
+names_fused = all(f in fused_text for f in ("add_f32", "pow_f32", "tanh", "multiply_f32"))
+
+# 2. an intermediate the program holds is kept, and right; one read by a reduction too
+h = await pycore.add_async(x, b, **G)
+e = await pycore.exp_async(h, **G)
+s = await pycore.sum_async(e, axis=0)
+z = await pycore.negative_async(e, **G)
+with np.errstate(all="ignore"):
+    close("kept h", await h.to_numpy_async(), h64.astype(np.float32))
+    close("kept e", await e.to_numpy_async(), np.exp(h64).astype(np.float32), 1e-5)
+    close("sum of e", await s.to_numpy_async(), np.exp(h64).sum(0).astype(np.float32), 1e-4)
+    close("negative e", await z.to_numpy_async(), (-np.exp(h64)).astype(np.float32), 1e-5)
+del h, e, s, z
+
+# 3. broadcasting: a producer of one row inlined into a consumer over every row; a scalar chain
+r = await pycore.multiply_async(b, 2.0, **G)
+out = await pycore.subtract_async(x, await pycore.sqrt_async(await pycore.abs_async(r, **G), **G), **G)
+del r
+with np.errstate(all="ignore"):
+    close("broadcast row", await out.to_numpy_async(),
+          (x_host.astype(np.float64) - np.sqrt(np.abs(2.0 * b_host.astype(np.float64)))).astype(np.float32))
+del out
+
+# 4. dtypes: int32 arithmetic that wraps, comparisons to bool, a logical op, a cast back to float
+i_host = rng.integers(-2**31, 2**31 - 1, (8, 33), dtype=np.int64).astype(np.int32)
+i = await pycore.to_gpu_async(i_host)
+m = await pycore.logical_and_async(await pycore.greater_async(await pycore.multiply_async(i, 3, **G), 0, **G),
+                                   await pycore.less_async(await pycore.add_async(i, 7, **G), 100, **G), **G)
+f = await pycore.multiply_async(await pycore.astype_async(m, np.float32), 1.5, **G)
+with np.errstate(all="ignore"):
+    want_m = ((i_host * np.int32(3)) > 0) & ((i_host + np.int32(7)) < 100)
+close("int wrap and bool", (await m.to_numpy_async()).astype(np.float64), want_m.astype(np.float64))
+close("bool to float", await f.to_numpy_async(), want_m.astype(np.float32) * np.float32(1.5))
+del m, f, i
+
+# 5. an input dropped after its producer was queued: its buffer may be rewritten (by the next op's
+# output), so the consumer reads the producer's result instead of computing it again
+u_host = rng.standard_normal(1000).astype(np.float32)
+u = await pycore.to_gpu_async(u_host)
+p = await pycore.exp_async(u, **G)
+del u
+gc.collect()
+q = await pycore.add_async(await pycore.multiply_async(p, 0.0, **G), 5.0, **G)  # (takes u's buffer)
+c = await pycore.negative_async(p, **G)
+del p
+close("input dropped", await c.to_numpy_async(), -np.exp(u_host.astype(np.float64)).astype(np.float32), 1e-5)
+close("its neighbour", await q.to_numpy_async(), np.full(1000, 5.0, np.float32))
+del q, c
+
+# 6. intermediates read through views (reshaped, transposed): read as written, not computed again
+v = await pycore.multiply_async(x, 2.0, **G)
+w2 = await pycore.add_async(v.reshape((40, 48)), 1.0, **G)
+w3 = await pycore.subtract_async(v.T, 1.0, **G)
+del v
+x2 = x_host.astype(np.float64) * 2.0
+with np.errstate(all="ignore"):
+    close("reshaped view", await w2.to_numpy_async(), (x2.reshape(40, 48) + 1.0).astype(np.float32))
+    close("transposed view", await w3.to_numpy_async(), (x2.T - 1.0).astype(np.float32))
+del w2, w3, x, b
+gc.collect()
+{"failures": failures, "away": away, "names_fused": names_fused, "fused": fused_text[:200]}
+'''
+
+
+def test_queued_element_wise_chains_fuse_and_give_the_unfused_answers(gpu):
+    r = gpu.py(FUSION)
+    assert r["failures"] == [], r["failures"]
+    assert r["names_fused"], r  # the last kernel of the chain computed the whole chain
+    assert r["away"] == 8, r  # add + gelu's eight calls, their intermediates dropped: 1 kernel of 9
