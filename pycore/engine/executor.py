@@ -64,9 +64,10 @@ def facts(device: Any) -> Facts:
 
 
 
-def _key(binding: tuple) -> tuple[int, int]:
-    """Where a binding reads: its buffer and offset."""
-    return id(binding[0]), binding[2] if len(binding) > 2 else 0
+def _key(binding: tuple) -> tuple[int, int, int]:
+    """What a binding reads: its buffer, bytes and offset (views of one buffer may bind different
+    extents of it: each operand keeps its own)."""
+    return id(binding[0]), binding[1], binding[2] if len(binding) > 2 else 0
 
 
 def fused(device: Device, plan: Plan, inputs: list[tuple]) -> tuple[Plan, list[tuple]]:
