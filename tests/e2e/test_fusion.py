@@ -111,6 +111,18 @@ x2 = x_host.astype(np.float64) * 2.0
 with np.errstate(all="ignore"):
     close("reshaped view", await w2.to_numpy_async(), (x2.reshape(40, 48) + 1.0).astype(np.float32))
     close("transposed view", await w3.to_numpy_async(), (x2.T - 1.0).astype(np.float32))
+# 7. producers reading different extents of one buffer (views at other offsets, as linalg.cross's
+# components): each operand keeps its own binding
+c_host = rng.standard_normal((3, 3, 4)).astype(np.float32)
+d_host = rng.standard_normal((3, 3, 4)).astype(np.float32)
+cg, dg = await pycore.to_gpu_async(c_host), await pycore.to_gpu_async(d_host)
+for i in range(3):
+    j, k = (i + 1) % 3, (i + 2) % 3
+    part = await pycore.subtract_async(await pycore.multiply_async(cg[:, j, :], dg[:, k, :], **G),
+                                       await pycore.multiply_async(cg[:, k, :], dg[:, j, :], **G), **G)
+    close(f"views of one buffer {i}", await part.to_numpy_async(),
+          c_host[:, j] * d_host[:, k] - c_host[:, k] * d_host[:, j], 1e-5)
+del part, cg, dg
 del w2, w3, x, b
 gc.collect()
 {"failures": failures, "away": away, "names_fused": names_fused, "fused": fused_text[:200]}
