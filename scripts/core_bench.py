@@ -16,6 +16,8 @@ whatever adapter Dawn finds; `--native` for wgpu-py): ratios that do not depend 
 - kernel times from GPU timestamp queries (engine.executor.time_plan_async) of the same 8192²
   element-wise cases and reductions, of the copy, and of a sort and an argsort of 16M float32 keys
   (against NumPy's stable sort of them in the same process), where the adapter has "timestamp-query";
+- fused element-wise kernels (the queue's fusion of a chain of calls) timed the same way: a
+  two-input chain of four calls and GELU's tanh form (eight calls), against the copy's GB/s;
 - batched matmul against the same products as separate 2-D calls (then batched again: the
   first timed case of a process runs slower on some machines);
 - every timed case once against NumPy (float64).
@@ -68,6 +70,9 @@ b = await pycore.to_gpu_async(rng.standard_normal((n, n), dtype=np.float32))
 wide = await pycore.to_gpu_async(rng.standard_normal((n, 2 * n), dtype=np.float32))
 row = await pycore.to_gpu_async(rng.standard_normal((n,), dtype=np.float32))
 out = {"elementwise": {}, "reduce": {}, "host": {}}
+# single ops are timed: no fusion (it would fold a chain into one kernel, and leave out an op whose
+# result is dropped before the GPU runs it)
+pycore.engine.runtime.RUNTIME.device.fusion = False
 cases = {
     "contiguous": lambda: pycore.add_async(a, b, backend="gpu"),
     "transposed": lambda: pycore.add_async(a.T, b, backend="gpu"),
@@ -239,6 +244,27 @@ i32, i8 = np.dtype(np.int32), np.dtype(np.int8)
 cases["add int8"] = (lambda: ewp("add_i32", [A8, A8], A.shape, i32, i8), [A8, A8], 3 * big_bytes // 4)
 cases["int8 (image data) to float32"] = (lambda: ewp("copy_f32", [A8], A.shape, f32, f32), [A8],
                                          5 * big_bytes // 4)
+# fused element-wise kernels (what the queue's fusion runs for a chain of calls on temporaries): a
+# two-input chain ((a * 2 + b) * a - 1: four calls) and GELU's tanh form (eight calls on one input);
+# bytes are the inputs read once and the output written once (tanh is the activation's `tanh__f`)
+from pycore.calls.nd import _wgsl_function
+from pycore.kernels.elementwise import Call, Expr, plan_expr
+from pycore.tables.ufuncs import UFUNCS
+def fn_of(name):
+    return _wgsl_function(UFUNCS[name], f32)
+def call(name, *args):
+    return Call(fn_of(name), args, f32, f32)
+def scalar(v):
+    return Operand(f32, None, np.float32(v))
+chain2 = Expr((Operand(f32, A.layout), scalar(2.0), Operand(f32, B.layout), scalar(1.0)),
+              (call("multiply", 0, 1), call("add", -1, 2), call("multiply", -2, 0), call("subtract", -3, 3)),
+              A.shape)
+gelu = Expr((Operand(f32, A.layout), scalar(0.044715), scalar(0.7978845608), scalar(1.0), scalar(0.5)),
+            (call("multiply", 0, 0), call("multiply", -1, 0), call("multiply", -2, 1), call("add", 0, -3),
+             call("multiply", -4, 2), Call("tanh__f", (-5,), f32, f32), call("add", -6, 3),
+             call("multiply", 0, 4), call("multiply", -8, -7)), A.shape)
+cases["fused (a*2+b)*a-1 (4 calls)"] = (lambda: plan_expr(chain2, f), [A, B], 3 * big_bytes)
+cases["fused GELU (tanh form, 8 calls)"] = (lambda: plan_expr(gelu, f), [A], 2 * big_bytes)
 # A GPU's clocks ramp up under load (an H100 ran the same kernels 1.8x faster in a third round
 # than in the first): a round to warm up, not kept, then three rounds, each case once per round;
 # each case's fastest round counts, and every round is kept
@@ -348,6 +374,10 @@ def main(argv: list[str]) -> int:
         for k in ("sin", "exp", "log", "sqrt", "abs", "floor", "pow", "atan2", "hypot", "logaddexp",
                   "copysign"):
             print(f"  {k} / copy bandwidth: {kt[k]['GB/s'] / copy:.2f}")
+        print("fused element-wise kernels (inputs read once, output written once; target >= 0.70 of copy)")
+        for k in ("fused (a*2+b)*a-1 (4 calls)", "fused GELU (tanh form, 8 calls)"):
+            if kt.get(k, {}).get("ms"):
+                print(f"  {k:34s} {kt[k]['ms']:8.3f} ms  {kt[k]['GB/s'] / copy:5.2f} of copy bandwidth")
         print("packed dtypes: elements per second against the same op on float32 (target: float16 >= 1.8)")
         for k, base in (("copy float16", "copy"), ("add float16", "add contiguous"), ("exp float16", "exp"),
                         ("sum axis=1 float16", "sum axis=1"), ("sum axis=0 float16", "sum axis=0"),

@@ -302,10 +302,10 @@ async def pycore_resident_async(p: Pipeline, xs: list[np.ndarray], count: int,
     gs = [await pc.to_gpu_async(x) for x in xs]
 
     async def chain(k: int) -> Any:
-        out = None
-        for _ in range(k):
-            out = await p.run_async(*gs)
-        return await _to_host_async(out)
+        outs = []  # (every run's result held to the end, as the peers' are: a result dropped
+        for _ in range(k):  # before the GPU ran it would never be computed)
+            outs.append(await p.run_async(*gs))
+        return await _to_host_async(outs[-1])
 
     try:
         await chain(1)

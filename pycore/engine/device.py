@@ -26,7 +26,9 @@ element-wise command registers what it computes (`Produced`) for its output buff
 element-wise op reading that buffer whole may compute it again from its inputs instead, in its own
 kernel. When the slice is submitted, a registered command whose output buffer was dropped since,
 and which no other queued command binds, is left out: nobody can read what it would write. A
-program that still holds an intermediate keeps it computed.
+program that still holds an intermediate keeps it computed. An input of a fused kernel that was
+dropped meanwhile (a temporary) is still intact unless a command took it as its output; the fused
+kernel claims it (`claim`), so that none does until its own slice is submitted.
 
 Errors the GPU reports are asynchronous: a submit returns a check, which is settled (in one await
 with other checks) at the next read. A `Check` remembers its error, and every result buffer made
@@ -263,10 +265,12 @@ class Device:
         self.produced: dict[int, Produced] = {}
         self.records: list[Produced] = []  # every registered command held back, in order
         self.released_at: dict[int, int] = {}
-        self.releases = 0
+        self.rewritten_at: dict[int, int] = {}  # id(buffer) -> the count when a command took it, dropped
+        self.releases = 0  # releases and takes of dropped buffers while work is held back
         self.fused_away = 0  # commands left out because a fused kernel computed their value
         self.fused_note: Any = None  # the Expr of the last fused kernel queued (for the call's trace entry)
         self.call_compiles = 0  # a call's compiles in flight (the pump leaves the open slice alone)
+        self.fusion = True  # False: no element-wise work fuses or is left out (benchmarks of single ops)
         # adapter facts, once
         self.limits = transport.limits
         self.adapter_info = transport.adapter_info
@@ -321,8 +325,28 @@ class Device:
                 for i in range(len(held.after) - 1, -1, -1):
                     if self.pool.class_of(held.after[i]) == wanted:
                         held.after_bytes -= wanted[0]
-                        return held.after.pop(i)
+                        buf = held.after.pop(i)
+                        if self.records:  # (rewritten from now on: what read it cannot be computed again)
+                            self.rewritten_at[id(buf)] = self.releases
+                            self.releases += 1
+                        return buf
         return None
+
+    def claim(self, buffers: list[Any]) -> list[Any]:
+        """Take out of the held slices' dropped buffers those a fused kernel is about to read
+        (`buffers`), so that no command takes them as its output first; they go back with the
+        slice that queues that kernel (enqueue's `after`). Returns the ones taken."""
+        taken = []
+        for buf in buffers:
+            if id(buf) not in self.released_at:
+                continue
+            for held in self.slices:
+                if any(b is buf for b in held.after):
+                    held.after = [b for b in held.after if b is not buf]
+                    held.after_bytes -= self.pool.class_of(buf)[0]
+                    taken.append(buf)
+                    break
+        return taken
 
     # -- queued work (see the module doc)
     @property
@@ -331,12 +355,17 @@ class Device:
         return [c for held in self.slices for c in held.commands]
 
     def enqueue(self, op: str, commands: list[Command], pins: list[bytes], submit: bool = False,
-                produced: Iterable[Produced] = ()) -> Check:
+                produced: Iterable[Produced] = (), after: Iterable[Any] = ()) -> Check:
         """Queue `commands` (whose uniform blocks are `pins`, now the queue's) in the open slice, or
         a new one (see `joins`); returns the check its submit will report to. submit: submit
         everything queued now (a CommandBatch's execute), whatever the GPU has left to do.
-        `produced`: what element-wise commands among them compute, for fusion (see Produced)."""
+        `produced`: what element-wise commands among them compute, for fusion (see Produced);
+        `after`: dropped buffers they read (claimed), pooled once their slice is submitted."""
         self._note_interrupts()
+        for buf in after:  # (read by a fused kernel: its writer's value is needed)
+            found = self.produced.get(id(buf))
+            if found is not None:
+                found.bound = True
         if self.produced:  # a command binding a registered output reads it (or, where the output
             for c in commands:  # was dropped since, can only write it: a reader needs a handle)
                 for b in (c.bindings if type(c) is Dispatch else ((c.src,), (c.dst,))):  # type: ignore[union-attr]
@@ -347,7 +376,7 @@ class Device:
                             found.bound = True
                         else:  # (rewritten: no one reads what it wrote any more through this buffer)
                             del self.produced[key]
-        for record in produced:
+        for record in produced if self.fusion else ():
             record.serial = self.releases
             self.produced[id(record.out)] = record
             self.records.append(record)
@@ -364,6 +393,9 @@ class Device:
             if not submit:
                 self._schedule_pump(0.0)
         last.commands.extend(commands)
+        for buf in after:
+            last.after.append(buf)
+            last.after_bytes += self.pool.class_of(buf)[0]
         last.ops.append(op)
         last.pins.extend(pins)
         pins.clear()
@@ -406,12 +438,14 @@ class Device:
 
     def inlinable(self, buf: Any) -> Produced | None:
         """The held element-wise command whose output is `buf`, where a fused kernel may compute
-        its value again instead of reading `buf`: no other command binds `buf`, and none of its
-        inputs was dropped since it was queued."""
+        its value again instead of reading `buf`: no other command binds `buf`, and no command
+        took one of its inputs as an output since it was queued (a dropped input is still intact
+        until then: see claim)."""
         found = self.produced.get(id(buf))
         if found is None or found.bound:
             return None
-        if self.released_at and any(self.released_at.get(id(b[0]), -1) >= found.serial for b in found.inputs):
+        rewritten = self.rewritten_at
+        if rewritten and any(rewritten.get(id(b[0]), -1) >= found.serial for b in found.inputs):
             return None
         return found
 
@@ -442,6 +476,7 @@ class Device:
             self.produced.clear()
             self.records.clear()
             self.released_at.clear()
+            self.rewritten_at.clear()
         if not held.commands:  # (all of it fused away: nothing to submit, nothing to report)
             held.check.settled = True
             self._let_go(held)
@@ -491,6 +526,7 @@ class Device:
         self.produced.clear()
         self.records.clear()
         self.released_at.clear()
+        self.rewritten_at.clear()
         for held in dropped:
             check = held.check
             check.op = ", ".join(dict.fromkeys(held.ops))

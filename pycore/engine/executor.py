@@ -70,15 +70,16 @@ def _key(binding: tuple) -> tuple[int, int, int]:
     return id(binding[0]), binding[1], binding[2] if len(binding) > 2 else 0
 
 
-def fused(device: Device, plan: Plan, inputs: list[tuple]) -> tuple[Plan, list[tuple]]:
+def fused(device: Device, plan: Plan, inputs: list[tuple]) -> tuple[Plan, list[tuple], list[Any]]:
     """`plan` (an element-wise plan of one step) with the held element-wise commands that wrote
     its inputs computed in its kernel instead (Device.inlinable: their outputs read whole, their
     inputs unchanged since), within FUSED_CALLS calls and the device's storage bindings; and its
-    inputs (bindings). Returns them unchanged where nothing fuses. Each step's outcome is
+    inputs (bindings), and the dropped buffers among those it claimed (Device.claim: they go back
+    with the slice that queues it). Returns them unchanged where nothing fuses. Each step's outcome is
     remembered (by the plans' and records' expressions and which bindings coincide), so a call
     that repeats a fusion costs lookups."""
-    if plan.expr is None or not device.produced:
-        return plan, inputs
+    if plan.expr is None or not device.produced or not device.fusion:
+        return plan, inputs, []
     asked, bindings = plan, list(inputs)
     for _ in range(FUSED_CALLS):
         for j, binding in enumerate(bindings):
@@ -102,9 +103,10 @@ def fused(device: Device, plan: Plan, inputs: list[tuple]) -> tuple[Plan, list[t
             break
         else:
             break
-    if plan is not asked:
-        device.fused_note = plan.expr  # (the call's trace entry names what its kernel computed)
-    return plan, bindings
+    if plan is asked:
+        return plan, bindings, []
+    device.fused_note = plan.expr  # (the call's trace entry names what its kernel computed)
+    return plan, bindings, device.claim([b[0] for b in bindings])
 
 
 def _inlined(device: Device, plan: Plan, j: int, producer: Expr, first: list[int], n: int
@@ -114,9 +116,16 @@ def _inlined(device: Device, plan: Plan, j: int, producer: Expr, first: list[int
     expr: Expr = plan.expr
     k = expr.arrays[j]
     operand = expr.operands[k]
-    if (operand.dtype != producer.out or packed(producer.out)
-            or operand.layout != Layout.contiguous(producer.shape)):
+    if operand.dtype != producer.out or packed(producer.out) or operand.layout is None:
         return None
+    if operand.layout != Layout.contiguous(producer.shape):  # (read whole in another shape: a reshape)
+        if (operand.layout != Layout.contiguous(operand.layout.shape)
+                or operand.layout.size != math.prod(producer.shape)):
+            return None
+        reshaped = producer.reshaped(operand.layout.shape)
+        if reshaped is None:
+            return None
+        producer = reshaped
     new, order = inline(expr, k, producer, first[:n], first[n:])
     if len(new.calls) > FUSED_CALLS or len(new.arrays) > facts(device).max_storage - 1:
         return None  # (the output is a storage binding too)
@@ -190,12 +199,14 @@ def replay(device: Device, name: str, plan: Plan, inputs: list[tuple[Any, int, t
     steps or outputs, a large output whose allocation is checked, a kernel not yet compiled)."""
     if len(plan.steps) != 1 or plan.scratch or len(plan.outputs) != 1 or not isinstance(plan.steps[0], Step):
         return None
-    plan, bound = fused(device, plan, [x[:2] for x in inputs])
+    plan, bound, claimed = fused(device, plan, [x[:2] for x in inputs])
     step = plan.steps[0]
     assert isinstance(step, Step)  # (a fused plan is one kernel's step too)
     pipeline = device.pipelines.get(step.kernel.pipeline_key)
     nbytes = plan.out_bytes
     if pipeline is None or nbytes >= CHECKED_ALLOCATION:
+        for buf in claimed:
+            device.release(buf)
         return None
     out = device.take_dropped(nbytes, DATA_USAGE)
     if out is None:
@@ -214,10 +225,14 @@ def replay(device: Device, name: str, plan: Plan, inputs: list[tuple[Any, int, t
             else:
                 bindings.append((device.uniform(step.block, pins), step.block.nbytes))
         command = Dispatch(pipeline, bindings, step.grid)
-        check = device.enqueue(name, [command], pins, produced=_produced(plan, command, bound, out))
+        handed, claimed = claimed, []  # (from here the queue owns them)
+        check = device.enqueue(name, [command], pins, produced=_produced(plan, command, bound, out),
+                               after=handed)
     except BaseException:
         device.unpin(pins)
         device.release(out)
+        for buf in claimed:  # (not queued: back where dropped buffers wait)
+            device.release(buf)
         raise
     checks.append(check)
     return out, pending_of(checks)
@@ -255,7 +270,8 @@ async def execute_async(gpu: GpuSession, plan: Plan, inputs: list[tuple[Any, int
     bindings (new buffers the session holds: keep them, or read them)."""
     asked = (plan, inputs)
     if not gpu.deferred:  # (a CommandBatch's work is queued at its execute: it fuses on its own)
-        plan, inputs = fused(gpu.device, plan, inputs)
+        plan, inputs, claimed = fused(gpu.device, plan, inputs)
+        gpu.claimed += claimed
     outputs, steps = await _bound_steps_async(gpu, plan, inputs)
     gpu.planned.append((*asked, outputs))
     for pipeline, bound, step in steps:

@@ -114,6 +114,7 @@ class GpuSession:
         self._commands: list[Command] = []
         self.planned: list[tuple[Any, list, list]] = []  # (plan, inputs, outputs) the executor ran
         self.produced: list[Produced] = []  # element-wise commands queued with it (Device.enqueue)
+        self.claimed: list[Any] = []  # dropped buffers its fused kernels read (Device.claim)
         self._pins: list[bytes] = []  # uniform blocks queued commands use
         self._inherited: list[Check] = []  # checks of the inputs and of large allocations
         self.checks: tuple[Check, ...] = ()  # what the results so far depend on
@@ -129,6 +130,9 @@ class GpuSession:
         """Give back every buffer still held and unpin the uniforms. After a failure, buffers made
         for this session are destroyed rather than pooled (an allocation may have failed)."""
         self.device.unpin(self._pins)
+        claimed, self.claimed = self.claimed, []
+        for buf in claimed:  # (dropped buffers a fused kernel of it was to read, never queued)
+            self.device.release(buf)
         held, self._held = self._held, []
         fresh = {id(b) for b in self._fresh} if failed else set()
         for buf in held:
@@ -289,7 +293,8 @@ class GpuSession:
         inherited, self._inherited = self._inherited, []
         if read is None:
             produced, self.produced = self.produced, []
-            check = device.enqueue(self.op_name, commands, self._pins, submit, produced)
+            claimed, self.claimed = self.claimed, []
+            check = device.enqueue(self.op_name, commands, self._pins, submit, produced, claimed)
             self.checks = pending_of([*self.checks, *inherited, check])
             self.stages["dispatch"] += time.perf_counter() - t
             if len(device.checks) > BACKLOG:  # bound the backlog of a long chain with no reads
@@ -311,6 +316,9 @@ class GpuSession:
             self.pool.discard(staging)  # it may still be mapping: never reuse it
             raise
         device.unpin(self._pins)
+        claimed, self.claimed = self.claimed, []
+        for buf in claimed:  # (its work is submitted: they may go)
+            device.release(buf)
         device.settled(earlier + others, earlier_errors)
         interrupts.check()
         self.stages["dispatch"] += encode_ms / 1e3

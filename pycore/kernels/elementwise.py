@@ -168,6 +168,25 @@ class Expr:
         return (tuple((o.dtype.name, o.layout, o.layout or word_of(o.value, o.dtype)) for o in self.operands),
                 tuple(c.key() for c in self.calls), self.shape)
 
+    def reshaped(self, shape: tuple[int, ...]) -> Expr | None:
+        """The same values laid out in another shape of as many elements (C order), its operands'
+        views reshaped to match; None where a view cannot be (a broadcast axis merged, say).
+
+        >>> f32 = np.dtype("float32")
+        >>> e = Expr((Operand(f32, Layout.contiguous((4, 6))),), (Call("exp_f32", (0,), f32, f32),), (4, 6))
+        >>> e.reshaped((24,)).operands[0].layout
+        Layout(shape=(24,), strides=(1,), offset=0)
+        """
+        operands = []
+        for o in self.operands:
+            view = o.layout
+            if view is not None:
+                view = view.broadcast_to(self.shape).reshape(shape)
+                if view is None:
+                    return None
+            operands.append(Operand(o.dtype, view, o.value))
+        return Expr(tuple(operands), self.calls, tuple(shape))
+
     @cached_property
     def name(self) -> str:
         """The expression as nested calls of the operands' dtypes ([rank] marks an array)."""
@@ -366,7 +385,8 @@ def _kernel(
     flags = iter(whole or [False] * n_arr)
     marks = [_type_name(np.dtype(n)) + ("" if s else "[w]" if next(flags) else f"[{rank}]")
              for n, s in operands]
-
+    if len(program) > 1 or program[0][1] != tuple(range(len(operands))):  # (an operand read twice, or
+        marks = [f"x{k}:{m}" for k, m in enumerate(marks)]  # several calls: each operand by its number)
     name = f"strided:{nested([(c[0], c[1], c[5]) for c in program], marks)}->{_type_name(out_dt)}"
 
     def source() -> str:

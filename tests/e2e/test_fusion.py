@@ -123,9 +123,25 @@ for i in range(3):
     close(f"views of one buffer {i}", await part.to_numpy_async(),
           c_host[:, j] * d_host[:, k] - c_host[:, k] * d_host[:, j], 1e-5)
 del part, cg, dg
+# 8. a producer whose input was a temporary (dropped before the consumer came): the consumer
+# reads the dropped buffer, which no later command may take as its output first (a dense layer)
+wt_host = rng.standard_normal((40, 24)).astype(np.float32)
+bias_host = rng.standard_normal(24).astype(np.float32)
+wt, bias = await pycore.to_gpu_async(wt_host), await pycore.to_gpu_async(bias_host)
+for attempt in range(2):
+    before = fused_away()
+    d = await pycore.relu_async(await pycore.add_async(await pycore.matmul_async(x, wt), bias))
+    e2 = await pycore.exp_async(await pycore.multiply_async(d, -1.0, **G), **G)  # (takes dropped buffers)
+    with np.errstate(all="ignore"):
+        want_d = np.maximum(x_host.astype(np.float64) @ wt_host + bias_host, 0)
+        close(f"dense {attempt}", await d.to_numpy_async(), want_d.astype(np.float32), 1e-4)
+        close(f"after dense {attempt}", await e2.to_numpy_async(), np.exp(-want_d).astype(np.float32), 1e-4)
+    dense_away = fused_away() - before
+    del d, e2
 del w2, w3, x, b
 gc.collect()
-{"failures": failures, "away": away, "names_fused": names_fused, "fused": fused_text[:200]}
+{"failures": failures, "away": away, "dense_away": dense_away, "names_fused": names_fused,
+ "fused": fused_text[:200]}
 '''
 
 
@@ -134,3 +150,4 @@ def test_queued_element_wise_chains_fuse_and_give_the_unfused_answers(gpu):
     assert r["failures"] == [], r["failures"]
     assert r["names_fused"], r  # the last kernel of the chain computed the whole chain
     assert r["away"] == 8, r  # add + gelu's eight calls, their intermediates dropped: 1 kernel of 9
+    assert r["dense_away"] == 2, r  # relu computed add's value (kept: d is read); multiply into exp
