@@ -19,6 +19,7 @@ from pycore.engine.device import (
     CancelledWorkError,
     Check,
     Device,
+    Produced,
     expect_cost,
     pending_of,
     queue_status,
@@ -234,3 +235,79 @@ def test_work_queued_on_a_dropped_result_raises_too(gpu):
     with pytest.raises(CancelledWorkError, match=r"computed by work cancelled by an interrupt"):
         raise_for("to_numpy", pending_of([checks[-1], later]))
     assert not later.cancelled and pending_of([checks[0]]) == (checks[0],)  # (not yet settled)
+
+
+# -- fusion's bookkeeping (Device.enqueue's `produced` and `after`, inlinable, claim, _fused_away)
+def elementwise(dev: Device, op: str, inputs: list[Any]) -> tuple[Any, Dispatch, Check]:
+    """Queue one element-wise command reading `inputs` into a new pooled buffer, registered for
+    fusion as computing `op` of them (the expression is a stand-in: only the device's bookkeeping
+    is tested here)."""
+    out = dev.pool.acquire(1024, DATA_USAGE)
+    bound = [(b, 1024) for b in inputs]
+    command = Dispatch(None, [*bound, (out, 1024)], (1, 1, 1))
+    expect_cost(op, 1.0)
+    check = dev.enqueue(op, [command], [], produced=[Produced(command, op, bound, out)])
+    return out, command, check
+
+
+def test_a_command_whose_result_is_dropped_and_read_by_no_other_is_left_out(gpu):
+    dev, fake = gpu
+    x = dev.pool.acquire(1024, DATA_USAGE)
+    a, _cmd_a, _ = elementwise(dev, "exp", [x])
+    b, cmd_b, _ = elementwise(dev, "negative", [x])  # (as if it computed negative(exp(x)) itself)
+    assert dev.inlinable(a) is not None and dev.inlinable(b) is not None
+    dev.release(a)  # the program dropped exp's result
+    dev.flush()
+    assert fake.submits == [[cmd_b]] and dev.fused_away == 1
+    assert not dev.records and not dev.produced and not dev.released_at  # (nothing held: forgotten)
+
+
+def test_a_result_still_held_or_read_by_another_command_runs(gpu):
+    dev, fake = gpu
+    x = dev.pool.acquire(1024, DATA_USAGE)
+    a, cmd_a, _ = elementwise(dev, "exp", [x])
+    _b, cmd_b, _ = elementwise(dev, "negative", [a])  # reads a's buffer: a's value is needed
+    _c, cmd_c, _ = elementwise(dev, "sin", [x])  # held by the program (never released)
+    assert dev.inlinable(a) is None and dev.produced[id(a)].bound
+    dev.release(a)
+    dev.flush()
+    assert fake.submits == [[cmd_a, cmd_b, cmd_c]] and dev.fused_away == 0
+
+
+def test_a_slice_fused_away_entirely_settles_its_check_without_a_submit(gpu):
+    dev, fake = gpu
+    x = dev.pool.acquire(1024, DATA_USAGE)
+    a, _, check = elementwise(dev, "exp", [x])
+    dev.release(a)
+    dev.flush()
+    assert fake.submits == [] and check.settled and check.error is None
+    assert dev.pool.stats()["buffers_in_use"] == 1  # (x; a went back to the pool)
+
+
+def test_an_input_taken_as_another_commands_output_stops_inlining_but_a_dropped_one_does_not(gpu):
+    dev, _ = gpu
+    x, y = dev.pool.acquire(1024, DATA_USAGE), dev.pool.acquire(1024, DATA_USAGE)
+    a, _, _ = elementwise(dev, "exp", [x])
+    b, _, _ = elementwise(dev, "sin", [y])
+    dev.release(x)  # dropped after exp was queued: still intact, exp can be computed again
+    dev.release(y)
+    assert dev.inlinable(a) is not None
+    assert dev.take_dropped(1024, DATA_USAGE) is y  # (the most recently dropped first) rewritten
+    assert dev.inlinable(b) is None and dev.inlinable(a) is not None
+
+
+def test_a_dropped_input_a_fused_kernel_reads_is_claimed_until_its_slice_is_submitted(gpu):
+    dev, fake = gpu
+    x = dev.pool.acquire(1024, DATA_USAGE)
+    a, _cmd_a, _ = elementwise(dev, "exp", [x])
+    dev.release(x)  # a temporary: exp's input, dropped
+    assert dev.claim([x]) == [x]  # a fused kernel is about to read x in exp's place
+    assert dev.take_dropped(1024, DATA_USAGE) is None  # (no command may take it as its output)
+    fused = Dispatch(None, [(x, 1024)], (1, 1, 1))
+    expect_cost("negative", 1.0)
+    dev.enqueue("negative", [fused], [], after=[x])  # back with the fused kernel's slice
+    assert dev.produced[id(a)].bound is False  # (x is exp's input, not its output)
+    dev.release(a)
+    in_use = dev.pool.stats()["buffers_in_use"]
+    dev.flush()
+    assert fake.submits == [[fused]] and dev.pool.stats()["buffers_in_use"] == in_use - 2  # x and a pooled
