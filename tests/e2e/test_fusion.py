@@ -138,7 +138,7 @@ for attempt in range(2):
         close(f"after dense {attempt}", await e2.to_numpy_async(), np.exp(-want_d).astype(np.float32), 1e-4)
     dense_away = fused_away() - before
     del d, e2
-del w2, w3, x, b
+del w2, w3, x, b, wt, bias
 gc.collect()
 {"failures": failures, "away": away, "dense_away": dense_away, "names_fused": names_fused,
  "fused": fused_text[:200]}
