@@ -43,6 +43,7 @@ from pycore.calls.namespace import NSPUBLIC
 from pycore.calls.nd import NDPUBLIC
 from pycore.calls.nn import make_module as make_nn_module
 from pycore.calls.selection import SELPUBLIC
+from pycore.engine.executor import compiles_async
 from pycore.engine.runtime import RUNTIME
 
 # pycore's namespace as `import pycore` assembles it (pycore/__init__.py: the later tables take over
@@ -309,8 +310,9 @@ async def pycore_resident_async(p: Pipeline, xs: list[np.ndarray], count: int,
 
     try:
         await chain(1)
-        RUNTIME.trace.clear()
+        await compiles_async()  # (fused kernels compile in the background)
         device = RUNTIME.device
+        RUNTIME.trace.clear()
         away = device.fused_away if device is not None else 0
         result = await chain(1)
         fused_away = (device.fused_away if device is not None else 0) - away  # (the read submitted all)

@@ -210,13 +210,17 @@ async def _chain(n: int, repeats: int, rng: np.random.Generator, module: Any = N
     row["speedup_command_batch"] = round(row["round_trips_ms"] / row["command_batch_ms"], 3)
     if module is not None:
 
+        from pycore.engine.executor import facts
         from pycore.kernels.fusion import FusedKernel, Node
+        from pycore.kernels.plan import Step
 
         assert RUNTIME.device is not None  # (raw JavaScript runs only beside a WebGPU device)
         relu = Node(2, OPS["relu"], {}, [0])
         tree = Node(4, OPS["vec_add"], {}, [Node(3, OPS["scale"], {"s": 2.0}, [relu]), 1])
-        raw = (await module.rawChain(RUNTIME.device.transport.js_device(), FusedKernel(tree).source(), n, 2.0,
-                                     repeats)).to_py()
+        step = FusedKernel(tree).plan(n, facts(RUNTIME.device)).steps[0]
+        assert isinstance(step, Step)
+        raw = (await module.rawChain(RUNTIME.device.transport.js_device(), step.kernel.source(), n,
+                                     step.block.tolist(), repeats)).to_py()
         data = (np.sin(np.arange(8) * 12.9898) * 2).astype(np.float32)  # baselines.js's randomData
         if not np.allclose(raw["head"], np.maximum(data, 0) * 2 + data, rtol=1e-5, atol=1e-6):
             raise AssertionError(f"bench: the raw-JS chain computed {raw['head']}")

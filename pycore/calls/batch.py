@@ -39,7 +39,7 @@ from pycore.calls.gpuarray import GpuArray
 from pycore.calls.programs import PROGRAMS
 from pycore.engine import interrupts
 from pycore.engine.device import Check, Device
-from pycore.engine.executor import execute_async
+from pycore.engine.executor import execute_async, facts
 from pycore.engine.runtime import RUNTIME
 from pycore.engine.session import GpuSession, GpuView, raise_for
 from pycore.kernels.fusion import fused_kernels
@@ -219,7 +219,7 @@ class CommandBatch:
             kernel = kernels.get(s)
             if kernel is not None:
                 binds = [gpu.upload(self._input(i))[:2] for i in kernel.inputs]  # (each from its start)
-                dst = (await execute_async(gpu, kernel.plan(elements[s], gpu.max_groups), binds))[0]
+                dst = (await execute_async(gpu, kernel.plan(elements[s], facts(gpu.device)), binds))[0]
                 self.fused.append(kernel.name)
             else:
                 views = [self._input(i) for i in inputs]

@@ -160,8 +160,8 @@ async def _replayed_async(op: Op, program: Any, inputs: list[Any], params: dict[
         return None
     took = time.perf_counter() - start
     _record(op, shapes, "webgpu", {**stages, "python": took - sum(stages.values())}, why)
-    if choice is not None and choice.key is not None and not stages.get("compile"):  # a call auto settles
-        SELECTOR.observe(choice, took * 1e3, "webgpu")  # by timing it (a compile is no call's cost)
+    if choice is not None and choice.key is not None:  # a call auto settles by timing it
+        SELECTOR.observe(choice, took * 1e3, "webgpu")
     return GpuArray(shape, buffer=buf, checks=checks, device=device)
 
 
@@ -261,8 +261,8 @@ async def run_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: 
                 stages = gpu.stages
                 stages["python"] = time.perf_counter() - start - sum(stages.values())
                 _record(op, shapes, "webgpu", stages, why)
-                if choice is not None and choice.key is not None and not stages.get("compile"):
-                    SELECTOR.observe(choice, (time.perf_counter() - start) * 1e3, "webgpu")  # (see above)
+                if choice is not None and choice.key is not None:  # a call auto settles by timing it
+                    SELECTOR.observe(choice, (time.perf_counter() - start) * 1e3, "webgpu")
                 return GpuArray.of(result, device) if keep else result
             except Exception as exc:
                 if await RUNTIME.lost_during_async(device, exc):

@@ -136,9 +136,8 @@ def _record(
     RUNTIME.record(
         {"op": name, "shapes": shapes, "backend": backend, "why": why, "ms": ms, "total_ms": sum(ms.values())}
     )
-    if choice is not None and choice.key is not None and not stages.get("compile"):  # (a compile is no
-        SELECTOR.observe(choice, (time.perf_counter() - start) * 1e3, backend)  # call's cost: a kernel's
-    # first call, or a fused chain's new kernel, would teach the cost model its compile time)
+    if choice is not None and choice.key is not None:
+        SELECTOR.observe(choice, (time.perf_counter() - start) * 1e3, backend)
 
 
 async def _host(x: Any) -> Any:

@@ -189,13 +189,15 @@ class Produced:
     """A queued element-wise command, for fusion: what it computes (an elementwise.Expr), the
     bindings it reads (one per array operand), its output buffer, the release count when it was
     queued (an input dropped after it may be rewritten before a fused reader runs), and whether
-    another command binds its output (then it runs, and no one inlines it any more)."""
+    another command reads its output (then it runs)."""
 
-    __slots__ = ("bound", "command", "expr", "inputs", "out", "serial")
+    __slots__ = ("bound", "command", "expr", "inputs", "out", "serial", "since")
 
     def __init__(self, command: Any, expr: Any, inputs: list[tuple], out: Any) -> None:
         self.command, self.expr, self.inputs, self.out = command, expr, inputs, out
-        self.serial = 0
+        self.serial = -1  # the release count when queued (its output dropped after: see _fused_away)
+        self.since = -1  # ... from which its inputs must stay unrewritten (earlier where its expression
+        # came from earlier records: executor.fused)
         self.bound = False
 
 
@@ -378,6 +380,8 @@ class Device:
                             del self.produced[key]
         for record in produced if self.fusion else ():
             record.serial = self.releases
+            if record.since < 0:
+                record.since = self.releases
             self.produced[id(record.out)] = record
             self.records.append(record)
         expected = _COST.get()
@@ -438,14 +442,14 @@ class Device:
 
     def inlinable(self, buf: Any) -> Produced | None:
         """The held element-wise command whose output is `buf`, where a fused kernel may compute
-        its value again instead of reading `buf`: no other command binds `buf`, and no command
-        took one of its inputs as an output since it was queued (a dropped input is still intact
-        until then: see claim)."""
+        its value again instead of reading `buf`: no command took one of its inputs as an output
+        since it was queued (a dropped input is still intact until then: see claim). (Its output
+        rewritten, it is no longer registered: see enqueue.)"""
         found = self.produced.get(id(buf))
-        if found is None or found.bound:
+        if found is None:
             return None
         rewritten = self.rewritten_at
-        if rewritten and any(rewritten.get(id(b[0]), -1) >= found.serial for b in found.inputs):
+        if rewritten and any(rewritten.get(id(b[0]), -1) >= found.since for b in found.inputs):
             return None
         return found
 
@@ -500,6 +504,9 @@ class Device:
         """A slice was submitted or dropped: its uniform blocks and the buffers dropped meanwhile go."""
         self.unpin(held.pins)
         for buf in held.after:
+            if self.records:  # (pooled: what a later record reads there may be overwritten)
+                self.rewritten_at[id(buf)] = self.releases
+                self.releases += 1
             self.pool.release(buf)
         held.after.clear()
 

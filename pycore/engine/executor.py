@@ -8,10 +8,11 @@ them on the GPU. `facts` reads a Device's adapter facts for the planners.
 
 from __future__ import annotations
 
+import asyncio
 import math
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -70,17 +71,30 @@ def _key(binding: tuple) -> tuple[int, int, int]:
     return id(binding[0]), binding[1], binding[2] if len(binding) > 2 else 0
 
 
-def fused(device: Device, plan: Plan, inputs: list[tuple]) -> tuple[Plan, list[tuple], list[Any]]:
+class Fused(NamedTuple):
+    """What `fused` found for a call: the plan to run and its inputs (bindings), the dropped
+    buffers it claimed (Device.claim), and what its command computes for later calls to fuse (an
+    expression, the bindings it reads, the release count from which they must stay unrewritten;
+    None: the plan's own)."""
+
+    plan: Plan
+    inputs: list[tuple]
+    claimed: list[Any]
+    computes: tuple[Expr, list[tuple], int] | None = None
+
+
+def fused(device: Device, plan: Plan, inputs: list[tuple]) -> Fused:
     """`plan` (an element-wise plan of one step) with the held element-wise commands that wrote
     its inputs computed in its kernel instead (Device.inlinable: their outputs read whole, their
-    inputs unchanged since), within FUSED_CALLS calls and the device's storage bindings; and its
-    inputs (bindings), and the dropped buffers among those it claimed (Device.claim: they go back
-    with the slice that queues it). Returns them unchanged where nothing fuses. Each step's outcome is
-    remembered (by the plans' and records' expressions and which bindings coincide), so a call
-    that repeats a fusion costs lookups."""
+    inputs not rewritten since), within FUSED_CALLS calls and the device's storage bindings. The
+    fused kernel runs once it is compiled (in the background: a call never waits for one); until
+    then the call runs as asked, and is recorded as computing the fused expression, so the next
+    call of a chain fuses the whole chain so far. Each step's outcome is remembered (by the plans'
+    and records' expressions and which bindings coincide): a call that repeats a fusion costs
+    lookups."""
     if plan.expr is None or not device.produced or not device.fusion:
-        return plan, inputs, []
-    asked, bindings = plan, list(inputs)
+        return Fused(plan, inputs, [])
+    asked, bindings, since = plan, list(inputs), None
     for _ in range(FUSED_CALLS):
         for j, binding in enumerate(bindings):
             found = device.inlinable(binding[0]) if len(binding) == 2 else None
@@ -100,13 +114,49 @@ def fused(device: Device, plan: Plan, inputs: list[tuple]) -> tuple[Plan, list[t
                 continue
             plan, order = hit[0]
             bindings = [combined[i] for i in order]
+            since = found.since if since is None else min(since, found.since)
             break
         else:
             break
-    if plan is asked:
-        return plan, bindings, []
+    if plan is asked or since is None:
+        return Fused(plan, bindings, [])
+    step = plan.steps[0]
+    assert isinstance(step, Step)
+    if step.kernel.pipeline_key not in device.pipelines:
+        _compile_soon(device, step.kernel)
+        return Fused(asked, inputs, [], (plan.expr, bindings, since))
     device.fused_note = plan.expr  # (the call's trace entry names what its kernel computed)
-    return plan, bindings, device.claim([b[0] for b in bindings])
+    return Fused(plan, bindings, device.claim([b[0] for b in bindings]), (plan.expr, bindings, since))
+
+
+_compiling: set[asyncio.Task] = set()  # (held until done: a task nobody holds may be collected)
+
+
+async def compiles_async() -> None:
+    """Wait until the fused kernels being compiled in the background are ready (benchmarks and
+    tests: the runs they time or check then find them)."""
+    while _compiling:
+        await asyncio.wait(list(_compiling))
+
+
+def _compile_soon(device: Device, kernel: Any) -> None:
+    """Compile a fused kernel in the background: a call never waits for one (a chain's first run
+    would compile a kernel per call, and Ctrl+C would land in pycore's compile instead of the
+    user's code); the calls that repeat the chain find it compiled."""
+    if kernel.pipeline_key in device.compiling:
+        return
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return
+    task = loop.create_task(device.pipeline_async(*kernel.pipeline_args()))
+    _compiling.add(task)
+
+    def done(t: asyncio.Task) -> None:
+        _compiling.discard(t)
+        if not t.cancelled():
+            t.exception()  # (retrieved: a failed compile leaves the calls unfused, and says nothing)
+    task.add_done_callback(done)
 
 
 def _inlined(device: Device, plan: Plan, j: int, producer: Expr, first: list[int], n: int
@@ -133,12 +183,18 @@ def _inlined(device: Device, plan: Plan, j: int, producer: Expr, first: list[int
     return planned(("fused", new.key(), f), lambda: plan_expr(new, f)), order
 
 
-def _produced(plan: Plan, command: Dispatch, inputs: list[tuple], out: Any) -> list[Produced]:
-    """The fusion record of an element-wise plan's one command (none for other plans, or a packed
-    output: its stored value is rounded to 8 or 16 bits, which computing it again would skip)."""
+def _produced(plan: Plan, command: Dispatch, inputs: list[tuple], out: Any,
+              computes: tuple[Expr, list[tuple], int] | None = None) -> list[Produced]:
+    """The fusion record of an element-wise plan's one command: what it computes (the plan's own
+    expression on `inputs`, or `computes`); none for other plans, or a packed output (its stored
+    value is rounded to 8 or 16 bits, which computing it again would skip)."""
     if plan.expr is None or packed(plan.expr.out):
         return []
-    return [Produced(command, plan.expr, inputs, out)]
+    if computes is None:
+        return [Produced(command, plan.expr, inputs, out)]
+    record = Produced(command, computes[0], computes[1], out)
+    record.since = computes[2]
+    return [record]
 
 
 async def run_plans_async(device: Device, name: str, plans: list[tuple[Plan, list[Any]]], keep: bool
@@ -199,7 +255,7 @@ def replay(device: Device, name: str, plan: Plan, inputs: list[tuple[Any, int, t
     steps or outputs, a large output whose allocation is checked, a kernel not yet compiled)."""
     if len(plan.steps) != 1 or plan.scratch or len(plan.outputs) != 1 or not isinstance(plan.steps[0], Step):
         return None
-    plan, bound, claimed = fused(device, plan, [x[:2] for x in inputs])
+    plan, bound, claimed, computes = fused(device, plan, [x[:2] for x in inputs])
     step = plan.steps[0]
     assert isinstance(step, Step)  # (a fused plan is one kernel's step too)
     pipeline = device.pipelines.get(step.kernel.pipeline_key)
@@ -226,8 +282,8 @@ def replay(device: Device, name: str, plan: Plan, inputs: list[tuple[Any, int, t
                 bindings.append((device.uniform(step.block, pins), step.block.nbytes))
         command = Dispatch(pipeline, bindings, step.grid)
         handed, claimed = claimed, []  # (from here the queue owns them)
-        check = device.enqueue(name, [command], pins, produced=_produced(plan, command, bound, out),
-                               after=handed)
+        check = device.enqueue(name, [command], pins, after=handed,
+                               produced=_produced(plan, command, bound, out, computes))
     except BaseException:
         device.unpin(pins)
         device.release(out)
@@ -270,8 +326,10 @@ async def execute_async(gpu: GpuSession, plan: Plan, inputs: list[tuple[Any, int
     bindings (new buffers the session holds: keep them, or read them)."""
     asked = (plan, inputs)
     if not gpu.deferred:  # (a CommandBatch's work is queued at its execute: it fuses on its own)
-        plan, inputs, claimed = fused(gpu.device, plan, inputs)
+        plan, inputs, claimed, computes = fused(gpu.device, plan, inputs)
         gpu.claimed += claimed
+    else:
+        computes = None
     outputs, steps = await _bound_steps_async(gpu, plan, inputs)
     gpu.planned.append((*asked, outputs))
     for pipeline, bound, step in steps:
@@ -281,7 +339,7 @@ async def execute_async(gpu: GpuSession, plan: Plan, inputs: list[tuple[Any, int
         else:
             command = gpu.dispatch(pipeline, bound, step.grid)
             if gpu.keep_result and not gpu.deferred:
-                gpu.produced += _produced(plan, command, inputs, outputs[0][0])
+                gpu.produced += _produced(plan, command, inputs, outputs[0][0], computes)
     return outputs
 
 

@@ -1,4 +1,5 @@
-"""Fusing chains of element-wise steps of a CommandBatch into one kernel (shaders/fused.wgsl).
+"""Fusing chains of element-wise steps of a CommandBatch into one kernel (an elementwise.Expr of
+the steps' `<entry>_f` functions, generated like every element-wise kernel).
 
 A queued step is folded into the step that consumes it when no one can tell the difference:
 
@@ -18,6 +19,8 @@ value is computed and stored as usual, so it can be read after execute_async.
 >>> kernel = FusedKernel(tree)
 >>> kernel.name, kernel.inputs, kernel.numbers
 ('vec_add(scale(x0,p),x0)', [0], [2.0])
+>>> kernel.expr(8).name
+'vec_add_f(scale_f(f32[1],f32),f32[1])'
 """
 
 from __future__ import annotations
@@ -30,12 +33,12 @@ from typing import Any
 
 import numpy as np
 
-from pycore.kernels import plan as planned
-from pycore.kernels.plan import Kernel, Output, Plan, Slot, grid_for
-from pycore.kernels.wgsl import wgsl_constant, wgsl_functions, wgsl_template
+from pycore.array.layout import Layout
+from pycore.kernels.elementwise import Call, Expr, Operand, plan_expr
+from pycore.kernels.plan import Facts, Plan
 from pycore.tables.ops import Op
 
-WORKGROUP = wgsl_constant("WORKGROUP")  # threads per workgroup (common.wgsl)
+F32 = np.dtype(np.float32)
 
 FUSABLE_KINDS = ("unary", "binary")
 MAX_STEPS = 32  # steps in one fused kernel
@@ -140,40 +143,39 @@ def _structure(step: Step) -> tuple:
 
 
 class FusedKernel:
-    """The WGSL of one fused tree: `name` is its structure (parameter values left out, so trees
-    that differ only in them share a pipeline), `inputs` the step indices bound as in0, in1, ...,
-    `numbers` the parameter values, in the order the kernel reads them."""
+    """One fused tree as an element-wise expression (elementwise.Expr: the generator of every
+    element-wise kernel): `name` is its structure (parameter values left out), `inputs` the step
+    indices bound as its operands, in order, `numbers` the parameter values in the order its calls
+    take them (uniform words: trees that differ only in them share a pipeline)."""
 
     def __init__(self, tree: Node) -> None:
         self.inputs = tree.leaves()
         self.numbers: list[float] = []
         self.slots: list[tuple[int, str]] = []  # (step, parameter name) of each number
-        self._words: np.ndarray | None = None
-        self._lines = [f"    let x{k} = in{k}[i];" for k in range(len(self.inputs))]
-        self.name, result = self._emit(tree)
-        self._lines.append(f"    fused_out[i] = {result};")
+        self._calls: list[tuple[str, tuple[int, ...], int]] = []  # (function, arguments, parameters)
+        self.name, _ = self._emit(tree)
 
-    def _emit(self, node: Node) -> tuple[str, str]:
-        """(structure, WGSL value) of a node, appending the lines that compute it."""
-        parts, values = [], []
+    def _emit(self, node: Node) -> tuple[str, int]:
+        """(structure, argument: a call's -k - 1) of a node, appending its call after its arguments'."""
+        parts, args = [], []
         for a in node.args:
             if isinstance(a, Node):
-                part, value = self._emit(a)
+                part, arg = self._emit(a)
             else:
-                part = value = f"x{self.inputs.index(a)}"
+                arg = self.inputs.index(a)
+                part = f"x{arg}"
             parts.append(part)
-            values.append(value)
+            args.append(arg)
+        n_params = 0
         for key, v in node.params.items():
             if isinstance(v, float):  # booleans pick the entry point (gelu's approximate)
-                k = len(self.numbers)
                 self.numbers.append(v)
                 self.slots.append((node.step, key))
                 parts.append("p")
-                values.append(f"fused_params[{k // 4}][{k % 4}]")
+                n_params += 1
         entry = node.op.entry_for(node.params)
-        name = f"t{len(self._lines)}"
-        self._lines.append(f"    let {name} = {entry}_f({', '.join(values)});")
-        return f"{entry}({','.join(parts)})", name
+        self._calls.append((f"{entry}_f", tuple(args), n_params))
+        return f"{entry}({','.join(parts)})", -len(self._calls)
 
     def with_numbers(self, numbers: list[float]) -> FusedKernel:
         """The same kernel with other parameter values (as many, in the same order)."""
@@ -181,45 +183,17 @@ class FusedKernel:
             return self
         twin = copy.copy(self)
         twin.numbers = list(numbers)
-        twin._words = None
         return twin
 
-    def words(self) -> np.ndarray:
-        """The uniform block of the parameter values (uint32 words, as many vec4s as it needs),
-        made once per kernel."""
-        if self._words is None:
-            words = np.zeros(4 * self.param_vec4s, np.float32)
-            words[:len(self.numbers)] = self.numbers
-            self._words = words.view(np.uint32)
-        return self._words
+    def expr(self, elements: int) -> Expr:
+        """The tree over `elements` float32s of each input, with this kernel's numbers."""
+        flat = Operand(F32, Layout.contiguous((elements,)))
+        numbers = iter(self.numbers)
+        calls = tuple(Call(fn, args, F32, F32, params=tuple(next(numbers) for _ in range(n)))
+                      for fn, args, n in self._calls)
+        return Expr((flat,) * len(self.inputs), calls, (elements,))
 
-    @property
-    def param_vec4s(self) -> int:
-        return max(1, -(-len(self.numbers) // 4))
-
-    @property
-    def bindings(self) -> tuple[str, ...]:
-        return ("read",) * len(self.inputs) + ("write", "uniform")
-
-    def source(self) -> str:
-        """common.wgsl, the element-wise functions, then shaders/fused.wgsl filled in."""
-        k = len(self.inputs)
-        inputs = [f"@group(0) @binding({j}) var<storage, read> in{j}: array<vec4<f32>>;" for j in range(k)]
-        filled = (wgsl_template("fused").replace("{{inputs}}", "\n".join(inputs))
-                  .replace("{{out}}", str(k)).replace("{{params}}", str(k + 1))
-                  .replace("{{param_vec4s}}", str(self.param_vec4s))
-                  .replace("{{body}}", "\n".join(self._lines)))
-        return "\n".join([wgsl_template("common"), wgsl_functions("elementwise"),
-                          wgsl_functions("binary"), filled])
-
-    def plan(self, elements: int, max_groups: int) -> Plan:
-        """The plan of this kernel over `elements` float32s: one step, its inputs (self.inputs, in
-        order) and its output bound as whole vec4s (pooled buffers are multiples of 32 bytes, so
-        the padding lanes stay inside them: computed, never read), its numbers as uniform words."""
-        kernel = Kernel(f"fused:{self.name}", "fused", self.bindings, self.source)
-        size = max(16, -(-4 * elements // 16) * 16)
-        slots = (*[Slot("in", j, 0, size) for j in range(len(self.inputs))], Slot("out", 0, 0, size),
-                 Slot("meta"))
-        step = planned.Step(kernel, slots, tuple(int(w) for w in self.words()),
-                    grid_for(-(-elements // (4 * WORKGROUP)), max_groups))
-        return Plan((step,), (Output((elements,), np.dtype(np.float32)),))
+    def plan(self, elements: int, facts: Facts) -> Plan:
+        """The plan of this kernel over `elements` float32s (elementwise.plan_expr): its inputs
+        (self.inputs, in order) and its output whole, its numbers as uniform words."""
+        return plan_expr(self.expr(elements), facts)

@@ -1,7 +1,8 @@
 """Where the WGSL lives: one file per kernel family in the repository's shaders/ folder, which the
 pycore wheel carries as pycore/shaders/. shaders/common.wgsl holds helpers every family uses and
 is prepended to each family's source (WGSL has no #include). A family file's part above the line
-`// ---- the kernels` is pure functions, which the fused kernels (shaders/fused.wgsl) reuse."""
+`// ---- the kernels` is pure functions, which the generated element-wise kernels reuse (one op, a
+CommandBatch's fused chain, or the queue's: kernels/elementwise.py)."""
 
 from __future__ import annotations
 

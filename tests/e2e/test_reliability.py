@@ -384,7 +384,7 @@ for _ in range(5):  # batches dropped without release() give their buffers back 
     await d.execute_async()
     del d
 gc.collect()
-compiled = [k for k in pycore.engine.runtime.RUNTIME.device.pipelines if k[0] == "fused"]
+compiled = [k for k in pycore.engine.runtime.RUNTIME.device.pipelines if k[0] == "generated"]
 {"chain": chain, "kernels": kernels, "leaked": pycore.info()["memory"]["bytes_in_use"] - base,
  "compiled_fused": len(compiled)}
 """)

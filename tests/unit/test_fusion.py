@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
+
 from pycore.kernels.fusion import FusedKernel, Node, fused_kernels, plan
+from pycore.kernels.plan import Facts
 from pycore.tables.ops import OPS
 
 N = 1000
@@ -29,7 +32,7 @@ def test_a_chain_of_dropped_handles_fuses_into_its_last_step():
     kernel = FusedKernel(trees[4])
     assert kernel.name == "vec_add(scale(relu(x0),p),x1)"
     assert kernel.inputs == [0, 1] and kernel.numbers == [2.0]
-    assert kernel.bindings == ("read", "read", "write", "uniform")
+    assert kernel.plan(N, Facts()).steps[0].kernel.bindings == ("read", "read", "write", "uniform")
 
 
 def test_a_held_handle_is_computed_and_stored():
@@ -73,11 +76,16 @@ def test_parameters_are_uniforms_and_variants_have_their_own_kernel():
     tanh = FusedKernel(Node(3, OPS["gelu"], {"approximate": True}, [clip]))
     assert erf.name == "gelu_erf(clip(x0,p,p))" and tanh.name == "gelu(clip(x0,p,p))"
     assert erf.numbers == [-1.0, 0.5]
-    source = erf.source()
-    assert "let t1 = clip_f(x0, fused_params[0][0], fused_params[0][1]);" in source
-    assert "gelu_erf_f(t1)" in source and "fused_out[i] = t2;" in source
-    assert re.search(r"@binding\(2\) var<uniform> fused_params: array<vec4<f32>, 1>", source)
-    assert "@compute" in source and source.count("@compute") == 1  # no one-op kernel came along
+    step = erf.plan(N, Facts()).steps[0]
+    source = step.kernel.source()
+    param = r"bitcast<f32>\(word\(\d+u\)\)"  # (the parameters are uniform words)
+    assert re.search(rf"let v0 = clip_f\(a0, {param}, {param}\);", source)
+    assert "let v1 = gelu_erf_f(v0);" in source and "let y = v1;" in source
+    assert source.count("@compute") == 1  # no one-op kernel came along
+    assert [np.uint32(w).view(np.float32) for w in step.words[-2:]] == [-1.0, 0.5]  # (the last words)
+    other = erf.with_numbers([-2.0, 0.25]).plan(N, Facts()).steps[0]
+    assert other.kernel.name == step.kernel.name and other.words[-2:] != step.words[-2:]  # one pipeline
+    assert tanh.plan(N, Facts()).steps[0].kernel.name != step.kernel.name
 
 
 def test_a_batch_built_like_an_earlier_one_reuses_its_kernels_with_its_own_values():
@@ -92,7 +100,7 @@ def test_a_batch_built_like_an_earlier_one_reuses_its_kernels_with_its_own_value
     again, inside_again = kernels(chain(2.5))
     assert list(first) == list(again) == [4] and inside == inside_again == {2, 3}
     assert first[4].numbers == [-1.0, 1.0] and again[4].numbers == [-2.5, 2.5]
-    assert again[4].name == first[4].name and again[4].words().view("f4")[:2].tolist() == [-2.5, 2.5]
+    assert again[4].name == first[4].name and again[4].expr(N).calls[0].params == (-2.5, 2.5)
     assert kernels(chain(1.0))[0][4] is first[4]  # the same values: the very same kernel
     # What shapes the kernel is part of the match: an entry point, a held handle, a size.
     assert kernels(chain(1.0, approximate=False))[0][4].name == "vec_add(gelu_erf(clip(x0,p,p)),x1)"

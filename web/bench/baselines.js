@@ -283,16 +283,17 @@ export async function tfjsMatmulChain(n, count, repeats) {
 }
 
 /** relu -> scale(s) -> add on n floats written directly against WebGPU: upload x and y, one
- *  dispatch of `code` (pycore's fused kernel for the chain, entry "fused": in0, in1, out, params),
- *  one readback. What a CommandBatch does, without Python. x = y = randomData(n). */
-export async function rawChain(device, code, n, s, repeats) {
+ *  dispatch of `code` (pycore's fused kernel for the chain, entry "strided": in0, in1, out, and its
+ *  uniform `words`), one readback. What a CommandBatch does, without Python. x = y = randomData(n). */
+export async function rawChain(device, code, n, words, repeats) {
   const module = device.createShaderModule({ code });
-  const pipe = await device.createComputePipelineAsync({ layout: "auto", compute: { module, entryPoint: "fused" } });
+  const pipe = await device.createComputePipelineAsync({ layout: "auto", compute: { module, entryPoint: "strided" } });
   const data = randomData(n);
   const bytes = roundUp(n * 4, 16);
   const [x, y, dst] = [0, 1, 2].map(() => device.createBuffer({ size: bytes, usage: STORAGE }));
-  const params = device.createBuffer({ size: 16, usage: UNIFORM });
-  device.queue.writeBuffer(params, 0, new Float32Array([s, 0, 0, 0]));
+  const block = new Uint32Array(words);
+  const params = device.createBuffer({ size: block.byteLength, usage: UNIFORM });
+  device.queue.writeBuffer(params, 0, block);
   const staging = device.createBuffer({ size: n * 4, usage: READ });
   const bind = device.createBindGroup({ layout: pipe.getBindGroupLayout(0),
     entries: [x, y, dst, params].map((buffer, i) => ({ binding: i, resource: { buffer } })) });
