@@ -5,5 +5,5 @@ fn vec_add_f(x: vec4<f32>, y: vec4<f32>) -> vec4<f32> { return x + y; }
 fn vec_sub_f(x: vec4<f32>, y: vec4<f32>) -> vec4<f32> { return x - y; }
 fn vec_mul_f(x: vec4<f32>, y: vec4<f32>) -> vec4<f32> { return x * y; }
 
-// ---- the kernels: generated from the functions above by pycore/fusion.py (one op, or a fused
-// chain of them: shaders/fused.wgsl is the template).
+// ---- the kernels: generated from the functions above by pycore/kernels/elementwise.py (one op,
+// or a fused chain of them: shaders/strided.wgsl is the template).

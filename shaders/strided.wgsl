@@ -1,8 +1,8 @@
 // An element-wise kernel over n-d inputs read through their strides, with broadcasting (stride
 // 0), any offsets and any pycore dtypes: pycore/kernels/elementwise.py fills in this template for
 // each (op, dtypes, rank, which operands are scalars), after common.wgsl and the functions of
-// elementwise.wgsl, binary.wgsl and ufuncs.wgsl. Contiguous float32 inputs of one shape use the
-// vec4 kernels of fused.wgsl instead.
+// elementwise.wgsl, binary.wgsl and ufuncs.wgsl. A fused kernel computes several calls in turn
+// (the body's `let v0 = ...; let v1 = ...;`), each on the values before it, and stores the last.
 //
 // Each thread computes four elements of the (C-ordered) output, a workgroup's width apart, so
 // that every load and store instruction of a workgroup touches neighbouring addresses: element
