@@ -17,7 +17,12 @@ whatever adapter Dawn finds; `--native` for wgpu-py): ratios that do not depend 
   element-wise cases and reductions, of the copy, and of a sort and an argsort of 16M float32 keys
   (against NumPy's stable sort of them in the same process), where the adapter has "timestamp-query";
 - fused element-wise kernels (the queue's fusion of a chain of calls) timed the same way: a
-  two-input chain of four calls and GELU's tanh form (eight calls), against the copy's GB/s;
+  two-input chain of four calls and GELU's tanh form (eight calls), and reductions with a fused
+  prologue (centred squares over columns, exponentials over rows, a largest absolute difference),
+  against the copy's GB/s;
+- matmul kernels timed the same way (TFLOP/s): 2-D products, a batch as one dispatch with
+  workgroups along z against a dispatch per product, a long-K product split into slices of K
+  against one pass;
 - batched matmul against the same products as separate 2-D calls (then batched again: the
   first timed case of a process runs slower on some machines);
 - every timed case once against NumPy (float64).
@@ -265,6 +270,20 @@ gelu = Expr((Operand(f32, A.layout), scalar(0.044715), scalar(0.7978845608), sca
              call("multiply", 0, 4), call("multiply", -8, -7)), A.shape)
 cases["fused (a*2+b)*a-1 (4 calls)"] = (lambda: plan_expr(chain2, f), [A, B], 3 * big_bytes)
 cases["fused GELU (tanh form, 8 calls)"] = (lambda: plan_expr(gelu, f), [A], 2 * big_bytes)
+# reductions with a fused prologue (what the queue's fusion runs for a reduction of temporaries):
+# bytes are the inputs read once (a column statistic's centred squares, a row sum of exponentials,
+# the largest absolute difference of two arrays)
+dev2 = Expr((Operand(f32, A.layout), Operand(f32, R.layout)),
+            (call("subtract", 0, 1), call("multiply", -1, -1)), A.shape)
+exps = Expr((Operand(f32, A.layout),), (call("exp", 0),), A.shape)
+diff = Expr((Operand(f32, A.layout), Operand(f32, B.layout)), (call("subtract", 0, 1), call("abs", -1)),
+            A.shape)
+cases["fused sum((a-m)**2, axis=0)"] = (lambda: plan_reduction(total, A.layout, (0,), f32, f, prologue=dev2),
+                                        [A, R], big_bytes)
+cases["fused sum(exp(a), axis=1)"] = (lambda: plan_reduction(total, A.layout, (1,), f32, f, prologue=exps),
+                                      [A], big_bytes)
+cases["fused max(abs(a-b))"] = (lambda: plan_reduction(Combine("max", f32, -np.inf), A.layout, (0, 1), f32, f,
+                                                       prologue=diff), [A, B], 2 * big_bytes)
 # A GPU's clocks ramp up under load (an H100 ran the same kernels 1.8x faster in a third round
 # than in the first): a round to warm up, not kept, then three rounds, each case once per round;
 # each case's fastest round counts, and every round is kept
@@ -284,6 +303,51 @@ out["kernel_rounds_ms"] = rounds
 out["kernel_times"] = {k: {"ms": ms, "GB/s": (n / ms / 1e6 if ms else None)} for k, (ms, n) in kt.items()}
 for x in (A, B, keys, A16, B16, A8):
     x.release()
+
+# matmul kernels from timestamps (TFLOP/s): 2-D products on the tile kernels, a batch of 64
+# products as one dispatch with workgroups along z against a dispatch per product (each timed
+# alone: the kernels' time, not the host's per dispatch), and a long-K product with few tiles
+# split into slices of K (partial products and their sum) against one pass over K
+import pycore.kernels.matmul as mk
+def mm_plan(a_shape, b_shape, along=True):
+    saved = mk._along_z
+    if not along:
+        mk._along_z = lambda *args, **kw: None
+    try:
+        return mk.plan_matmul(Layout.contiguous(a_shape), Layout.contiguous(b_shape), f)
+    finally:
+        mk._along_z = saved
+mm_cases = {}
+for s in (() if cpu else (2048, 4096, 8192)):  # (a CPU adapter: none of these)
+    mm_cases[f"{s}^2"] = ((s, s), (s, s), True)
+if not cpu:
+    mm_cases["64 x (512x64 @ 64x512), along z"] = ((64, 512, 64), (64, 64, 512), True)
+    mm_cases["64 x (512x64 @ 64x512), a dispatch each"] = ((64, 512, 64), (64, 64, 512), False)
+    mm_cases["64 x (512x512 @ 512x64), along z"] = ((64, 512, 512), (64, 512, 64), True)
+    mm_cases["64 x (512x512 @ 512x64), a dispatch each"] = ((64, 512, 512), (64, 512, 64), False)
+    mm_cases["64x262144 @ 262144x16, split-K"] = ((64, 262144), (262144, 16), True)
+    mm_cases["64x262144 @ 262144x16, one pass"] = ((64, 262144), (262144, 16), False)
+mm_rounds = {name: [] for name in mm_cases}
+mm_arrays = {}
+for name, (sa, sb, along) in mm_cases.items():
+    key = (sa, sb)
+    if key not in mm_arrays:
+        mm_arrays[key] = (await pycore.to_gpu_async(rng.standard_normal(sa, dtype=np.float32)),
+                          await pycore.to_gpu_async(rng.standard_normal(sb, dtype=np.float32)))
+for rnd in range(3):
+    for name, (sa, sb, along) in mm_cases.items():
+        ms = await kernel_ms(mm_plan(sa, sb, along), list(mm_arrays[(sa, sb)]))
+        mm_rounds[name].append(ms)
+mm_kt = {}
+for name, (sa, sb, _) in mm_cases.items():
+    got = [ms for ms in mm_rounds[name] if ms is not None]
+    flops = 2.0 * np.prod(sa[:-1]) * sa[-1] * sb[-1]
+    mm_kt[name] = {"ms": min(got) if got else None, "TFLOP/s": flops / min(got) / 1e9 if got else None,
+                   "rounds": mm_rounds[name]}
+out["matmul_kernel_times"] = mm_kt
+for pair in mm_arrays.values():
+    for x in pair:
+        x.release()
 
 # batched matmul against the same work as separate 2-D products (both chained, results kept)
 mm = {}
@@ -374,8 +438,14 @@ def main(argv: list[str]) -> int:
         for k in ("sin", "exp", "log", "sqrt", "abs", "floor", "pow", "atan2", "hypot", "logaddexp",
                   "copysign"):
             print(f"  {k} / copy bandwidth: {kt[k]['GB/s'] / copy:.2f}")
-        print("fused element-wise kernels (inputs read once, output written once; target >= 0.70 of copy)")
-        for k in ("fused (a*2+b)*a-1 (4 calls)", "fused GELU (tanh form, 8 calls)"):
+        print("matmul kernels (GPU timestamps; TFLOP/s)")
+        for k, v in result.get("matmul_kernel_times", {}).items():
+            if v["ms"] is not None:
+                print(f"  {k:44s} {v['ms']:8.3f} ms  {v['TFLOP/s']:6.2f} TFLOP/s")
+        print("fused element-wise and reduction kernels (inputs read once, output written once; "
+              "target >= 0.70 of copy)")
+        for k in ("fused (a*2+b)*a-1 (4 calls)", "fused GELU (tanh form, 8 calls)",
+                  "fused sum((a-m)**2, axis=0)", "fused sum(exp(a), axis=1)", "fused max(abs(a-b))"):
             if kt.get(k, {}).get("ms"):
                 print(f"  {k:34s} {kt[k]['ms']:8.3f} ms  {kt[k]['GB/s'] / copy:5.2f} of copy bandwidth")
         print("packed dtypes: elements per second against the same op on float32 (target: float16 >= 1.8)")

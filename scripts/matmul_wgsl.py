@@ -103,29 +103,36 @@ def gpu_kernel(name: str, bm: int, bn: int, bk: int, tm: int, tn: int, prefetch:
         f"    let row0 = wid.y * {bm}u;",
         f"    let col0 = wid.x * {n4t}u;",
         f"    let t = lid.y * {gx}u + lid.x;",
+        "    // workgroups along z: a product each (a batch) or a slice of K each (partial products);",
+        "    // their vec4 offsets into A, B and C, and the vec4s of K each sums (0: all of K)",
+        "    let za = wid.z * dims.a_z;",
+        "    let zb = wid.z * dims.b_z;",
+        "    let zc = wid.z * dims.c_z;",
+        "    let kn = select(k4, min(dims.k_z, k4 - min(k4, wid.z * dims.k_z)), dims.k_z != 0u);",
     ]
     out += [f"    var c{r}_{j} = vec4<f32>(0.0);" for r in range(tm) for j in cj]
     for x in range(la):
         out += [f"    let ar{x} = (t + {x * threads}u) / {bk4}u;",
                 f"    let aq{x} = (t + {x * threads}u) % {bk4}u;",
                 f"    let aok{x} = row0 + ar{x} < dims.M;",
-                f"    let abase{x} = (row0 + ar{x}) * k4 + aq{x};",
+                f"    let abase{x} = za + (row0 + ar{x}) * k4 + aq{x};",
                 f"    var va{x} = vec4<f32>(0.0);"]
     for x in range(lb):
         out += [f"    let bk{x} = (t + {x * threads}u) / {n4t}u;",
                 f"    let bc{x} = (t + {x * threads}u) % {n4t}u;",
                 f"    let bok{x} = col0 + bc{x} < n4;",
+                f"    let bbase{x} = zb + bk{x} * n4 + col0 + bc{x};",
                 f"    var vb{x} = vec4<f32>(0.0);"]
 
     def loads(k0: str, indent: str) -> list[str]:
         lines = []
         for x in range(la):
             lines += [f"{indent}va{x} = vec4<f32>(0.0);",
-                      f"{indent}if (aok{x} && {k0} + aq{x} < k4) {{ va{x} = A4[abase{x} + {k0}]; }}"]
+                      f"{indent}if (aok{x} && {k0} + aq{x} < kn) {{ va{x} = A4[abase{x} + {k0}]; }}"]
         for x in range(lb):
             lines += [f"{indent}vb{x} = vec4<f32>(0.0);",
-                      f"{indent}if (bok{x} && {k0} * 4u + bk{x} < dims.K) "
-                      f"{{ vb{x} = B4[({k0} * 4u + bk{x}) * n4 + col0 + bc{x}]; }}"]
+                      f"{indent}if (bok{x} && {k0} * 4u + bk{x} < kn * 4u) "
+                      f"{{ vb{x} = B4[bbase{x} + {k0} * 4u * n4]; }}"]
         return lines
 
     def stores(indent: str, base_a: str = "", base_b: str = "") -> list[str]:
@@ -151,7 +158,7 @@ def gpu_kernel(name: str, bm: int, bn: int, bk: int, tm: int, tn: int, prefetch:
 
     if double:
         out += loads("0u", "    ") + stores("    ") + ["    workgroupBarrier();", "    var half = 0u;"]
-        out.append(f"    for (var k0 = 0u; k0 < k4; k0 = k0 + {bk4}u) {{")
+        out.append(f"    for (var k0 = 0u; k0 < kn; k0 = k0 + {bk4}u) {{")
         out.append(f"        let next = k0 + {bk4}u;")
         out += loads("next", "        ")
         out += multiply("        ", f"half * {bk * m4}u + ", f"half * {bk * n4t}u + ")
@@ -161,7 +168,7 @@ def gpu_kernel(name: str, bm: int, bn: int, bk: int, tm: int, tn: int, prefetch:
     else:
         if prefetch:
             out += loads("0u", "    ")
-        out.append(f"    for (var k0 = 0u; k0 < k4; k0 = k0 + {bk4}u) {{")
+        out.append(f"    for (var k0 = 0u; k0 < kn; k0 = k0 + {bk4}u) {{")
         if not prefetch:
             out += loads("k0", "        ")
         out += stores("        ")
@@ -176,7 +183,7 @@ def gpu_kernel(name: str, bm: int, bn: int, bk: int, tm: int, tn: int, prefetch:
             row = f"row0 + (lid.y + {i * gy}u) * 4u + {r}u"
             out.append(f"    if ({row} < dims.M) {{")
             out += [f"        if (col0 + lid.x + {j * gx}u < n4) "
-                    f"{{ C4[({row}) * n4 + col0 + lid.x + {j * gx}u] = c{4 * i + r}_{j}; }}" for j in cj]
+                    f"{{ C4[zc + ({row}) * n4 + col0 + lid.x + {j * gx}u] = c{4 * i + r}_{j}; }}" for j in cj]
             out.append("    }")
     out.append("}")
     return "\n".join(out) + "\n"

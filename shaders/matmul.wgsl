@@ -7,7 +7,10 @@
 // Edges: rows past M are clamped for loading (their results are not stored), columns past N load
 // as zero, and stores are bounds-checked, so no dimension needs to be a multiple of the tile.
 
-struct Dims { M: u32, N: u32, K: u32, _p3: u32, _p4: u32, _p5: u32, _p6: u32, _p7: u32 }
+// The GPU tile kernels (matmul_t*) also take workgroups along z: each z's vec4 offsets into A, B and
+// C are z * a_z, z * b_z, z * c_z, and it sums k_z vec4s of K from there (0: all of K): a batch of
+// products, or the partial products of slices of K (kernels/matmul.py plans both).
+struct Dims { M: u32, N: u32, K: u32, a_z: u32, b_z: u32, c_z: u32, k_z: u32, _p7: u32 }
 
 @group(0) @binding(0) var<storage, read> A: array<f32>;
 @group(0) @binding(1) var<storage, read> B: array<f32>;
@@ -1119,6 +1122,12 @@ fn matmul_t128(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_
     let row0 = wid.y * 128u;
     let col0 = wid.x * 32u;
     let t = lid.y * 8u + lid.x;
+    // workgroups along z: a product each (a batch) or a slice of K each (partial products);
+    // their vec4 offsets into A, B and C, and the vec4s of K each sums (0: all of K)
+    let za = wid.z * dims.a_z;
+    let zb = wid.z * dims.b_z;
+    let zc = wid.z * dims.c_z;
+    let kn = select(k4, min(dims.k_z, k4 - min(k4, wid.z * dims.k_z)), dims.k_z != 0u);
     var c0_0 = vec4<f32>(0.0);
     var c0_1 = vec4<f32>(0.0);
     var c0_2 = vec4<f32>(0.0);
@@ -1154,30 +1163,32 @@ fn matmul_t128(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_
     let ar0 = (t + 0u) / 2u;
     let aq0 = (t + 0u) % 2u;
     let aok0 = row0 + ar0 < dims.M;
-    let abase0 = (row0 + ar0) * k4 + aq0;
+    let abase0 = za + (row0 + ar0) * k4 + aq0;
     var va0 = vec4<f32>(0.0);
     let ar1 = (t + 128u) / 2u;
     let aq1 = (t + 128u) % 2u;
     let aok1 = row0 + ar1 < dims.M;
-    let abase1 = (row0 + ar1) * k4 + aq1;
+    let abase1 = za + (row0 + ar1) * k4 + aq1;
     var va1 = vec4<f32>(0.0);
     let bk0 = (t + 0u) / 32u;
     let bc0 = (t + 0u) % 32u;
     let bok0 = col0 + bc0 < n4;
+    let bbase0 = zb + bk0 * n4 + col0 + bc0;
     var vb0 = vec4<f32>(0.0);
     let bk1 = (t + 128u) / 32u;
     let bc1 = (t + 128u) % 32u;
     let bok1 = col0 + bc1 < n4;
+    let bbase1 = zb + bk1 * n4 + col0 + bc1;
     var vb1 = vec4<f32>(0.0);
     va0 = vec4<f32>(0.0);
-    if (aok0 && 0u + aq0 < k4) { va0 = A4[abase0 + 0u]; }
+    if (aok0 && 0u + aq0 < kn) { va0 = A4[abase0 + 0u]; }
     va1 = vec4<f32>(0.0);
-    if (aok1 && 0u + aq1 < k4) { va1 = A4[abase1 + 0u]; }
+    if (aok1 && 0u + aq1 < kn) { va1 = A4[abase1 + 0u]; }
     vb0 = vec4<f32>(0.0);
-    if (bok0 && 0u * 4u + bk0 < dims.K) { vb0 = B4[(0u * 4u + bk0) * n4 + col0 + bc0]; }
+    if (bok0 && 0u * 4u + bk0 < kn * 4u) { vb0 = B4[bbase0 + 0u * 4u * n4]; }
     vb1 = vec4<f32>(0.0);
-    if (bok1 && 0u * 4u + bk1 < dims.K) { vb1 = B4[(0u * 4u + bk1) * n4 + col0 + bc1]; }
-    for (var k0 = 0u; k0 < k4; k0 = k0 + 2u) {
+    if (bok1 && 0u * 4u + bk1 < kn * 4u) { vb1 = B4[bbase1 + 0u * 4u * n4]; }
+    for (var k0 = 0u; k0 < kn; k0 = k0 + 2u) {
         matmul_t128_a[(aq0 * 4u + 0u) * 32u + ar0 / 4u][ar0 % 4u] = va0.x;
         matmul_t128_a[(aq0 * 4u + 1u) * 32u + ar0 / 4u][ar0 % 4u] = va0.y;
         matmul_t128_a[(aq0 * 4u + 2u) * 32u + ar0 / 4u][ar0 % 4u] = va0.z;
@@ -1191,13 +1202,13 @@ fn matmul_t128(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_
         workgroupBarrier();
         let next = k0 + 2u;
         va0 = vec4<f32>(0.0);
-        if (aok0 && next + aq0 < k4) { va0 = A4[abase0 + next]; }
+        if (aok0 && next + aq0 < kn) { va0 = A4[abase0 + next]; }
         va1 = vec4<f32>(0.0);
-        if (aok1 && next + aq1 < k4) { va1 = A4[abase1 + next]; }
+        if (aok1 && next + aq1 < kn) { va1 = A4[abase1 + next]; }
         vb0 = vec4<f32>(0.0);
-        if (bok0 && next * 4u + bk0 < dims.K) { vb0 = B4[(next * 4u + bk0) * n4 + col0 + bc0]; }
+        if (bok0 && next * 4u + bk0 < kn * 4u) { vb0 = B4[bbase0 + next * 4u * n4]; }
         vb1 = vec4<f32>(0.0);
-        if (bok1 && next * 4u + bk1 < dims.K) { vb1 = B4[(next * 4u + bk1) * n4 + col0 + bc1]; }
+        if (bok1 && next * 4u + bk1 < kn * 4u) { vb1 = B4[bbase1 + next * 4u * n4]; }
         let a0_0 = matmul_t128_a[0u + lid.y];
         let a0_1 = matmul_t128_a[16u + lid.y];
         let b0_0 = matmul_t128_b[0u + lid.x];
@@ -1505,52 +1516,52 @@ fn matmul_t128(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_
         workgroupBarrier();
     }
     if (row0 + (lid.y + 0u) * 4u + 0u < dims.M) {
-        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 0u) * n4 + col0 + lid.x + 0u] = c0_0; }
-        if (col0 + lid.x + 8u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 0u) * n4 + col0 + lid.x + 8u] = c0_1; }
-        if (col0 + lid.x + 16u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 0u) * n4 + col0 + lid.x + 16u] = c0_2; }
-        if (col0 + lid.x + 24u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 0u) * n4 + col0 + lid.x + 24u] = c0_3; }
+        if (col0 + lid.x + 0u < n4) { C4[zc + (row0 + (lid.y + 0u) * 4u + 0u) * n4 + col0 + lid.x + 0u] = c0_0; }
+        if (col0 + lid.x + 8u < n4) { C4[zc + (row0 + (lid.y + 0u) * 4u + 0u) * n4 + col0 + lid.x + 8u] = c0_1; }
+        if (col0 + lid.x + 16u < n4) { C4[zc + (row0 + (lid.y + 0u) * 4u + 0u) * n4 + col0 + lid.x + 16u] = c0_2; }
+        if (col0 + lid.x + 24u < n4) { C4[zc + (row0 + (lid.y + 0u) * 4u + 0u) * n4 + col0 + lid.x + 24u] = c0_3; }
     }
     if (row0 + (lid.y + 0u) * 4u + 1u < dims.M) {
-        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 1u) * n4 + col0 + lid.x + 0u] = c1_0; }
-        if (col0 + lid.x + 8u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 1u) * n4 + col0 + lid.x + 8u] = c1_1; }
-        if (col0 + lid.x + 16u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 1u) * n4 + col0 + lid.x + 16u] = c1_2; }
-        if (col0 + lid.x + 24u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 1u) * n4 + col0 + lid.x + 24u] = c1_3; }
+        if (col0 + lid.x + 0u < n4) { C4[zc + (row0 + (lid.y + 0u) * 4u + 1u) * n4 + col0 + lid.x + 0u] = c1_0; }
+        if (col0 + lid.x + 8u < n4) { C4[zc + (row0 + (lid.y + 0u) * 4u + 1u) * n4 + col0 + lid.x + 8u] = c1_1; }
+        if (col0 + lid.x + 16u < n4) { C4[zc + (row0 + (lid.y + 0u) * 4u + 1u) * n4 + col0 + lid.x + 16u] = c1_2; }
+        if (col0 + lid.x + 24u < n4) { C4[zc + (row0 + (lid.y + 0u) * 4u + 1u) * n4 + col0 + lid.x + 24u] = c1_3; }
     }
     if (row0 + (lid.y + 0u) * 4u + 2u < dims.M) {
-        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 2u) * n4 + col0 + lid.x + 0u] = c2_0; }
-        if (col0 + lid.x + 8u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 2u) * n4 + col0 + lid.x + 8u] = c2_1; }
-        if (col0 + lid.x + 16u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 2u) * n4 + col0 + lid.x + 16u] = c2_2; }
-        if (col0 + lid.x + 24u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 2u) * n4 + col0 + lid.x + 24u] = c2_3; }
+        if (col0 + lid.x + 0u < n4) { C4[zc + (row0 + (lid.y + 0u) * 4u + 2u) * n4 + col0 + lid.x + 0u] = c2_0; }
+        if (col0 + lid.x + 8u < n4) { C4[zc + (row0 + (lid.y + 0u) * 4u + 2u) * n4 + col0 + lid.x + 8u] = c2_1; }
+        if (col0 + lid.x + 16u < n4) { C4[zc + (row0 + (lid.y + 0u) * 4u + 2u) * n4 + col0 + lid.x + 16u] = c2_2; }
+        if (col0 + lid.x + 24u < n4) { C4[zc + (row0 + (lid.y + 0u) * 4u + 2u) * n4 + col0 + lid.x + 24u] = c2_3; }
     }
     if (row0 + (lid.y + 0u) * 4u + 3u < dims.M) {
-        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 3u) * n4 + col0 + lid.x + 0u] = c3_0; }
-        if (col0 + lid.x + 8u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 3u) * n4 + col0 + lid.x + 8u] = c3_1; }
-        if (col0 + lid.x + 16u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 3u) * n4 + col0 + lid.x + 16u] = c3_2; }
-        if (col0 + lid.x + 24u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 3u) * n4 + col0 + lid.x + 24u] = c3_3; }
+        if (col0 + lid.x + 0u < n4) { C4[zc + (row0 + (lid.y + 0u) * 4u + 3u) * n4 + col0 + lid.x + 0u] = c3_0; }
+        if (col0 + lid.x + 8u < n4) { C4[zc + (row0 + (lid.y + 0u) * 4u + 3u) * n4 + col0 + lid.x + 8u] = c3_1; }
+        if (col0 + lid.x + 16u < n4) { C4[zc + (row0 + (lid.y + 0u) * 4u + 3u) * n4 + col0 + lid.x + 16u] = c3_2; }
+        if (col0 + lid.x + 24u < n4) { C4[zc + (row0 + (lid.y + 0u) * 4u + 3u) * n4 + col0 + lid.x + 24u] = c3_3; }
     }
     if (row0 + (lid.y + 16u) * 4u + 0u < dims.M) {
-        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 16u) * 4u + 0u) * n4 + col0 + lid.x + 0u] = c4_0; }
-        if (col0 + lid.x + 8u < n4) { C4[(row0 + (lid.y + 16u) * 4u + 0u) * n4 + col0 + lid.x + 8u] = c4_1; }
-        if (col0 + lid.x + 16u < n4) { C4[(row0 + (lid.y + 16u) * 4u + 0u) * n4 + col0 + lid.x + 16u] = c4_2; }
-        if (col0 + lid.x + 24u < n4) { C4[(row0 + (lid.y + 16u) * 4u + 0u) * n4 + col0 + lid.x + 24u] = c4_3; }
+        if (col0 + lid.x + 0u < n4) { C4[zc + (row0 + (lid.y + 16u) * 4u + 0u) * n4 + col0 + lid.x + 0u] = c4_0; }
+        if (col0 + lid.x + 8u < n4) { C4[zc + (row0 + (lid.y + 16u) * 4u + 0u) * n4 + col0 + lid.x + 8u] = c4_1; }
+        if (col0 + lid.x + 16u < n4) { C4[zc + (row0 + (lid.y + 16u) * 4u + 0u) * n4 + col0 + lid.x + 16u] = c4_2; }
+        if (col0 + lid.x + 24u < n4) { C4[zc + (row0 + (lid.y + 16u) * 4u + 0u) * n4 + col0 + lid.x + 24u] = c4_3; }
     }
     if (row0 + (lid.y + 16u) * 4u + 1u < dims.M) {
-        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 16u) * 4u + 1u) * n4 + col0 + lid.x + 0u] = c5_0; }
-        if (col0 + lid.x + 8u < n4) { C4[(row0 + (lid.y + 16u) * 4u + 1u) * n4 + col0 + lid.x + 8u] = c5_1; }
-        if (col0 + lid.x + 16u < n4) { C4[(row0 + (lid.y + 16u) * 4u + 1u) * n4 + col0 + lid.x + 16u] = c5_2; }
-        if (col0 + lid.x + 24u < n4) { C4[(row0 + (lid.y + 16u) * 4u + 1u) * n4 + col0 + lid.x + 24u] = c5_3; }
+        if (col0 + lid.x + 0u < n4) { C4[zc + (row0 + (lid.y + 16u) * 4u + 1u) * n4 + col0 + lid.x + 0u] = c5_0; }
+        if (col0 + lid.x + 8u < n4) { C4[zc + (row0 + (lid.y + 16u) * 4u + 1u) * n4 + col0 + lid.x + 8u] = c5_1; }
+        if (col0 + lid.x + 16u < n4) { C4[zc + (row0 + (lid.y + 16u) * 4u + 1u) * n4 + col0 + lid.x + 16u] = c5_2; }
+        if (col0 + lid.x + 24u < n4) { C4[zc + (row0 + (lid.y + 16u) * 4u + 1u) * n4 + col0 + lid.x + 24u] = c5_3; }
     }
     if (row0 + (lid.y + 16u) * 4u + 2u < dims.M) {
-        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 16u) * 4u + 2u) * n4 + col0 + lid.x + 0u] = c6_0; }
-        if (col0 + lid.x + 8u < n4) { C4[(row0 + (lid.y + 16u) * 4u + 2u) * n4 + col0 + lid.x + 8u] = c6_1; }
-        if (col0 + lid.x + 16u < n4) { C4[(row0 + (lid.y + 16u) * 4u + 2u) * n4 + col0 + lid.x + 16u] = c6_2; }
-        if (col0 + lid.x + 24u < n4) { C4[(row0 + (lid.y + 16u) * 4u + 2u) * n4 + col0 + lid.x + 24u] = c6_3; }
+        if (col0 + lid.x + 0u < n4) { C4[zc + (row0 + (lid.y + 16u) * 4u + 2u) * n4 + col0 + lid.x + 0u] = c6_0; }
+        if (col0 + lid.x + 8u < n4) { C4[zc + (row0 + (lid.y + 16u) * 4u + 2u) * n4 + col0 + lid.x + 8u] = c6_1; }
+        if (col0 + lid.x + 16u < n4) { C4[zc + (row0 + (lid.y + 16u) * 4u + 2u) * n4 + col0 + lid.x + 16u] = c6_2; }
+        if (col0 + lid.x + 24u < n4) { C4[zc + (row0 + (lid.y + 16u) * 4u + 2u) * n4 + col0 + lid.x + 24u] = c6_3; }
     }
     if (row0 + (lid.y + 16u) * 4u + 3u < dims.M) {
-        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 16u) * 4u + 3u) * n4 + col0 + lid.x + 0u] = c7_0; }
-        if (col0 + lid.x + 8u < n4) { C4[(row0 + (lid.y + 16u) * 4u + 3u) * n4 + col0 + lid.x + 8u] = c7_1; }
-        if (col0 + lid.x + 16u < n4) { C4[(row0 + (lid.y + 16u) * 4u + 3u) * n4 + col0 + lid.x + 16u] = c7_2; }
-        if (col0 + lid.x + 24u < n4) { C4[(row0 + (lid.y + 16u) * 4u + 3u) * n4 + col0 + lid.x + 24u] = c7_3; }
+        if (col0 + lid.x + 0u < n4) { C4[zc + (row0 + (lid.y + 16u) * 4u + 3u) * n4 + col0 + lid.x + 0u] = c7_0; }
+        if (col0 + lid.x + 8u < n4) { C4[zc + (row0 + (lid.y + 16u) * 4u + 3u) * n4 + col0 + lid.x + 8u] = c7_1; }
+        if (col0 + lid.x + 16u < n4) { C4[zc + (row0 + (lid.y + 16u) * 4u + 3u) * n4 + col0 + lid.x + 16u] = c7_2; }
+        if (col0 + lid.x + 24u < n4) { C4[zc + (row0 + (lid.y + 16u) * 4u + 3u) * n4 + col0 + lid.x + 24u] = c7_3; }
     }
 }
 
@@ -1569,6 +1580,12 @@ fn matmul_t64(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_i
     let row0 = wid.y * 64u;
     let col0 = wid.x * 16u;
     let t = lid.y * 16u + lid.x;
+    // workgroups along z: a product each (a batch) or a slice of K each (partial products);
+    // their vec4 offsets into A, B and C, and the vec4s of K each sums (0: all of K)
+    let za = wid.z * dims.a_z;
+    let zb = wid.z * dims.b_z;
+    let zc = wid.z * dims.c_z;
+    let kn = select(k4, min(dims.k_z, k4 - min(k4, wid.z * dims.k_z)), dims.k_z != 0u);
     var c0_0 = vec4<f32>(0.0);
     var c1_0 = vec4<f32>(0.0);
     var c2_0 = vec4<f32>(0.0);
@@ -1576,17 +1593,18 @@ fn matmul_t64(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_i
     let ar0 = (t + 0u) / 4u;
     let aq0 = (t + 0u) % 4u;
     let aok0 = row0 + ar0 < dims.M;
-    let abase0 = (row0 + ar0) * k4 + aq0;
+    let abase0 = za + (row0 + ar0) * k4 + aq0;
     var va0 = vec4<f32>(0.0);
     let bk0 = (t + 0u) / 16u;
     let bc0 = (t + 0u) % 16u;
     let bok0 = col0 + bc0 < n4;
+    let bbase0 = zb + bk0 * n4 + col0 + bc0;
     var vb0 = vec4<f32>(0.0);
     va0 = vec4<f32>(0.0);
-    if (aok0 && 0u + aq0 < k4) { va0 = A4[abase0 + 0u]; }
+    if (aok0 && 0u + aq0 < kn) { va0 = A4[abase0 + 0u]; }
     vb0 = vec4<f32>(0.0);
-    if (bok0 && 0u * 4u + bk0 < dims.K) { vb0 = B4[(0u * 4u + bk0) * n4 + col0 + bc0]; }
-    for (var k0 = 0u; k0 < k4; k0 = k0 + 4u) {
+    if (bok0 && 0u * 4u + bk0 < kn * 4u) { vb0 = B4[bbase0 + 0u * 4u * n4]; }
+    for (var k0 = 0u; k0 < kn; k0 = k0 + 4u) {
         matmul_t64_a[(aq0 * 4u + 0u) * 16u + ar0 / 4u][ar0 % 4u] = va0.x;
         matmul_t64_a[(aq0 * 4u + 1u) * 16u + ar0 / 4u][ar0 % 4u] = va0.y;
         matmul_t64_a[(aq0 * 4u + 2u) * 16u + ar0 / 4u][ar0 % 4u] = va0.z;
@@ -1595,9 +1613,9 @@ fn matmul_t64(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_i
         workgroupBarrier();
         let next = k0 + 4u;
         va0 = vec4<f32>(0.0);
-        if (aok0 && next + aq0 < k4) { va0 = A4[abase0 + next]; }
+        if (aok0 && next + aq0 < kn) { va0 = A4[abase0 + next]; }
         vb0 = vec4<f32>(0.0);
-        if (bok0 && next * 4u + bk0 < dims.K) { vb0 = B4[(next * 4u + bk0) * n4 + col0 + bc0]; }
+        if (bok0 && next * 4u + bk0 < kn * 4u) { vb0 = B4[bbase0 + next * 4u * n4]; }
         let a0_0 = matmul_t64_a[0u + lid.y];
         let b0_0 = matmul_t64_b[0u + lid.x];
         c0_0 = c0_0 + a0_0.x * b0_0;
@@ -1697,16 +1715,16 @@ fn matmul_t64(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_i
         workgroupBarrier();
     }
     if (row0 + (lid.y + 0u) * 4u + 0u < dims.M) {
-        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 0u) * n4 + col0 + lid.x + 0u] = c0_0; }
+        if (col0 + lid.x + 0u < n4) { C4[zc + (row0 + (lid.y + 0u) * 4u + 0u) * n4 + col0 + lid.x + 0u] = c0_0; }
     }
     if (row0 + (lid.y + 0u) * 4u + 1u < dims.M) {
-        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 1u) * n4 + col0 + lid.x + 0u] = c1_0; }
+        if (col0 + lid.x + 0u < n4) { C4[zc + (row0 + (lid.y + 0u) * 4u + 1u) * n4 + col0 + lid.x + 0u] = c1_0; }
     }
     if (row0 + (lid.y + 0u) * 4u + 2u < dims.M) {
-        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 2u) * n4 + col0 + lid.x + 0u] = c2_0; }
+        if (col0 + lid.x + 0u < n4) { C4[zc + (row0 + (lid.y + 0u) * 4u + 2u) * n4 + col0 + lid.x + 0u] = c2_0; }
     }
     if (row0 + (lid.y + 0u) * 4u + 3u < dims.M) {
-        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 3u) * n4 + col0 + lid.x + 0u] = c3_0; }
+        if (col0 + lid.x + 0u < n4) { C4[zc + (row0 + (lid.y + 0u) * 4u + 3u) * n4 + col0 + lid.x + 0u] = c3_0; }
     }
 }
 
@@ -1725,6 +1743,12 @@ fn matmul_t32(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_i
     let row0 = wid.y * 32u;
     let col0 = wid.x * 8u;
     let t = lid.y * 8u + lid.x;
+    // workgroups along z: a product each (a batch) or a slice of K each (partial products);
+    // their vec4 offsets into A, B and C, and the vec4s of K each sums (0: all of K)
+    let za = wid.z * dims.a_z;
+    let zb = wid.z * dims.b_z;
+    let zc = wid.z * dims.c_z;
+    let kn = select(k4, min(dims.k_z, k4 - min(k4, wid.z * dims.k_z)), dims.k_z != 0u);
     var c0_0 = vec4<f32>(0.0);
     var c1_0 = vec4<f32>(0.0);
     var c2_0 = vec4<f32>(0.0);
@@ -1732,30 +1756,32 @@ fn matmul_t32(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_i
     let ar0 = (t + 0u) / 4u;
     let aq0 = (t + 0u) % 4u;
     let aok0 = row0 + ar0 < dims.M;
-    let abase0 = (row0 + ar0) * k4 + aq0;
+    let abase0 = za + (row0 + ar0) * k4 + aq0;
     var va0 = vec4<f32>(0.0);
     let ar1 = (t + 64u) / 4u;
     let aq1 = (t + 64u) % 4u;
     let aok1 = row0 + ar1 < dims.M;
-    let abase1 = (row0 + ar1) * k4 + aq1;
+    let abase1 = za + (row0 + ar1) * k4 + aq1;
     var va1 = vec4<f32>(0.0);
     let bk0 = (t + 0u) / 8u;
     let bc0 = (t + 0u) % 8u;
     let bok0 = col0 + bc0 < n4;
+    let bbase0 = zb + bk0 * n4 + col0 + bc0;
     var vb0 = vec4<f32>(0.0);
     let bk1 = (t + 64u) / 8u;
     let bc1 = (t + 64u) % 8u;
     let bok1 = col0 + bc1 < n4;
+    let bbase1 = zb + bk1 * n4 + col0 + bc1;
     var vb1 = vec4<f32>(0.0);
     va0 = vec4<f32>(0.0);
-    if (aok0 && 0u + aq0 < k4) { va0 = A4[abase0 + 0u]; }
+    if (aok0 && 0u + aq0 < kn) { va0 = A4[abase0 + 0u]; }
     va1 = vec4<f32>(0.0);
-    if (aok1 && 0u + aq1 < k4) { va1 = A4[abase1 + 0u]; }
+    if (aok1 && 0u + aq1 < kn) { va1 = A4[abase1 + 0u]; }
     vb0 = vec4<f32>(0.0);
-    if (bok0 && 0u * 4u + bk0 < dims.K) { vb0 = B4[(0u * 4u + bk0) * n4 + col0 + bc0]; }
+    if (bok0 && 0u * 4u + bk0 < kn * 4u) { vb0 = B4[bbase0 + 0u * 4u * n4]; }
     vb1 = vec4<f32>(0.0);
-    if (bok1 && 0u * 4u + bk1 < dims.K) { vb1 = B4[(0u * 4u + bk1) * n4 + col0 + bc1]; }
-    for (var k0 = 0u; k0 < k4; k0 = k0 + 4u) {
+    if (bok1 && 0u * 4u + bk1 < kn * 4u) { vb1 = B4[bbase1 + 0u * 4u * n4]; }
+    for (var k0 = 0u; k0 < kn; k0 = k0 + 4u) {
         matmul_t32_a[(aq0 * 4u + 0u) * 8u + ar0 / 4u][ar0 % 4u] = va0.x;
         matmul_t32_a[(aq0 * 4u + 1u) * 8u + ar0 / 4u][ar0 % 4u] = va0.y;
         matmul_t32_a[(aq0 * 4u + 2u) * 8u + ar0 / 4u][ar0 % 4u] = va0.z;
@@ -1769,13 +1795,13 @@ fn matmul_t32(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_i
         workgroupBarrier();
         let next = k0 + 4u;
         va0 = vec4<f32>(0.0);
-        if (aok0 && next + aq0 < k4) { va0 = A4[abase0 + next]; }
+        if (aok0 && next + aq0 < kn) { va0 = A4[abase0 + next]; }
         va1 = vec4<f32>(0.0);
-        if (aok1 && next + aq1 < k4) { va1 = A4[abase1 + next]; }
+        if (aok1 && next + aq1 < kn) { va1 = A4[abase1 + next]; }
         vb0 = vec4<f32>(0.0);
-        if (bok0 && next * 4u + bk0 < dims.K) { vb0 = B4[(next * 4u + bk0) * n4 + col0 + bc0]; }
+        if (bok0 && next * 4u + bk0 < kn * 4u) { vb0 = B4[bbase0 + next * 4u * n4]; }
         vb1 = vec4<f32>(0.0);
-        if (bok1 && next * 4u + bk1 < dims.K) { vb1 = B4[(next * 4u + bk1) * n4 + col0 + bc1]; }
+        if (bok1 && next * 4u + bk1 < kn * 4u) { vb1 = B4[bbase1 + next * 4u * n4]; }
         let a0_0 = matmul_t32_a[0u + lid.y];
         let b0_0 = matmul_t32_b[0u + lid.x];
         c0_0 = c0_0 + a0_0.x * b0_0;
@@ -1875,16 +1901,16 @@ fn matmul_t32(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_i
         workgroupBarrier();
     }
     if (row0 + (lid.y + 0u) * 4u + 0u < dims.M) {
-        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 0u) * n4 + col0 + lid.x + 0u] = c0_0; }
+        if (col0 + lid.x + 0u < n4) { C4[zc + (row0 + (lid.y + 0u) * 4u + 0u) * n4 + col0 + lid.x + 0u] = c0_0; }
     }
     if (row0 + (lid.y + 0u) * 4u + 1u < dims.M) {
-        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 1u) * n4 + col0 + lid.x + 0u] = c1_0; }
+        if (col0 + lid.x + 0u < n4) { C4[zc + (row0 + (lid.y + 0u) * 4u + 1u) * n4 + col0 + lid.x + 0u] = c1_0; }
     }
     if (row0 + (lid.y + 0u) * 4u + 2u < dims.M) {
-        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 2u) * n4 + col0 + lid.x + 0u] = c2_0; }
+        if (col0 + lid.x + 0u < n4) { C4[zc + (row0 + (lid.y + 0u) * 4u + 2u) * n4 + col0 + lid.x + 0u] = c2_0; }
     }
     if (row0 + (lid.y + 0u) * 4u + 3u < dims.M) {
-        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 3u) * n4 + col0 + lid.x + 0u] = c3_0; }
+        if (col0 + lid.x + 0u < n4) { C4[zc + (row0 + (lid.y + 0u) * 4u + 3u) * n4 + col0 + lid.x + 0u] = c3_0; }
     }
 }
 // ---- generated by scripts/matmul_wgsl.py: end

@@ -10,12 +10,14 @@
 // workgroup per row); columns get OX > 1, so neighbouring threads read neighbouring elements.
 // When there are few outputs and long reductions, the reduced elements are split into S segments
 // (workgroup index = block + segment * blocks): each writes a partial, and a second pass of this
-// kernel combines the S partials of each output. Words of `words`: 0 outputs, 1 reduced elements
+// kernel combines the S partials of each output. The reduced values may be an element-wise
+// expression of several inputs (a prologue: its first input at binding 0, the others after the
+// fixed bindings, their offsets and strides in the words: see reduction.py). Words of `words`: 0 outputs, 1 reduced elements
 // per output, 2 segment length, 3 output blocks, 4 the input's offset, 5 the identity's bits,
 // 6 the final scale (mean, var, std), then the kept shape and strides, then the reduced shape and
 // strides.
 
-@group(0) @binding(0) var<storage, read> src: array<{{src_type}}>;
+{{inputs}}
 @group(0) @binding(1) var<storage, read_write> out: array<{{out_type}}>;
 @group(0) @binding(2) var<uniform> words: array<vec4<u32>, {{meta_vec4s}}>;
 {{center_binding}}
@@ -34,10 +36,9 @@ fn iword(k: u32) -> i32 {
     return bitcast<i32>(words[k / 4u][k % 4u]);
 }
 
-// element r of output oc's reduced elements, as the accumulator's type
-fn value(r: u32, base: i32, oc: u32) -> {{acc_type}} {
-{{reduced}}
-}
+// element r of output oc's reduced elements, as the accumulator's type (with a prologue: the
+// expression's values at four such elements, as a vec4)
+{{value}}
 
 // the index of element r of output oc's reduced elements (an arg reduction's)
 fn index(r: u32, base: i32, oc: u32) -> u32 {
@@ -62,7 +63,6 @@ fn reduce_axes(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_
     // (a grid split over y may have a few workgroups past the last segment: they write nothing)
     let live = o < n_out && r_lo < n_red;
     let oc = min(o, n_out - 1u);
-    var base = iword(4u);
 {{kept}}
     let r_hi = min(r_lo + word(2u), n_red);
     var v = bitcast<{{acc_type}}>(word(5u));

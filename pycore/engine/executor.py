@@ -20,7 +20,7 @@ from pycore.array.layout import Layout
 from pycore.engine.device import CHECKED_ALLOCATION, Check, Device, Produced, pending_of
 from pycore.engine.session import DATA_USAGE, GpuSession
 from pycore.engine.transport import Dispatch
-from pycore.kernels.elementwise import Expr, inline, plan_expr
+from pycore.kernels.elementwise import Expr, Operand, inline, plan_expr
 from pycore.kernels.plan import Copy, Facts, Plan, Slot, Step, item_bytes, packed, storage_bytes
 
 PLANS = 512  # plans kept (a call that repeats one replays it)
@@ -92,7 +92,7 @@ def fused(device: Device, plan: Plan, inputs: list[tuple]) -> Fused:
     call of a chain fuses the whole chain so far. Each step's outcome is remembered (by the plans'
     and records' expressions and which bindings coincide): a call that repeats a fusion costs
     lookups."""
-    if plan.expr is None or not device.produced or not device.fusion:
+    if (plan.expr is None and plan.reduce is None) or not device.produced or not device.fusion:
         return Fused(plan, inputs, [])
     asked, bindings, since = plan, list(inputs), None
     for _ in range(FUSED_CALLS):
@@ -120,13 +120,14 @@ def fused(device: Device, plan: Plan, inputs: list[tuple]) -> Fused:
             break
     if plan is asked or since is None:
         return Fused(plan, bindings, [])
-    step = plan.steps[0]
-    assert isinstance(step, Step)
-    if step.kernel.pipeline_key not in device.pipelines:
-        _compile_soon(device, step.kernel)
-        return Fused(asked, inputs, [], (plan.expr, bindings, since))
-    device.fused_note = plan.expr  # (the call's trace entry names what its kernel computed)
-    return Fused(plan, bindings, device.claim([b[0] for b in bindings]), (plan.expr, bindings, since))
+    claimed = device.claim([b[0] for b in bindings])  # (the record reads them: kept from other outputs)
+    missing = [k for k in plan.kernels() if k.pipeline_key not in device.pipelines]
+    if missing:
+        for kernel in missing:
+            _compile_soon(device, kernel)
+        return Fused(asked, inputs, claimed, (plan.expr, bindings, since))
+    device.fused_note = plan.expr or plan.reduce.prologue  # (the call's trace entry names what it computed)
+    return Fused(plan, bindings, claimed, (plan.expr, bindings, since))
 
 
 _compiling: set[asyncio.Task] = set()  # (held until done: a task nobody holds may be collected)
@@ -162,25 +163,53 @@ def _compile_soon(device: Device, kernel: Any) -> None:
 def _inlined(device: Device, plan: Plan, j: int, producer: Expr, first: list[int], n: int
              ) -> tuple[Plan, list[int]] | None:
     """The plan with its array operand j computed by `producer` (see fused), and which of the
-    combined bindings (the plan's, then the producer's) it binds; None where that cannot fuse."""
-    expr: Expr = plan.expr
-    k = expr.arrays[j]
-    operand = expr.operands[k]
+    combined bindings (the plan's, then the producer's) it binds; None where that cannot fuse.
+    An element-wise plan's expression takes the producer in; a reduction's prologue does (the
+    producer is its first prologue, its centers' binding stays after the prologue's inputs)."""
+    f = facts(device)
+    if plan.expr is not None:
+        expr: Expr = plan.expr
+        read = _read(expr.operands[expr.arrays[j]], producer)
+        if read is None:
+            return None
+        new, order = inline(expr, expr.arrays[j], read, first[:n], first[n:])
+        if len(new.calls) > FUSED_CALLS or len(new.arrays) > f.max_storage - 1:
+            return None  # (the output is a storage binding too)
+        return planned(("fused", new.key(), f), lambda: plan_expr(new, f)), order
+    reading = plan.reduce
+    prologue = reading.prologue
+    n_arr = 1 if prologue is None else len(prologue.arrays)
+    if j >= n_arr:  # (a centered reduction's centers)
+        return None
+    if prologue is None:
+        whole = _read(Operand(reading.src, reading.layout), producer)
+        order = list(range(n, len(first)))
+    else:
+        read = _read(prologue.operands[prologue.arrays[j]], producer)
+        if read is None:
+            return None
+        whole, order = inline(prologue, prologue.arrays[j], read, first[:n_arr], first[n:])
+    if whole is None or len(whole.calls) > FUSED_CALLS:
+        return None
+    if len(whole.arrays) + (n - n_arr) + 2 > f.max_storage:  # (the output, an arg reduction's indices)
+        return None
+    reads: Expr = whole
+    fused_plan = planned(("fused", reading, reads.key(), f), lambda: reading.planned(reads, f))
+    return fused_plan, order + list(range(n_arr, n))
+
+
+def _read(operand: Operand, producer: Expr) -> Expr | None:
+    """The producer's expression as `operand` reads it (whole, or whole through a contiguous
+    reshape); None where it reads it otherwise, or the producer's values are not as stored (a
+    packed result is rounded to 8 or 16 bits)."""
     if operand.dtype != producer.out or packed(producer.out) or operand.layout is None:
         return None
-    if operand.layout != Layout.contiguous(producer.shape):  # (read whole in another shape: a reshape)
-        if (operand.layout != Layout.contiguous(operand.layout.shape)
-                or operand.layout.size != math.prod(producer.shape)):
-            return None
-        reshaped = producer.reshaped(operand.layout.shape)
-        if reshaped is None:
-            return None
-        producer = reshaped
-    new, order = inline(expr, k, producer, first[:n], first[n:])
-    if len(new.calls) > FUSED_CALLS or len(new.arrays) > facts(device).max_storage - 1:
-        return None  # (the output is a storage binding too)
-    f = facts(device)
-    return planned(("fused", new.key(), f), lambda: plan_expr(new, f)), order
+    if operand.layout == Layout.contiguous(producer.shape):
+        return producer
+    if (operand.layout != Layout.contiguous(operand.layout.shape)
+            or operand.layout.size != math.prod(producer.shape)):
+        return None
+    return producer.reshaped(operand.layout.shape)
 
 
 def _produced(plan: Plan, command: Dispatch, inputs: list[tuple], out: Any,

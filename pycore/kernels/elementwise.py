@@ -188,6 +188,22 @@ class Expr:
         return Expr(tuple(operands), self.calls, tuple(shape))
 
     @cached_property
+    def program(self) -> tuple[tuple[str, tuple[int, ...], str, bool, str, int], ...]:
+        """The calls as the kernel generators take them (hashable: their cache keys)."""
+        return tuple((c.function, c.args, c.compute.name, c.returns_bool, c.out.name, len(c.params))
+                     for c in self.calls)
+
+    @cached_property
+    def specs(self) -> tuple[tuple[str, bool], ...]:
+        """The operands as the kernel generators take them: (dtype name, is scalar) each."""
+        return tuple((o.dtype.name, o.layout is None) for o in self.operands)
+
+    def fixed_words(self) -> list[int]:
+        """The uniform words of the scalars' bits, then the calls' f32 parameters."""
+        return ([word_of(o.value, o.dtype) for o in self.operands if o.layout is None]
+                + [word_of(p, F32) for c in self.calls for p in c.params])
+
+    @cached_property
     def name(self) -> str:
         """The expression as nested calls of the operands' dtypes ([rank] marks an array)."""
         marks = [_type_name(o.dtype) + ("" if o.layout is None else f"[{o.layout.ndim}]")
@@ -288,6 +304,33 @@ def _tidied(operands: list[Operand], op_keys: list[Any], calls: list[Call], shap
     return expr, [op_keys[k] for k in used if operands[k].layout is not None]
 
 
+def program_lines(program: tuple[tuple[str, tuple[int, ...], str, bool, str, int], ...],
+                  dtypes: list[np.dtype], values: list[str], param_at: int) -> list[str]:
+    """WGSL computing `program` (as `_kernel` takes it) on vec4 values of the operands (their
+    dtypes and WGSL `values`), its f32 parameters from uniform words param_at on: call c's value
+    is `v<c>`, of its out dtype as stored (bool as u32 0 or 1).
+
+    >>> f32 = np.dtype("float32")
+    >>> program_lines((("exp_f32", (0,), "float32", False, "float32", 0),), [f32], ["a0"], 4)
+    ['    let v0 = exp_f32(a0);']
+    """
+    body = []
+    param = param_at
+    for c, (function, args, compute, returns_bool, out, n_params) in enumerate(program):
+        compute_dt = np.dtype(compute)
+        xs = [convert(values[a], dtypes[a], compute_dt) if a >= 0
+              else convert(f"v{-a - 1}", np.dtype(program[-a - 1][4]), compute_dt) for a in args]
+        xs += [f"bitcast<f32>(word({param + i}u))" for i in range(n_params)]
+        param += n_params
+        result = f"{function}({', '.join(xs)})"
+        if returns_bool:
+            result = f"select(vec4<u32>(0u), vec4<u32>(1u), {result})"
+        else:
+            result = convert(result, compute_dt, np.dtype(out))
+        body.append(f"    let v{c} = {result};")
+    return body
+
+
 @cache
 def _kernel(
     program: tuple[tuple[str, tuple[int, ...], str, bool, str, int], ...],
@@ -354,20 +397,7 @@ def _kernel(
                 lanes.append(f"in{j}[{index}]")
         load.append(f"    let a{k} = vec4<{t}>({', '.join(lanes)});")
         values.append(f"a{k}")
-    body = []
-    param = param_at
-    for c, (function, args, compute, returns_bool, out, n_params) in enumerate(program):
-        compute_dt = np.dtype(compute)
-        xs = [convert(values[a], np.dtype(operands[a][0]), compute_dt) if a >= 0
-              else convert(f"v{-a - 1}", np.dtype(program[-a - 1][4]), compute_dt) for a in args]
-        xs += [f"bitcast<f32>(word({param + i}u))" for i in range(n_params)]
-        param += n_params
-        result = f"{function}({', '.join(xs)})"
-        if returns_bool:
-            result = f"select(vec4<u32>(0u), vec4<u32>(1u), {result})"
-        else:
-            result = convert(result, compute_dt, np.dtype(out))
-        body.append(f"    let v{c} = {result};")
+    body = program_lines(program, [np.dtype(n) for n, _ in operands], values, param_at)
     body.append(f"    let y = v{len(program) - 1};")
     verbatim = (len(program) == 1 and program[0][0].startswith("copy_") and n_arr == 1 and bool(whole)
                 and whole[0] and np.dtype(operands[arrays[0]][0]) == out_dt)  # (words: NaNs keep their bits)
@@ -557,11 +587,9 @@ def plan_expr(expr: Expr, facts: Facts) -> Plan:
     dims, strides = collapse(shape, [v.strides for v in views])
     rank = len(dims)
     out = expr.out
-    program = tuple((c.function, c.args, c.compute.name, c.returns_bool, c.out.name, len(c.params))
-                    for c in expr.calls)
     kernel = _kernel(
-        program,
-        tuple((o.dtype.name, o.layout is None) for o in expr.operands),
+        expr.program,
+        expr.specs,
         rank,
         tuple(_whole(o.dtype, v.offset, st, out) for o, v, st in zip(arrays, views, strides, strict=True)),
     )
@@ -569,8 +597,7 @@ def plan_expr(expr: Expr, facts: Facts) -> Plan:
         [v.offset for v in views]
         + list(dims)
         + [i32_word(s) for st in strides for s in st]
-        + [word_of(o.value, o.dtype) for o in expr.operands if o.layout is None]
-        + [word_of(p, F32) for c in expr.calls for p in c.params]
+        + expr.fixed_words()
     )
     fixed = [i32_word(w) for w in fixed]
     total = int(np.prod(shape))
@@ -590,4 +617,4 @@ def plan_expr(expr: Expr, facts: Facts) -> Plan:
 
 
 __all__ = ["Call", "Expr", "Operand", "convert", "inline", "nested", "plan_elementwise", "plan_expr",
-           "storage_bytes"]
+           "program_lines", "storage_bytes"]

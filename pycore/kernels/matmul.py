@@ -1,9 +1,12 @@
 """The matmul planners: (..., m, k) @ (..., k, n), batch axes broadcast.
 
 float32 (`plan_matmul`): the tuned tile kernels of shaders/matmul.wgsl (written out from GPU_TILES
-by scripts/matmul_wgsl.py), a dispatch per matrix of the batch and per chunk of rows that fits one
-binding, each binding its matrices where they lie; a matrix at an offset the device cannot bind
-is copied to a scratch buffer first (and a result's part written to one, then copied into place).
+by scripts/matmul_wgsl.py). On a GPU, one dispatch with workgroups along z covers a batch whose
+matrices lie at even steps (`_along_z`), and a single product with few tiles and a long K sums
+slices of K in parallel (split-K: partial products, then a reduction over them). Otherwise a
+dispatch per matrix of the batch and per chunk of rows that fits one binding, each binding its
+matrices where they lie; a matrix at an offset the device cannot bind is copied to a scratch
+buffer first (and a result's part written to one, then copied into place).
 Integers (`plan_matmul_int`): a generated kernel (shaders/matmul_int.wgsl) through the operands'
 strides, in int32 or uint32.
 
@@ -13,8 +16,11 @@ strides, in int32 or uint32.
 >>> p.outputs[0].shape, p.steps[0].grid
 ((2, 3, 5), (1, 1, 2))
 >>> p = plan_matmul(Layout.contiguous((8, 512, 64)), Layout.contiguous((8, 64, 512)), Facts())
->>> len(p.steps), p.steps[0].kernel.entry, p.steps[1].slots[0]
-(8, 'matmul_t32', Slot(kind='in', index=0, offset=131072, size=131072))
+>>> len(p.steps), p.steps[0].kernel.entry, p.steps[0].grid
+(1, 'matmul_t32', (16, 16, 8))
+>>> p = plan_matmul(Layout.contiguous((2, 1, 512, 64)), Layout.contiguous((3, 64, 512)), Facts())
+>>> len(p.steps), p.steps[1].slots[0]
+(6, Slot(kind='in', index=0, offset=0, size=131072))
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ import numpy as np
 
 from pycore.array.layout import Layout, broadcast_shapes, collapse
 from pycore.kernels.plan import Copy, Facts, Kernel, Output, Plan, Slot, Step, i32_word, walk_lines, wgsl_type
+from pycore.kernels.reduction import Combine, plan_reduction
 from pycore.kernels.wgsl import wgsl_constant, wgsl_source, wgsl_template
 
 GROUP = 16  # rows and columns of C per workgroup
@@ -164,6 +171,55 @@ def _matrix_offsets(x: Layout, batch: tuple[int, ...]) -> list[int]:
     return [int(v) for v in np.asarray(offsets).reshape(-1)]
 
 
+SPLIT_GROUPS = 128  # a single product whose grid has fewer workgroups sums slices of K in parallel...
+SPLIT_K = 2048  # ... when K is at least this long,
+SPLIT_SLICE = 1024  # ... each slice this long at least (a multiple of 16: every tile's K step)
+
+
+def _along_z(a: Layout, b: Layout, batch: tuple[int, ...], entry: str, tile: tuple[int, int], facts: Facts
+             ) -> tuple[int, int, tuple[int, ...], int, int] | None:
+    """How one dispatch of a GPU tile kernel covers the work with workgroups along z (see
+    shaders/matmul.wgsl's Dims): a product per z, where the batch collapses to one axis of vec4
+    strides; or, for a single product with few workgroups and a long K, the partial product of a
+    slice of K per z. Returns (A's and B's elements bound, the uniform words, z workgroups,
+    slices of K (0: a batch)), or None: a dispatch per product (the bindings or the grid do not
+    take it, or it would not pay).
+
+    >>> _along_z(Layout.contiguous((64, 8192)), Layout.contiguous((8192, 16)), (), "matmul_t32", (32, 32),
+    ...          Facts())
+    (524288, 131072, (64, 16, 8192, 256, 4096, 256, 256, 0), 8, 8)
+    """
+    if entry not in GPU_TILES:
+        return None
+    m, k, n = a.shape[-2], a.shape[-1], b.shape[-1]
+    count = math.prod(batch)
+    groups = -(-n // tile[1]) * -(-m // tile[0])
+    if max(-(-n // tile[1]), -(-m // tile[0])) > facts.max_groups:
+        return None
+    if count == 1:
+        if groups >= SPLIT_GROUPS or k < SPLIT_K:
+            return None
+        slices = min(-(-2 * SPLIT_GROUPS // groups), k // SPLIT_SLICE)
+        length = -(-k // slices)
+        length = -(-length // 16) * 16  # (a multiple of every tile's K step)
+        slices = -(-k // length)
+        if slices < 2 or 4 * slices * m * n > facts.max_binding or slices > facts.max_groups:
+            return None
+        words = (m, n, k, length // 4, length * n // 4, m * n // 4, length // 4, 0)
+        return m * k, k * n, words, slices, slices
+    a_b = (0,) * (len(batch) - (a.ndim - 2)) + _batch_strides(a)
+    b_b = (0,) * (len(batch) - (b.ndim - 2)) + _batch_strides(b)
+    c_b = tuple(s * m * n for s in Layout.contiguous(batch).strides)
+    dims, (za, zb, zc) = collapse(batch, [a_b, b_b, c_b])
+    if len(dims) != 1 or min(za[0], zb[0]) < 0 or za[0] % 4 or zb[0] % 4 or count > facts.max_groups:
+        return None
+    a_span = (count - 1) * za[0] + m * k
+    b_span = (count - 1) * zb[0] + k * n
+    if 4 * max(a_span, b_span, count * m * n) > facts.max_binding:
+        return None
+    return a_span, b_span, (m, n, k, za[0] // 4, zb[0] // 4, zc[0] // 4, 0, 0), count, 0
+
+
 def plan_matmul(a: Layout, b: Layout, facts: Facts, tiled: bool | None = None, tile: int | None = None
                 ) -> Plan:
     """The plan of a @ b in float32 for operands of 2 or more dimensions (the caller makes 1-D ones
@@ -200,6 +256,25 @@ def plan_matmul(a: Layout, b: Layout, facts: Facts, tiled: bool | None = None, t
             steps.append(Copy(Slot("in", index, at, size), found, size))
         return found
 
+    along = _along_z(a, b, batch, entry, (tile_rows, tile_cols), facts)
+    if along is not None:  # one dispatch: a product per z, or a slice of K per z and their sum
+        a_span, b_span, words, depth, split = along
+        a_slot, b_slot = bound(0, 4 * a.offset, 4 * a_span), bound(1, 4 * b.offset, 4 * b_span)
+        out = Slot("tmp", len(scratch), 0, 4 * split * m * n) if split else Slot("out", 0)
+        grid = (-(-n // tile_cols), -(-m // tile_rows), depth)
+        steps.append(Step(kernel, (a_slot, b_slot, out, Slot("meta")), words, grid))
+        if not split:
+            return Plan(tuple(steps), (Output((*batch, m, n), F32),), tuple(scratch))
+        scratch.append(4 * split * m * n)  # (the partials, then their sum: a reduction over the slices)
+        total = plan_reduction(Combine("sum", F32, 0.0), Layout.contiguous((split, m * n)), (0,), F32, facts,
+                               name="matmul")
+        for step in total.steps:
+            assert isinstance(step, Step)
+            slots = tuple(out if s.kind == "in" else Slot("tmp", s.index + len(scratch)) if s.kind == "tmp"
+                          else s for s in step.slots)
+            steps.append(Step(step.kernel, slots, step.words, step.grid))
+        scratch += total.scratch
+        return Plan(tuple(steps), (Output((*batch, m, n), F32),), tuple(scratch))
     offsets_a, offsets_b = _matrix_offsets(a, batch), _matrix_offsets(b, batch)
     for i, (oa, ob) in enumerate(zip(offsets_a, offsets_b, strict=True)):
         b_slot = bound(1, 4 * ob, 4 * k * n)

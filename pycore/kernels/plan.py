@@ -105,6 +105,7 @@ class Plan:
     outputs: tuple[Output, ...]
     scratch: tuple[int, ...] = ()  # bytes of each scratch buffer
     expr: Any = field(default=None, compare=False)  # a one-step element-wise plan's Expr (elementwise.py)
+    reduce: Any = field(default=None, compare=False)  # a reduction plan's Reading (reduction.py)
 
     @cached_property
     def out_bytes(self) -> int:

@@ -26,6 +26,7 @@ from functools import cache
 import numpy as np
 
 from pycore.array.layout import Layout, collapse
+from pycore.kernels.elementwise import Expr, convert, nested, program_lines
 from pycore.kernels.plan import (
     Facts,
     Kernel,
@@ -38,11 +39,12 @@ from pycore.kernels.plan import (
     i32_word,
     load_packed,
     packed,
+    value_type,
     walk_lines,
     wgsl_type,
     word_of,
 )
-from pycore.kernels.wgsl import used_only, wgsl_template, wgsl_typed
+from pycore.kernels.wgsl import used_only, wgsl_functions, wgsl_template, wgsl_typed
 
 F32 = np.dtype(np.float32)
 BOOL = np.dtype(np.bool_)
@@ -71,42 +73,31 @@ class Combine:
 
 @cache
 def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: int, ry: int,
-            emit_pairs: bool = False, words: bool = False) -> Kernel:
+            emit_pairs: bool = False, words: bool = False, prologue: tuple | None = None) -> Kernel:
     """The kernel of one pass. An arg reduction's pass that writes partials (`emit_pairs`) writes
     each partial's value to `out` and its index to binding 3; a pass over such partials
     (`c.pairs`) reads the indices from binding 3. `words`: a 16-bit input read a word (two
-    neighbouring reduced elements) at a time, its layout in words (`_in_words`)."""
+    neighbouring reduced elements) at a time, its layout in words (`_in_words`). `prologue`: the
+    reduced values are an element-wise expression (`Expr.program`, `Expr.specs`) of inputs read
+    through their own strides (`_prologue_parts`), `src` its result's dtype."""
     acc_t = wgsl_type(c.acc)
     fn = f"{c.function}_{'u32' if c.acc == BOOL else acc_t}"
-    kept_at = 7
-    red_at = kept_at + 2 * kept_rank
-    n_words = red_at + 2 * red_rank
-    kept = walk_lines("ko", "oc", kept_rank, kept_at, [("base", kept_at + kept_rank)])
-    reduced = ["    var off = base;", *walk_lines("rr", "r", red_rank, red_at, [("off", red_at + red_rank)])]
     src_dt = np.dtype(src)
-    loaded = load_packed("src", "u32(off)", src_dt) if packed(src_dt) else "src[u32(off)]"
-    value = convert_scalar(loaded, src_dt, c.acc)
-    if words:  # both halves of the word, combined (a sum of squared deviations: both squares)
-        reduced.append("    let w = src[u32(off)];")
-        if src_dt.kind == "f":
-            reduced.append("    let h = unpack2x16float(w);")
-            halves = ["h.x", "h.y"]
-        else:
-            word = "bitcast<i32>(w)" if src_dt.kind == "i" else "w"
-            halves = [f"extractBits({word}, {b}u, 16u)" for b in (0, 16)]
-        lo, hi = (convert_scalar(e, src_dt, c.acc) for e in halves)
-        if c.centered:
-            reduced += [f"    let d0 = {lo} - center[oc];", f"    let d1 = {hi} - center[oc];"]
-            value = "d0 * d0 + d1 * d1"
-        else:
-            value = f"{fn}({lo}, {hi})"
-    elif c.centered:
-        reduced.append(f"    let dev = {value} - center[oc];")
-        value = "dev * dev"
+    center = "@group(0) @binding(3) var<storage, read> center: array<f32>;" if c.centered else ""
+    if c.pairs:
+        center = "@group(0) @binding(3) var<storage, read> idx: array<u32>;"
+    if emit_pairs:
+        center += f"\n@group(0) @binding({4 if c.pairs else 3}) var<storage, read_write> out_i: array<u32>;"
+    fixed = 3 + bool(c.centered or c.pairs) + emit_pairs  # (bindings before a prologue's other inputs)
+    if prologue is None:
+        inputs, kept, value, loads, n_words, shown = _one_input(c, src_dt, kept_rank, red_rank, words)
+    else:
+        inputs, kept, value, loads, n_words, shown = _prologue_parts(c, prologue, kept_rank, red_rank, fixed)
     index = ["    return r;"]
     if c.pairs:  # the element's index is the partial's, stored beside it
-        index = [*reduced, "    return idx[u32(off)];"]
-    reduced.append(f"    return {value};")
+        index = ["    var off = base;", *walk_lines("rr", "r", red_rank, 7 + 2 * kept_rank,
+                                                      [("off", 7 + 2 * kept_rank + red_rank)]),
+                 "    return idx[u32(off)];"]
     if c.arg:
         step = f"        if ({fn}(v, vi, x, r)) {{ v = x; vi = r; }}"
         merge = (
@@ -137,9 +128,7 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
     loop.append("    for (var r0 = r_lo + lid.y; r0 < r_hi; r0 = r0 + 4u * RY) {")
     for j in range(1, 4):
         loop.append(f"        let r{j} = r0 + {j}u * RY;")
-    loop.append("        let x0 = value(r0, base, oc);")
-    for j in range(1, 4):
-        loop.append(f"        let x{j} = value(min(r{j}, r_hi - 1u), base, oc);")
+    loop += loads
     for j in range(4):
         body = step.replace("        ", "            ")
         if c.arg:
@@ -154,16 +143,10 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
         for j in range(1, 4):
             loop += [f"    let m{j} = merge(v, vi, v{j}, vi{j});",
                      f"    v = bitcast<{acc_t}>(m{j}.x);", f"    vi = m{j}.y;"]
-    center = "@group(0) @binding(3) var<storage, read> center: array<f32>;" if c.centered else ""
-    if c.pairs:
-        center = "@group(0) @binding(3) var<storage, read> idx: array<u32>;"
-    if emit_pairs:
-        center += f"\n@group(0) @binding({4 if c.pairs else 3}) var<storage, read_write> out_i: array<u32>;"
     store = "out_i[segment * n_out + o] = total_i;" if emit_pairs else ""
     name = (
         f"reduce:{c.function}{'~' if c.centered else ''}{'+i' if c.pairs else ''}{'>i' if emit_pairs else ''}"
-        f"{c.finish and ':' + c.finish}:"
-        f"{src if packed(src_dt) else wgsl_type(src_dt)}{'/words' if words else ''}"
+        f"{c.finish and ':' + c.finish}:{shown}{'/words' if words else ''}"
         f"[{kept_rank}|{red_rank}]:{ox}x{ry}:{wgsl_type(np.dtype(out))}"
     )
     if c.acc == BOOL:
@@ -172,7 +155,7 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
     def source() -> str:
         filled = (
             wgsl_template("reduction")
-            .replace("{{src_type}}", "u32" if packed(src_dt) else wgsl_type(src_dt))
+            .replace("{{inputs}}", "\n".join(inputs))
             .replace("{{out_type}}", wgsl_type(np.dtype(out)))
             .replace("{{acc_type}}", acc_t)
             .replace("{{meta_vec4s}}", str(-(-n_words // 4)))
@@ -182,18 +165,126 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
             .replace("{{threads}}", str(ox * ry))
             .replace("{{merge}}", merge)
             .replace("{{kept}}", "\n".join(kept))
-            .replace("{{reduced}}", "\n".join(reduced))
+            .replace("{{value}}", "\n".join(value))
             .replace("{{index}}", "\n".join(index))
             .replace("{{store_index}}", store)
             .replace("{{loop}}", "\n".join(loop))
             .replace("{{finish}}", finish)
         )
-        return used_only("\n".join([wgsl_template("common"), wgsl_typed("reductions"), filled]))
+        libraries = [wgsl_template("common"), wgsl_typed("reductions")]
+        if prologue is not None:  # (what an element-wise expression may call)
+            libraries += [wgsl_functions("elementwise"), wgsl_functions("binary"), wgsl_typed("ufuncs")]
+        return used_only("\n".join([*libraries, filled]))
 
     bindings = ("read", "write", "uniform") + (("read",) if c.centered or c.pairs else ())
     if emit_pairs:
         bindings = (*bindings, "write")
+    if prologue is not None:
+        bindings = (*bindings, *("read",) * (sum(1 for _, scalar in prologue[1] if not scalar) - 1))
     return Kernel(name, "reduce_axes", bindings, source)
+
+
+Parts = tuple[list[str], list[str], list[str], list[str], int, str]
+
+
+def _one_input(c: Combine, src_dt: np.dtype, kept_rank: int, red_rank: int, words: bool) -> Parts:
+    """A pass reading one input (`src`) through its strides: (declarations, the kept axes' walk,
+    the value function, the loop's loads, uniform words, the input's name in the kernel's)."""
+    kept_at = 7
+    red_at = kept_at + 2 * kept_rank
+    n_words = red_at + 2 * red_rank
+    kept = ["    var base = iword(4u);",
+            *walk_lines("ko", "oc", kept_rank, kept_at, [("base", kept_at + kept_rank)])]
+    reduced = ["    var off = base;", *walk_lines("rr", "r", red_rank, red_at, [("off", red_at + red_rank)])]
+    loaded = load_packed("src", "u32(off)", src_dt) if packed(src_dt) else "src[u32(off)]"
+    value = convert_scalar(loaded, src_dt, c.acc)
+    if words:  # both halves of the word, combined (a sum of squared deviations: both squares)
+        fn = f"{c.function}_{'u32' if c.acc == BOOL else wgsl_type(c.acc)}"
+        reduced.append("    let w = src[u32(off)];")
+        if src_dt.kind == "f":
+            reduced.append("    let h = unpack2x16float(w);")
+            halves = ["h.x", "h.y"]
+        else:
+            word = "bitcast<i32>(w)" if src_dt.kind == "i" else "w"
+            halves = [f"extractBits({word}, {b}u, 16u)" for b in (0, 16)]
+        lo, hi = (convert_scalar(e, src_dt, c.acc) for e in halves)
+        if c.centered:
+            reduced += [f"    let d0 = {lo} - center[oc];", f"    let d1 = {hi} - center[oc];"]
+            value = "d0 * d0 + d1 * d1"
+        else:
+            value = f"{fn}({lo}, {hi})"
+    elif c.centered:
+        reduced.append(f"    let dev = {value} - center[oc];")
+        value = "dev * dev"
+    reduced.append(f"    return {value};")
+    acc_t = wgsl_type(c.acc)
+    fn_lines = [f"fn value(r: u32, base: i32, oc: u32) -> {acc_t} {{", *reduced, "}"]
+    loads = ["        let x0 = value(r0, base, oc);",
+             *[f"        let x{j} = value(min(r{j}, r_hi - 1u), base, oc);" for j in range(1, 4)]]
+    stored = "u32" if packed(src_dt) else wgsl_type(src_dt)
+    inputs = [f"@group(0) @binding(0) var<storage, read> src: array<{stored}>;"]
+    shown = src_dt.name if packed(src_dt) else wgsl_type(src_dt)
+    return inputs, kept, fn_lines, loads, n_words, shown
+
+
+def _prologue_parts(c: Combine, prologue: tuple, kept_rank: int, red_rank: int, fixed: int) -> Parts:
+    """A pass whose reduced values are an element-wise expression (see `_kernel`): each array input
+    walked through its own strides, the expression evaluated on four elements at once (a vec4, as
+    the element-wise kernels do). Words: 0-6 as a one-input pass's (4 unused), then each input's
+    offset, the kept shape, each input's kept strides, the reduced shape, each input's reduced
+    strides, the scalars' bits and the calls' parameters (`Expr.fixed_words`)."""
+    program, specs = prologue
+    arrays = [k for k, (_, scalar) in enumerate(specs) if not scalar]
+    n_arr = len(arrays)
+    kept_at = 7 + n_arr
+    kept_strides = kept_at + kept_rank
+    red_at = kept_strides + n_arr * kept_rank
+    red_strides = red_at + red_rank
+    scalar_at = red_strides + n_arr * red_rank
+    param_at = scalar_at + sum(1 for _, scalar in specs if scalar)
+    n_words = param_at + sum(call[5] for call in program)
+    acc_t = wgsl_type(c.acc)
+    bases = [f"base{j}" for j in range(n_arr)]
+    kept = [f"    var base{j} = iword({7 + j}u);" for j in range(n_arr)]
+    kept += walk_lines("ko", "oc", kept_rank, kept_at,
+                       [(f"base{j}", kept_strides + j * kept_rank) for j in range(n_arr)])
+    params = ", ".join([*(f"r{lane}: u32" for lane in range(4)), *(f"{b}: i32" for b in bases), "oc: u32"])
+    body: list[str] = []
+    for lane in range(4):
+        body += [f"    var off{j}_{lane} = base{j};" for j in range(n_arr)]
+        body += walk_lines(f"rr{lane}", f"r{lane}", red_rank, red_at,
+                           [(f"off{j}_{lane}", red_strides + j * red_rank) for j in range(n_arr)])
+    inputs, values, dtypes = [], [], []
+    scalar_k = 0
+    for k, (name, scalar) in enumerate(specs):
+        dt = np.dtype(name)
+        dtypes.append(dt)
+        t = value_type(dt)
+        if scalar:
+            values.append(f"vec4<{t}>(bitcast<{t}>(word({scalar_at + scalar_k}u)))")
+            scalar_k += 1
+            continue
+        j = arrays.index(k)
+        binding = 0 if j == 0 else fixed + j - 1
+        inputs.append(f"@group(0) @binding({binding}) var<storage, read> in{j}: "
+                      f"array<{'u32' if packed(dt) else t}>;")
+        lanes = [load_packed(f"in{j}", f"u32(off{j}_{lane})", dt) if packed(dt)
+                 else f"in{j}[u32(off{j}_{lane})]" for lane in range(4)]
+        body.append(f"    let a{k} = vec4<{t}>({', '.join(lanes)});")
+        values.append(f"a{k}")
+    body += program_lines(program, dtypes, values, param_at)
+    result = convert(f"v{len(program) - 1}", np.dtype(program[-1][4]), c.acc)
+    if c.centered:
+        body += [f"    let dev = {result} - vec4<f32>(center[oc]);", "    return dev * dev;"]
+    else:
+        body.append(f"    return {result};")
+    fn_lines = [f"fn value({params}) -> vec4<{acc_t}> {{", *body, "}"]
+    at = ", ".join(["r0", *(f"min(r{j}, r_hi - 1u)" for j in range(1, 4)), *bases, "oc"])
+    loads = [f"        let xs = value({at});", *[f"        let x{j} = xs[{j}];" for j in range(4)]]
+    marks = [f"x{k}:{name if packed(np.dtype(name)) else wgsl_type(np.dtype(name))}{'' if scalar else '[a]'}"
+             for k, (name, scalar) in enumerate(specs)]
+    shown = nested([(call[0], call[1], call[5]) for call in program], marks)
+    return inputs, kept, fn_lines, loads, n_words, shown
 
 
 def _pow2_at_most(n: int, cap: int) -> int:
@@ -215,6 +306,26 @@ def _shape_of_group(n_out: int, n_red: int, red_stride: int, facts: Facts) -> tu
     return ox, threads // ox
 
 
+@dataclass(frozen=True)
+class Reading:
+    """What a reduction plan reduces (its planner's arguments), for engine/executor.py to plan it
+    again with the element-wise work that wrote its input computed in its loads (a prologue)."""
+
+    combine: Combine
+    layout: Layout
+    axes: tuple[int, ...]
+    src: np.dtype
+    out: np.dtype | None
+    name: str
+    count: int | None
+    prologue: Expr | None
+
+    def planned(self, prologue: Expr, facts: Facts) -> Plan:
+        """The same reduction of `prologue`'s values (an expression over the input's shape)."""
+        return plan_reduction(self.combine, self.layout, self.axes, prologue.out, facts, self.out, self.name,
+                              self.count, prologue)
+
+
 def plan_reduction(
     c: Combine,
     layout: Layout,
@@ -224,14 +335,27 @@ def plan_reduction(
     out: np.dtype | None = None,
     name: str = "reduce",
     count: int | None = None,
+    prologue: Expr | None = None,
 ) -> Plan:
     """The plan reducing `layout`'s `axes` (sorted, distinct) with `c`; its output is C-ordered
     over the kept axes (a reshape gives keepdims). `out`: the result's dtype (default: the
     accumulator's; int32 for an arg reduction). Slot ("tmp", k) are the partials of split passes;
     a centered reduction binds its centers as input 1. `count`: the elements each output reduces,
-    for the final scale (a pass over partials is given the original count)."""
+    for the final scale (a pass over partials is given the original count). `prologue`: reduce
+    the values of this element-wise expression over `layout.shape` instead (of dtype `src`): its
+    array operands are the plan's inputs, in order, the centers after them. The plan's `reduce`
+    says what it reduces (`Reading`).
+
+    >>> from pycore.kernels.elementwise import Call, Operand
+    >>> x = Operand(F32, Layout.contiguous((64, 8)))
+    >>> e = Expr((x,), (Call("multiply_f32", (0, 0), F32, F32),), (64, 8))
+    >>> p = plan_reduction(Combine("sum", F32, 0.0), x.layout, (0,), F32, Facts(), prologue=e)
+    >>> p.steps[0].kernel.name
+    'reduce:sum:multiply_f32(x0:f32[a],x0:f32[a])[1|1]:8x32:f32'
+    """
+    reading = Reading(c, layout, axes, src, out, name, count, prologue)
     out = out or (np.dtype(np.int32) if c.arg else c.acc)
-    as_words = _in_words(c, layout, axes, src)
+    as_words = _in_words(c, layout, axes, src) if prologue is None else None
     if as_words is not None:  # (the scale counts elements, not words)
         count = count or math.prod(layout.shape[d] for d in axes)
         layout = as_words
@@ -241,11 +365,15 @@ def plan_reduction(
     n_out, n_red = math.prod(kept_shape), math.prod(red_shape)
     if n_out == 0 or n_red == 0:
         raise ValueError(f"{name}: nothing to reduce on the GPU (the NumPy path answers empty inputs)")
-    k_dims, (k_strides,) = collapse(kept_shape, [tuple(layout.strides[d] for d in kept_axes)])
-    r_dims, (r_strides,) = collapse(red_shape, [tuple(layout.strides[d] for d in axes)])
+    views = [layout]
+    if prologue is not None:
+        views = [o.layout.broadcast_to(layout.shape) for o in prologue.operands if o.layout is not None]
+    k_dims, k_each = collapse(kept_shape, [tuple(v.strides[d] for d in kept_axes) for v in views])
+    r_dims, r_each = collapse(red_shape, [tuple(v.strides[d] for d in axes) for v in views])
     if n_out == 1:
-        k_dims, k_strides = (), ()
-    ox, ry = _shape_of_group(n_out, n_red, r_strides[-1], facts)
+        k_dims, k_each = (), [() for _ in views]
+    walked = [abs(st[-1]) for st in r_each if st[-1]]  # (the widest step sets the workgroup's shape)
+    ox, ry = _shape_of_group(n_out, n_red, max(walked, default=1), facts)
     blocks = -(-n_out // ox)
     target = CPU_GROUPS if facts.cpu_adapter else GPU_GROUPS
     segments = 1
@@ -262,27 +390,24 @@ def plan_reduction(
     scale = word_of(1.0 / left if left > 0 else math.inf, F32) if c.finish and not split else 0
     pairs_out = split and c.arg  # a split arg reduction's partials: values, and their indices beside
     kernel = _kernel(first, src.name, (c.acc if split else out).name, len(k_dims), len(r_dims), ox, ry,
-                     pairs_out, as_words is not None)
+                     pairs_out, as_words is not None,
+                     None if prologue is None else (prologue.program, prologue.specs))
     identity = word_of(c.identity, c.acc)
-    words = [
-        n_out,
-        n_red,
-        seg_len,
-        blocks,
-        i32_word(layout.offset),
-        identity,
-        scale,
-        *k_dims,
-        *[i32_word(s) for s in k_strides],
-        *r_dims,
-        *[i32_word(s) for s in r_strides],
-    ]
+    words = [n_out, n_red, seg_len, blocks, i32_word(layout.offset), identity, scale]
+    if prologue is None:
+        words += [*k_dims, *[i32_word(s) for s in k_each[0]], *r_dims, *[i32_word(s) for s in r_each[0]]]
+    else:  # (each input's offset and strides; word 4 unused)
+        words[4] = 0
+        words += [i32_word(v.offset) for v in views]
+        words += [*k_dims, *[i32_word(s) for st in k_each for s in st]]
+        words += [*r_dims, *[i32_word(s) for st in r_each for s in st], *prologue.fixed_words()]
     steps = []
     slots: tuple[Slot, ...] = (Slot("in", 0), Slot("tmp", 0) if split else Slot("out", 0), Slot("meta"))
     if c.centered or c.pairs:
-        slots = (*slots, Slot("in", 1))
+        slots = (*slots, Slot("in", len(views)))
     if pairs_out:
         slots = (*slots, Slot("tmp", 1))
+    slots = (*slots, *[Slot("in", j) for j in range(1, len(views))])  # (a prologue's other inputs)
     steps.append(Step(kernel, slots, tuple(words), grid_for(blocks * segments, facts.max_groups)))
     scratch = []
     if split:  # partials (segments, n_out), C order (and their indices): combine over axis 0
@@ -303,7 +428,7 @@ def plan_reduction(
                 Step(step.kernel, tuple(_shift(s, len(scratch)) for s in step.slots), step.words, step.grid)
             )
         scratch.extend(rest.scratch)
-    return Plan(tuple(steps), (Output(kept_shape, out),), tuple(scratch))
+    return Plan(tuple(steps), (Output(kept_shape, out),), tuple(scratch), reduce=reading)
 
 
 def _in_words(c: Combine, layout: Layout, axes: tuple[int, ...], src: np.dtype) -> Layout | None:

@@ -5,7 +5,10 @@ dtypes, broadcasting); a chain whose intermediates the program dropped runs as o
 trace's "fused" names what it computed; info()'s "fused_away" counts the kernels left out); an
 intermediate the program holds, or another kernel reads (or a view of it), is computed and kept; an
 input dropped after a producer was queued (its buffer rewritten) stops fusion instead of changing a
-result."""
+result. A reduction of such temporaries reads them through a prologue: the expression evaluated
+in its loads (column statistics, a largest difference, var's two passes, arg reductions, counts of
+a comparison, a reshaped temporary), with the same answers.
+"""
 
 from __future__ import annotations
 
@@ -155,3 +158,65 @@ def test_queued_element_wise_chains_fuse_and_give_the_unfused_answers(gpu):
     assert r["names_fused"], r  # the last kernel of the chain computed the whole chain
     assert r["away"] == 8, r  # add + gelu's eight calls, their intermediates dropped: 1 kernel of 9
     assert r["dense_away"] == 2, r  # relu computed add's value (kept: d is read); multiply into exp
+
+
+PROLOGUES = '''
+import gc
+from pycore.engine.executor import compiles_async as compiled
+from pycore.engine.runtime import RUNTIME
+rng = np.random.default_rng(5)
+G = {"backend": "gpu"}
+failures = []
+
+def close(label, got, want, tol=1e-5):
+    got, want = np.asarray(got), np.asarray(want)
+    if got.shape != want.shape or not np.allclose(got.astype(np.float64), want, rtol=tol, atol=tol,
+                                                  equal_nan=True):
+        failures.append(f"{label}: {got.dtype}{got.shape} {got.ravel()[:6].tolist()} != "
+                        f"{want.dtype}{want.shape} {want.ravel()[:6].tolist()}")
+
+xh = rng.standard_normal((300, 40)).astype(np.float32)
+xh[5, 3], xh[7, 4] = np.nan, np.inf
+ih = rng.integers(-2**31, 2**31 - 1, (6, 50), dtype=np.int64).astype(np.int32)
+x, i = await pycore.to_gpu_async(xh), await pycore.to_gpu_async(ih)
+x64 = xh.astype(np.float64)
+away = {}
+for attempt in range(3):
+    await compiled()
+    before = pycore.info()["fused_away"]
+    RUNTIME.trace.clear()
+    m = await pycore.mean_async(x, axis=0)
+    d = await pycore.subtract_async(x, m, **G)  # (held: computed and kept)
+    s = await pycore.sum_async(await pycore.multiply_async(d, d, **G), axis=0)
+    r = await pycore.max_async(await pycore.abs_async(await pycore.subtract_async(x, 1.0, **G), **G), axis=1)
+    v = await pycore.var_async(await pycore.exp_async(x, **G), axis=1, correction=1)
+    a = await pycore.argmax_async(await pycore.multiply_async(x, -2.0, **G), axis=1)
+    c = await pycore.sum_async(await pycore.greater_async(x, 0.5, **G), axis=0)
+    t = await pycore.sum_async((await pycore.multiply_async(x, 3.0, **G)).reshape((40, 300)), axis=1)
+    w = await pycore.sum_async(await pycore.multiply_async(i, 3, **G), axis=1)
+    u = await pycore.min_async((await pycore.add_async(x, 2.0, **G)).T, axis=0)  # (a view: not fused)
+    with np.errstate(all="ignore"):
+        close(f"sum sq dev {attempt}", await s.to_numpy_async(), ((x64 - x64.mean(0)) ** 2).sum(0), 1e-4)
+        close(f"max abs {attempt}", await r.to_numpy_async(), np.abs(x64 - 1).max(1))
+        close(f"var exp {attempt}", await v.to_numpy_async(), np.exp(x64).var(1, ddof=1), 1e-4)
+        close(f"argmax {attempt}", await a.to_numpy_async(), np.argmax(-2 * x64, 1), 0)
+        close(f"count {attempt}", await c.to_numpy_async(), (x64 > 0.5).sum(0), 0)
+        close(f"reshaped {attempt}", await t.to_numpy_async(), (3 * x64).reshape(40, 300).sum(1), 1e-4)
+        close(f"int wrap {attempt}", await w.to_numpy_async(), (ih * np.int32(3)).sum(1, dtype=np.int32), 0)
+        close(f"transposed {attempt}", await u.to_numpy_async(), (x64 + 2).min(1))
+    away[attempt] = pycore.info()["fused_away"] - before
+    names = [e.get("fused") or "" for e in pycore.trace() if e["op"] in ("sum", "max", "var", "argmax")]
+    del m, d, s, r, v, a, c, t, w, u
+del x, i
+gc.collect()
+{"failures": failures, "away": away, "names": names}
+'''
+
+
+def test_a_reduction_of_temporaries_computes_them_in_its_loads(gpu):
+    r = gpu.py(PROLOGUES)
+    assert r["failures"] == [], r["failures"]
+    # left out: multiply (of the held d), subtract + abs, exp (both var passes read it), multiply
+    # (argmax), greater, the reshaped multiply, the int multiply; the transposed add is read as stored
+    assert r["away"]["2"] == 8, r
+    assert "abs_f32(subtract_f32(" in r["names"][1] and "exp_f32" in r["names"][2], r["names"]

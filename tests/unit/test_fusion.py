@@ -107,3 +107,61 @@ def test_a_batch_built_like_an_earlier_one_reuses_its_kernels_with_its_own_value
     held, inside_held = kernels(chain(1.0), alive={3})
     assert held[3].name == "gelu(clip(x0,p,p))" and 4 not in held and inside_held == {2}
     assert kernels(chain(1.0), elements=[N, N, 0, 0, 0]) == ({}, frozenset())
+
+
+# ---------------------------------------------------------------- reductions with a prologue
+
+def _prologue(shape):
+    """(x - m) ** 2 with m a broadcast row, as the queue's fusion hands a reduction."""
+    from pycore.array.layout import Layout
+    from pycore.kernels.elementwise import Call, Expr, Operand
+    f32 = np.dtype(np.float32)
+    x = Operand(f32, Layout.contiguous(shape))
+    m = Operand(f32, Layout.contiguous(shape[-1:]))
+    calls = (Call("subtract_f32", (0, 1), f32, f32), Call("multiply_f32", (-1, -1), f32, f32))
+    return Expr((x, m), calls, shape)
+
+
+def test_a_reduction_reads_each_prologue_input_through_its_own_strides():
+    from pycore.kernels.reduction import Combine, plan_reduction
+    f32 = np.dtype(np.float32)
+    e = _prologue((300, 40))
+    x = e.operands[0].layout
+    plan = plan_reduction(Combine("sum", f32, 0.0), x, (0,), f32, Facts(), prologue=e)
+    (step,) = plan.steps
+    assert step.kernel.name.startswith("reduce:sum:multiply_f32(v0=subtract_f32(x0:f32[a],x1:f32[a]),v0)")
+    assert step.kernel.bindings == ("read", "write", "uniform", "read")  # the row after the fixed ones
+    assert [s.kind + str(s.index) for s in step.slots] == ["in0", "out0", "meta0", "in1"]
+    words = step.words
+    assert words[7:9] == (0, 0)  # each input's offset; then the kept axis (40) and its strides
+    assert words[9] == 40 and words[10:12] == (1, 1)  # x walks columns, m its elements
+    assert words[12] == 300 and words[13:15] == (40, 0)  # the reduced axis: x's rows, m broadcast
+    source = step.kernel.source()
+    assert "let xs = value(r0, min(r1, r_hi - 1u)" in source and "subtract_f32(a0, a1)" in source
+    assert plan.reduce.prologue is e and plan.reduce.planned(e, Facts()).steps == plan.steps
+
+
+def test_a_centered_or_split_reduction_keeps_its_other_bindings_after_the_prologues_inputs():
+    from pycore.kernels.reduction import Combine, plan_reduction
+    f32 = np.dtype(np.float32)
+    e = _prologue((100_000, 4))
+    dev = Combine("sum", f32, 0.0, finish="scale", centered=True)
+    plan = plan_reduction(dev, e.operands[0].layout, (0,), f32, Facts(), prologue=e)
+    first, *rest = plan.steps
+    assert [s.kind + str(s.index) for s in first.slots] == ["in0", "tmp0", "meta0", "in2", "in1"]
+    assert "center[oc]" in first.kernel.source() and rest  # split: the partials combined after
+    assert all("prologue" not in s.kernel.name and "subtract" not in s.kernel.name for s in rest)
+
+
+def test_a_producer_is_read_whole_or_through_a_contiguous_reshape_only():
+    from pycore.array.layout import Layout
+    from pycore.engine.executor import _read
+    from pycore.kernels.elementwise import Call, Expr, Operand
+    f32 = np.dtype(np.float32)
+    e = _prologue((6, 4))
+    assert _read(Operand(f32, Layout.contiguous((6, 4))), e) is e
+    assert _read(Operand(f32, Layout.contiguous((4, 6))), e) is None  # (m's broadcast axis would merge)
+    e = Expr(e.operands[:1], (Call("exp_f32", (0,), f32, f32),), (6, 4))
+    assert _read(Operand(f32, Layout.contiguous((4, 6))), e).operands[0].layout == Layout.contiguous((4, 6))
+    assert _read(Operand(f32, Layout.contiguous((6, 4)).transpose()), e) is None  # (read as stored)
+    assert _read(Operand(np.dtype(np.int32), Layout.contiguous((6, 4))), e) is None
