@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes the register-blocked matmul kernels into shaders/matmul.wgsl (between its markers):
-`matmul_vec4` for CPU adapters and one kernel per entry of `GPU_TILES` (pycore/kernels/matmul.py) for GPUs.
+`matmul_vec4` for CPU adapters and two kernels per entry of `GPU_TILES` (pycore/kernels/matmul.py)
+for GPUs: the plain one, and its z form (a batch, or split-K's slices of K, along z).
 
 Each keeps a block of C per thread in vec4 registers. WGSL has no unrolling directive, and
 SwiftShader spills private arrays indexed in loops to memory (8x slower, measured), so every
@@ -72,13 +73,16 @@ def kernel(rows: int = ROWS, cols4: int = COLS4, group: tuple[int, int] = GROUP)
 
 
 def gpu_kernel(name: str, bm: int, bn: int, bk: int, tm: int, tn: int, prefetch: bool = True,
-               double: bool = False) -> str:
+               double: bool = False, along_z: bool = False) -> str:
     """A workgroup-memory tiled matmul for GPUs on vec4 arrays (N and K multiples of 4): a workgroup
     of (bn / tn) x (bm / tm) threads computes a bm x bn tile of C, each thread tm rows x tn columns
     held in named vec4 registers; K advances bk at a time through workgroup memory (A stored
     transposed, so a thread reads 4 of its rows as one vec4). With `prefetch`, the next slice's
     global loads are issued before the current slice is multiplied; with `double` (and prefetch),
-    two slices of workgroup memory alternate, one barrier a slice."""
+    two slices of workgroup memory alternate, one barrier a slice. With `along_z`, workgroups along
+    z take the offsets and the slice of K of Dims' a_z, b_z, c_z and k_z (a batch of products, or
+    split-K's partial products); without, the kernel is the plain one (those cost about 3% of a
+    2-D product's time on an H100)."""
     gx, gy = bn // tn, bm // tm
     copies = 2 if double else 1
     threads, m4, n4t, bk4 = gx * gy, bm // 4, bn // 4, bk // 4
@@ -103,36 +107,40 @@ def gpu_kernel(name: str, bm: int, bn: int, bk: int, tm: int, tn: int, prefetch:
         f"    let row0 = wid.y * {bm}u;",
         f"    let col0 = wid.x * {n4t}u;",
         f"    let t = lid.y * {gx}u + lid.x;",
-        "    // workgroups along z: a product each (a batch) or a slice of K each (partial products);",
-        "    // their vec4 offsets into A, B and C, and the vec4s of K each sums (0: all of K)",
-        "    let za = wid.z * dims.a_z;",
-        "    let zb = wid.z * dims.b_z;",
-        "    let zc = wid.z * dims.c_z;",
-        "    let kn = select(k4, min(dims.k_z, k4 - min(k4, wid.z * dims.k_z)), dims.k_z != 0u);",
     ]
+    if along_z:
+        out += [
+            "    // workgroups along z: a product each (a batch) or a slice of K each (partial products);",
+            "    // their vec4 offsets into A, B and C, and the vec4s of K each sums (0: all of K)",
+            "    let za = wid.z * dims.a_z;",
+            "    let zb = wid.z * dims.b_z;",
+            "    let zc = wid.z * dims.c_z;",
+            "    let kn = select(k4, min(dims.k_z, k4 - min(k4, wid.z * dims.k_z)), dims.k_z != 0u);",
+        ]
+    za, kn, kl = ("za + ", "kn", "kn * 4u") if along_z else ("", "k4", "dims.K")
     out += [f"    var c{r}_{j} = vec4<f32>(0.0);" for r in range(tm) for j in cj]
     for x in range(la):
         out += [f"    let ar{x} = (t + {x * threads}u) / {bk4}u;",
                 f"    let aq{x} = (t + {x * threads}u) % {bk4}u;",
                 f"    let aok{x} = row0 + ar{x} < dims.M;",
-                f"    let abase{x} = za + (row0 + ar{x}) * k4 + aq{x};",
+                f"    let abase{x} = {za}(row0 + ar{x}) * k4 + aq{x};",
                 f"    var va{x} = vec4<f32>(0.0);"]
     for x in range(lb):
         out += [f"    let bk{x} = (t + {x * threads}u) / {n4t}u;",
                 f"    let bc{x} = (t + {x * threads}u) % {n4t}u;",
                 f"    let bok{x} = col0 + bc{x} < n4;",
-                f"    let bbase{x} = zb + bk{x} * n4 + col0 + bc{x};",
+                *([f"    let bbase{x} = zb + bk{x} * n4 + col0 + bc{x};"] if along_z else []),
                 f"    var vb{x} = vec4<f32>(0.0);"]
 
     def loads(k0: str, indent: str) -> list[str]:
         lines = []
         for x in range(la):
             lines += [f"{indent}va{x} = vec4<f32>(0.0);",
-                      f"{indent}if (aok{x} && {k0} + aq{x} < kn) {{ va{x} = A4[abase{x} + {k0}]; }}"]
+                      f"{indent}if (aok{x} && {k0} + aq{x} < {kn}) {{ va{x} = A4[abase{x} + {k0}]; }}"]
         for x in range(lb):
+            at = f"bbase{x} + {k0} * 4u * n4" if along_z else f"({k0} * 4u + bk{x}) * n4 + col0 + bc{x}"
             lines += [f"{indent}vb{x} = vec4<f32>(0.0);",
-                      f"{indent}if (bok{x} && {k0} * 4u + bk{x} < kn * 4u) "
-                      f"{{ vb{x} = B4[bbase{x} + {k0} * 4u * n4]; }}"]
+                      f"{indent}if (bok{x} && {k0} * 4u + bk{x} < {kl}) {{ vb{x} = B4[{at}]; }}"]
         return lines
 
     def stores(indent: str, base_a: str = "", base_b: str = "") -> list[str]:
@@ -158,7 +166,7 @@ def gpu_kernel(name: str, bm: int, bn: int, bk: int, tm: int, tn: int, prefetch:
 
     if double:
         out += loads("0u", "    ") + stores("    ") + ["    workgroupBarrier();", "    var half = 0u;"]
-        out.append(f"    for (var k0 = 0u; k0 < kn; k0 = k0 + {bk4}u) {{")
+        out.append(f"    for (var k0 = 0u; k0 < {kn}; k0 = k0 + {bk4}u) {{")
         out.append(f"        let next = k0 + {bk4}u;")
         out += loads("next", "        ")
         out += multiply("        ", f"half * {bk * m4}u + ", f"half * {bk * n4t}u + ")
@@ -168,7 +176,7 @@ def gpu_kernel(name: str, bm: int, bn: int, bk: int, tm: int, tn: int, prefetch:
     else:
         if prefetch:
             out += loads("0u", "    ")
-        out.append(f"    for (var k0 = 0u; k0 < kn; k0 = k0 + {bk4}u) {{")
+        out.append(f"    for (var k0 = 0u; k0 < {kn}; k0 = k0 + {bk4}u) {{")
         if not prefetch:
             out += loads("k0", "        ")
         out += stores("        ")
@@ -183,7 +191,8 @@ def gpu_kernel(name: str, bm: int, bn: int, bk: int, tm: int, tn: int, prefetch:
             row = f"row0 + (lid.y + {i * gy}u) * 4u + {r}u"
             out.append(f"    if ({row} < dims.M) {{")
             out += [f"        if (col0 + lid.x + {j * gx}u < n4) "
-                    f"{{ C4[zc + ({row}) * n4 + col0 + lid.x + {j * gx}u] = c{4 * i + r}_{j}; }}" for j in cj]
+                    f"{{ C4[{'zc + ' if along_z else ''}({row}) * n4 + col0 + lid.x + {j * gx}u] = "
+                    f"c{4 * i + r}_{j}; }}" for j in cj]
             out.append("    }")
     out.append("}")
     return "\n".join(out) + "\n"
@@ -192,7 +201,8 @@ def gpu_kernel(name: str, bm: int, bn: int, bk: int, tm: int, tn: int, prefetch:
 def rendered(text: str) -> str:
     head, rest = text.split(BEGIN + "\n", 1)
     _, tail = rest.split(END, 1)
-    gpu = [gpu_kernel(entry, *shape) for entry, shape in GPU_TILES.items()]
+    gpu = [gpu_kernel(entry + z, *shape, along_z=bool(z))  # (each tile plain, then its z form)
+           for entry, shape in GPU_TILES.items() for z in ("", "z")]
     return head + BEGIN + "\n" + "\n".join([kernel(), *gpu]) + END + tail
 
 

@@ -1,10 +1,8 @@
 // Selecting kernels: each element of a C-ordered output computed from a few input views read
 // through their own strides (broadcast axes have stride 0), the family of the Array API's where,
-// clip, take and take_along_axis. pycore/kernels/gather.py fills in this template, after
+// take and take_along_axis. pycore/kernels/gather.py fills in this template, after
 // common.wgsl, for each (mode, dtypes, rank):
 // - where: out = x1 where condition else x2 (inputs condition, x1, x2, converted to out's dtype);
-// - clip: out = x raised to min, then lowered to max (either bound optional; a NaN among x, min,
-//   max gives NaN, as the standard says);
 // - gather: out = x at `index` along one axis, the index read from an index array: negative ones
 //   count from the end, and any still out of [0, n) is clamped to it (the host checks host
 //   indices and raises IndexError first; indices already on the GPU are clamped).

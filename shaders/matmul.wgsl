@@ -7,9 +7,9 @@
 // Edges: rows past M are clamped for loading (their results are not stored), columns past N load
 // as zero, and stores are bounds-checked, so no dimension needs to be a multiple of the tile.
 
-// The GPU tile kernels (matmul_t*) also take workgroups along z: each z's vec4 offsets into A, B and
-// C are z * a_z, z * b_z, z * c_z, and it sums k_z vec4s of K from there (0: all of K): a batch of
-// products, or the partial products of slices of K (kernels/matmul.py plans both).
+// The GPU tile kernels' z forms (matmul_t*z) also take workgroups along z: each z's vec4 offsets into
+// A, B and C are z * a_z, z * b_z, z * c_z, and it sums k_z vec4s of K from there (0: all of K): a
+// batch of products, or the partial products of slices of K (kernels/matmul.py plans both).
 struct Dims { M: u32, N: u32, K: u32, a_z: u32, b_z: u32, c_z: u32, k_z: u32, _p7: u32 }
 
 @group(0) @binding(0) var<storage, read> A: array<f32>;
@@ -1122,12 +1122,6 @@ fn matmul_t128(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_
     let row0 = wid.y * 128u;
     let col0 = wid.x * 32u;
     let t = lid.y * 8u + lid.x;
-    // workgroups along z: a product each (a batch) or a slice of K each (partial products);
-    // their vec4 offsets into A, B and C, and the vec4s of K each sums (0: all of K)
-    let za = wid.z * dims.a_z;
-    let zb = wid.z * dims.b_z;
-    let zc = wid.z * dims.c_z;
-    let kn = select(k4, min(dims.k_z, k4 - min(k4, wid.z * dims.k_z)), dims.k_z != 0u);
     var c0_0 = vec4<f32>(0.0);
     var c0_1 = vec4<f32>(0.0);
     var c0_2 = vec4<f32>(0.0);
@@ -1163,32 +1157,30 @@ fn matmul_t128(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_
     let ar0 = (t + 0u) / 2u;
     let aq0 = (t + 0u) % 2u;
     let aok0 = row0 + ar0 < dims.M;
-    let abase0 = za + (row0 + ar0) * k4 + aq0;
+    let abase0 = (row0 + ar0) * k4 + aq0;
     var va0 = vec4<f32>(0.0);
     let ar1 = (t + 128u) / 2u;
     let aq1 = (t + 128u) % 2u;
     let aok1 = row0 + ar1 < dims.M;
-    let abase1 = za + (row0 + ar1) * k4 + aq1;
+    let abase1 = (row0 + ar1) * k4 + aq1;
     var va1 = vec4<f32>(0.0);
     let bk0 = (t + 0u) / 32u;
     let bc0 = (t + 0u) % 32u;
     let bok0 = col0 + bc0 < n4;
-    let bbase0 = zb + bk0 * n4 + col0 + bc0;
     var vb0 = vec4<f32>(0.0);
     let bk1 = (t + 128u) / 32u;
     let bc1 = (t + 128u) % 32u;
     let bok1 = col0 + bc1 < n4;
-    let bbase1 = zb + bk1 * n4 + col0 + bc1;
     var vb1 = vec4<f32>(0.0);
     va0 = vec4<f32>(0.0);
-    if (aok0 && 0u + aq0 < kn) { va0 = A4[abase0 + 0u]; }
+    if (aok0 && 0u + aq0 < k4) { va0 = A4[abase0 + 0u]; }
     va1 = vec4<f32>(0.0);
-    if (aok1 && 0u + aq1 < kn) { va1 = A4[abase1 + 0u]; }
+    if (aok1 && 0u + aq1 < k4) { va1 = A4[abase1 + 0u]; }
     vb0 = vec4<f32>(0.0);
-    if (bok0 && 0u * 4u + bk0 < kn * 4u) { vb0 = B4[bbase0 + 0u * 4u * n4]; }
+    if (bok0 && 0u * 4u + bk0 < dims.K) { vb0 = B4[(0u * 4u + bk0) * n4 + col0 + bc0]; }
     vb1 = vec4<f32>(0.0);
-    if (bok1 && 0u * 4u + bk1 < kn * 4u) { vb1 = B4[bbase1 + 0u * 4u * n4]; }
-    for (var k0 = 0u; k0 < kn; k0 = k0 + 2u) {
+    if (bok1 && 0u * 4u + bk1 < dims.K) { vb1 = B4[(0u * 4u + bk1) * n4 + col0 + bc1]; }
+    for (var k0 = 0u; k0 < k4; k0 = k0 + 2u) {
         matmul_t128_a[(aq0 * 4u + 0u) * 32u + ar0 / 4u][ar0 % 4u] = va0.x;
         matmul_t128_a[(aq0 * 4u + 1u) * 32u + ar0 / 4u][ar0 % 4u] = va0.y;
         matmul_t128_a[(aq0 * 4u + 2u) * 32u + ar0 / 4u][ar0 % 4u] = va0.z;
@@ -1202,13 +1194,13 @@ fn matmul_t128(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_
         workgroupBarrier();
         let next = k0 + 2u;
         va0 = vec4<f32>(0.0);
-        if (aok0 && next + aq0 < kn) { va0 = A4[abase0 + next]; }
+        if (aok0 && next + aq0 < k4) { va0 = A4[abase0 + next]; }
         va1 = vec4<f32>(0.0);
-        if (aok1 && next + aq1 < kn) { va1 = A4[abase1 + next]; }
+        if (aok1 && next + aq1 < k4) { va1 = A4[abase1 + next]; }
         vb0 = vec4<f32>(0.0);
-        if (bok0 && next * 4u + bk0 < kn * 4u) { vb0 = B4[bbase0 + next * 4u * n4]; }
+        if (bok0 && next * 4u + bk0 < dims.K) { vb0 = B4[(next * 4u + bk0) * n4 + col0 + bc0]; }
         vb1 = vec4<f32>(0.0);
-        if (bok1 && next * 4u + bk1 < kn * 4u) { vb1 = B4[bbase1 + next * 4u * n4]; }
+        if (bok1 && next * 4u + bk1 < dims.K) { vb1 = B4[(next * 4u + bk1) * n4 + col0 + bc1]; }
         let a0_0 = matmul_t128_a[0u + lid.y];
         let a0_1 = matmul_t128_a[16u + lid.y];
         let b0_0 = matmul_t128_b[0u + lid.x];
@@ -1516,6 +1508,464 @@ fn matmul_t128(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_
         workgroupBarrier();
     }
     if (row0 + (lid.y + 0u) * 4u + 0u < dims.M) {
+        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 0u) * n4 + col0 + lid.x + 0u] = c0_0; }
+        if (col0 + lid.x + 8u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 0u) * n4 + col0 + lid.x + 8u] = c0_1; }
+        if (col0 + lid.x + 16u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 0u) * n4 + col0 + lid.x + 16u] = c0_2; }
+        if (col0 + lid.x + 24u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 0u) * n4 + col0 + lid.x + 24u] = c0_3; }
+    }
+    if (row0 + (lid.y + 0u) * 4u + 1u < dims.M) {
+        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 1u) * n4 + col0 + lid.x + 0u] = c1_0; }
+        if (col0 + lid.x + 8u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 1u) * n4 + col0 + lid.x + 8u] = c1_1; }
+        if (col0 + lid.x + 16u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 1u) * n4 + col0 + lid.x + 16u] = c1_2; }
+        if (col0 + lid.x + 24u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 1u) * n4 + col0 + lid.x + 24u] = c1_3; }
+    }
+    if (row0 + (lid.y + 0u) * 4u + 2u < dims.M) {
+        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 2u) * n4 + col0 + lid.x + 0u] = c2_0; }
+        if (col0 + lid.x + 8u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 2u) * n4 + col0 + lid.x + 8u] = c2_1; }
+        if (col0 + lid.x + 16u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 2u) * n4 + col0 + lid.x + 16u] = c2_2; }
+        if (col0 + lid.x + 24u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 2u) * n4 + col0 + lid.x + 24u] = c2_3; }
+    }
+    if (row0 + (lid.y + 0u) * 4u + 3u < dims.M) {
+        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 3u) * n4 + col0 + lid.x + 0u] = c3_0; }
+        if (col0 + lid.x + 8u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 3u) * n4 + col0 + lid.x + 8u] = c3_1; }
+        if (col0 + lid.x + 16u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 3u) * n4 + col0 + lid.x + 16u] = c3_2; }
+        if (col0 + lid.x + 24u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 3u) * n4 + col0 + lid.x + 24u] = c3_3; }
+    }
+    if (row0 + (lid.y + 16u) * 4u + 0u < dims.M) {
+        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 16u) * 4u + 0u) * n4 + col0 + lid.x + 0u] = c4_0; }
+        if (col0 + lid.x + 8u < n4) { C4[(row0 + (lid.y + 16u) * 4u + 0u) * n4 + col0 + lid.x + 8u] = c4_1; }
+        if (col0 + lid.x + 16u < n4) { C4[(row0 + (lid.y + 16u) * 4u + 0u) * n4 + col0 + lid.x + 16u] = c4_2; }
+        if (col0 + lid.x + 24u < n4) { C4[(row0 + (lid.y + 16u) * 4u + 0u) * n4 + col0 + lid.x + 24u] = c4_3; }
+    }
+    if (row0 + (lid.y + 16u) * 4u + 1u < dims.M) {
+        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 16u) * 4u + 1u) * n4 + col0 + lid.x + 0u] = c5_0; }
+        if (col0 + lid.x + 8u < n4) { C4[(row0 + (lid.y + 16u) * 4u + 1u) * n4 + col0 + lid.x + 8u] = c5_1; }
+        if (col0 + lid.x + 16u < n4) { C4[(row0 + (lid.y + 16u) * 4u + 1u) * n4 + col0 + lid.x + 16u] = c5_2; }
+        if (col0 + lid.x + 24u < n4) { C4[(row0 + (lid.y + 16u) * 4u + 1u) * n4 + col0 + lid.x + 24u] = c5_3; }
+    }
+    if (row0 + (lid.y + 16u) * 4u + 2u < dims.M) {
+        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 16u) * 4u + 2u) * n4 + col0 + lid.x + 0u] = c6_0; }
+        if (col0 + lid.x + 8u < n4) { C4[(row0 + (lid.y + 16u) * 4u + 2u) * n4 + col0 + lid.x + 8u] = c6_1; }
+        if (col0 + lid.x + 16u < n4) { C4[(row0 + (lid.y + 16u) * 4u + 2u) * n4 + col0 + lid.x + 16u] = c6_2; }
+        if (col0 + lid.x + 24u < n4) { C4[(row0 + (lid.y + 16u) * 4u + 2u) * n4 + col0 + lid.x + 24u] = c6_3; }
+    }
+    if (row0 + (lid.y + 16u) * 4u + 3u < dims.M) {
+        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 16u) * 4u + 3u) * n4 + col0 + lid.x + 0u] = c7_0; }
+        if (col0 + lid.x + 8u < n4) { C4[(row0 + (lid.y + 16u) * 4u + 3u) * n4 + col0 + lid.x + 8u] = c7_1; }
+        if (col0 + lid.x + 16u < n4) { C4[(row0 + (lid.y + 16u) * 4u + 3u) * n4 + col0 + lid.x + 16u] = c7_2; }
+        if (col0 + lid.x + 24u < n4) { C4[(row0 + (lid.y + 16u) * 4u + 3u) * n4 + col0 + lid.x + 24u] = c7_3; }
+    }
+}
+
+// C = A @ B when N and K are multiples of 4 (vec4 arrays), for GPUs. A workgroup of 8 x 16
+// threads computes a 128 x 128 tile of C, each thread 8 rows x 16 columns in registers
+// (rows lid.y * 4 + 64 * i, columns lid.x * 4 + 32 * j). K advances 8 at a time
+// through workgroup memory, A's slice stored transposed; loads past the edges are zero, and the next
+// slice's global loads are issued before the current one is multiplied.
+var<workgroup> matmul_t128z_a: array<vec4<f32>, 256>;  // [k * 32 + row / 4]
+var<workgroup> matmul_t128z_b: array<vec4<f32>, 256>;  // [k * 32 + column / 4]
+
+@compute @workgroup_size(8, 16)
+fn matmul_t128z(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+    let n4 = dims.N / 4u;
+    let k4 = dims.K / 4u;
+    let row0 = wid.y * 128u;
+    let col0 = wid.x * 32u;
+    let t = lid.y * 8u + lid.x;
+    // workgroups along z: a product each (a batch) or a slice of K each (partial products);
+    // their vec4 offsets into A, B and C, and the vec4s of K each sums (0: all of K)
+    let za = wid.z * dims.a_z;
+    let zb = wid.z * dims.b_z;
+    let zc = wid.z * dims.c_z;
+    let kn = select(k4, min(dims.k_z, k4 - min(k4, wid.z * dims.k_z)), dims.k_z != 0u);
+    var c0_0 = vec4<f32>(0.0);
+    var c0_1 = vec4<f32>(0.0);
+    var c0_2 = vec4<f32>(0.0);
+    var c0_3 = vec4<f32>(0.0);
+    var c1_0 = vec4<f32>(0.0);
+    var c1_1 = vec4<f32>(0.0);
+    var c1_2 = vec4<f32>(0.0);
+    var c1_3 = vec4<f32>(0.0);
+    var c2_0 = vec4<f32>(0.0);
+    var c2_1 = vec4<f32>(0.0);
+    var c2_2 = vec4<f32>(0.0);
+    var c2_3 = vec4<f32>(0.0);
+    var c3_0 = vec4<f32>(0.0);
+    var c3_1 = vec4<f32>(0.0);
+    var c3_2 = vec4<f32>(0.0);
+    var c3_3 = vec4<f32>(0.0);
+    var c4_0 = vec4<f32>(0.0);
+    var c4_1 = vec4<f32>(0.0);
+    var c4_2 = vec4<f32>(0.0);
+    var c4_3 = vec4<f32>(0.0);
+    var c5_0 = vec4<f32>(0.0);
+    var c5_1 = vec4<f32>(0.0);
+    var c5_2 = vec4<f32>(0.0);
+    var c5_3 = vec4<f32>(0.0);
+    var c6_0 = vec4<f32>(0.0);
+    var c6_1 = vec4<f32>(0.0);
+    var c6_2 = vec4<f32>(0.0);
+    var c6_3 = vec4<f32>(0.0);
+    var c7_0 = vec4<f32>(0.0);
+    var c7_1 = vec4<f32>(0.0);
+    var c7_2 = vec4<f32>(0.0);
+    var c7_3 = vec4<f32>(0.0);
+    let ar0 = (t + 0u) / 2u;
+    let aq0 = (t + 0u) % 2u;
+    let aok0 = row0 + ar0 < dims.M;
+    let abase0 = za + (row0 + ar0) * k4 + aq0;
+    var va0 = vec4<f32>(0.0);
+    let ar1 = (t + 128u) / 2u;
+    let aq1 = (t + 128u) % 2u;
+    let aok1 = row0 + ar1 < dims.M;
+    let abase1 = za + (row0 + ar1) * k4 + aq1;
+    var va1 = vec4<f32>(0.0);
+    let bk0 = (t + 0u) / 32u;
+    let bc0 = (t + 0u) % 32u;
+    let bok0 = col0 + bc0 < n4;
+    let bbase0 = zb + bk0 * n4 + col0 + bc0;
+    var vb0 = vec4<f32>(0.0);
+    let bk1 = (t + 128u) / 32u;
+    let bc1 = (t + 128u) % 32u;
+    let bok1 = col0 + bc1 < n4;
+    let bbase1 = zb + bk1 * n4 + col0 + bc1;
+    var vb1 = vec4<f32>(0.0);
+    va0 = vec4<f32>(0.0);
+    if (aok0 && 0u + aq0 < kn) { va0 = A4[abase0 + 0u]; }
+    va1 = vec4<f32>(0.0);
+    if (aok1 && 0u + aq1 < kn) { va1 = A4[abase1 + 0u]; }
+    vb0 = vec4<f32>(0.0);
+    if (bok0 && 0u * 4u + bk0 < kn * 4u) { vb0 = B4[bbase0 + 0u * 4u * n4]; }
+    vb1 = vec4<f32>(0.0);
+    if (bok1 && 0u * 4u + bk1 < kn * 4u) { vb1 = B4[bbase1 + 0u * 4u * n4]; }
+    for (var k0 = 0u; k0 < kn; k0 = k0 + 2u) {
+        matmul_t128z_a[(aq0 * 4u + 0u) * 32u + ar0 / 4u][ar0 % 4u] = va0.x;
+        matmul_t128z_a[(aq0 * 4u + 1u) * 32u + ar0 / 4u][ar0 % 4u] = va0.y;
+        matmul_t128z_a[(aq0 * 4u + 2u) * 32u + ar0 / 4u][ar0 % 4u] = va0.z;
+        matmul_t128z_a[(aq0 * 4u + 3u) * 32u + ar0 / 4u][ar0 % 4u] = va0.w;
+        matmul_t128z_a[(aq1 * 4u + 0u) * 32u + ar1 / 4u][ar1 % 4u] = va1.x;
+        matmul_t128z_a[(aq1 * 4u + 1u) * 32u + ar1 / 4u][ar1 % 4u] = va1.y;
+        matmul_t128z_a[(aq1 * 4u + 2u) * 32u + ar1 / 4u][ar1 % 4u] = va1.z;
+        matmul_t128z_a[(aq1 * 4u + 3u) * 32u + ar1 / 4u][ar1 % 4u] = va1.w;
+        matmul_t128z_b[bk0 * 32u + bc0] = vb0;
+        matmul_t128z_b[bk1 * 32u + bc1] = vb1;
+        workgroupBarrier();
+        let next = k0 + 2u;
+        va0 = vec4<f32>(0.0);
+        if (aok0 && next + aq0 < kn) { va0 = A4[abase0 + next]; }
+        va1 = vec4<f32>(0.0);
+        if (aok1 && next + aq1 < kn) { va1 = A4[abase1 + next]; }
+        vb0 = vec4<f32>(0.0);
+        if (bok0 && next * 4u + bk0 < kn * 4u) { vb0 = B4[bbase0 + next * 4u * n4]; }
+        vb1 = vec4<f32>(0.0);
+        if (bok1 && next * 4u + bk1 < kn * 4u) { vb1 = B4[bbase1 + next * 4u * n4]; }
+        let a0_0 = matmul_t128z_a[0u + lid.y];
+        let a0_1 = matmul_t128z_a[16u + lid.y];
+        let b0_0 = matmul_t128z_b[0u + lid.x];
+        let b0_1 = matmul_t128z_b[8u + lid.x];
+        let b0_2 = matmul_t128z_b[16u + lid.x];
+        let b0_3 = matmul_t128z_b[24u + lid.x];
+        c0_0 = c0_0 + a0_0.x * b0_0;
+        c0_1 = c0_1 + a0_0.x * b0_1;
+        c0_2 = c0_2 + a0_0.x * b0_2;
+        c0_3 = c0_3 + a0_0.x * b0_3;
+        c1_0 = c1_0 + a0_0.y * b0_0;
+        c1_1 = c1_1 + a0_0.y * b0_1;
+        c1_2 = c1_2 + a0_0.y * b0_2;
+        c1_3 = c1_3 + a0_0.y * b0_3;
+        c2_0 = c2_0 + a0_0.z * b0_0;
+        c2_1 = c2_1 + a0_0.z * b0_1;
+        c2_2 = c2_2 + a0_0.z * b0_2;
+        c2_3 = c2_3 + a0_0.z * b0_3;
+        c3_0 = c3_0 + a0_0.w * b0_0;
+        c3_1 = c3_1 + a0_0.w * b0_1;
+        c3_2 = c3_2 + a0_0.w * b0_2;
+        c3_3 = c3_3 + a0_0.w * b0_3;
+        c4_0 = c4_0 + a0_1.x * b0_0;
+        c4_1 = c4_1 + a0_1.x * b0_1;
+        c4_2 = c4_2 + a0_1.x * b0_2;
+        c4_3 = c4_3 + a0_1.x * b0_3;
+        c5_0 = c5_0 + a0_1.y * b0_0;
+        c5_1 = c5_1 + a0_1.y * b0_1;
+        c5_2 = c5_2 + a0_1.y * b0_2;
+        c5_3 = c5_3 + a0_1.y * b0_3;
+        c6_0 = c6_0 + a0_1.z * b0_0;
+        c6_1 = c6_1 + a0_1.z * b0_1;
+        c6_2 = c6_2 + a0_1.z * b0_2;
+        c6_3 = c6_3 + a0_1.z * b0_3;
+        c7_0 = c7_0 + a0_1.w * b0_0;
+        c7_1 = c7_1 + a0_1.w * b0_1;
+        c7_2 = c7_2 + a0_1.w * b0_2;
+        c7_3 = c7_3 + a0_1.w * b0_3;
+        let a1_0 = matmul_t128z_a[32u + lid.y];
+        let a1_1 = matmul_t128z_a[48u + lid.y];
+        let b1_0 = matmul_t128z_b[32u + lid.x];
+        let b1_1 = matmul_t128z_b[40u + lid.x];
+        let b1_2 = matmul_t128z_b[48u + lid.x];
+        let b1_3 = matmul_t128z_b[56u + lid.x];
+        c0_0 = c0_0 + a1_0.x * b1_0;
+        c0_1 = c0_1 + a1_0.x * b1_1;
+        c0_2 = c0_2 + a1_0.x * b1_2;
+        c0_3 = c0_3 + a1_0.x * b1_3;
+        c1_0 = c1_0 + a1_0.y * b1_0;
+        c1_1 = c1_1 + a1_0.y * b1_1;
+        c1_2 = c1_2 + a1_0.y * b1_2;
+        c1_3 = c1_3 + a1_0.y * b1_3;
+        c2_0 = c2_0 + a1_0.z * b1_0;
+        c2_1 = c2_1 + a1_0.z * b1_1;
+        c2_2 = c2_2 + a1_0.z * b1_2;
+        c2_3 = c2_3 + a1_0.z * b1_3;
+        c3_0 = c3_0 + a1_0.w * b1_0;
+        c3_1 = c3_1 + a1_0.w * b1_1;
+        c3_2 = c3_2 + a1_0.w * b1_2;
+        c3_3 = c3_3 + a1_0.w * b1_3;
+        c4_0 = c4_0 + a1_1.x * b1_0;
+        c4_1 = c4_1 + a1_1.x * b1_1;
+        c4_2 = c4_2 + a1_1.x * b1_2;
+        c4_3 = c4_3 + a1_1.x * b1_3;
+        c5_0 = c5_0 + a1_1.y * b1_0;
+        c5_1 = c5_1 + a1_1.y * b1_1;
+        c5_2 = c5_2 + a1_1.y * b1_2;
+        c5_3 = c5_3 + a1_1.y * b1_3;
+        c6_0 = c6_0 + a1_1.z * b1_0;
+        c6_1 = c6_1 + a1_1.z * b1_1;
+        c6_2 = c6_2 + a1_1.z * b1_2;
+        c6_3 = c6_3 + a1_1.z * b1_3;
+        c7_0 = c7_0 + a1_1.w * b1_0;
+        c7_1 = c7_1 + a1_1.w * b1_1;
+        c7_2 = c7_2 + a1_1.w * b1_2;
+        c7_3 = c7_3 + a1_1.w * b1_3;
+        let a2_0 = matmul_t128z_a[64u + lid.y];
+        let a2_1 = matmul_t128z_a[80u + lid.y];
+        let b2_0 = matmul_t128z_b[64u + lid.x];
+        let b2_1 = matmul_t128z_b[72u + lid.x];
+        let b2_2 = matmul_t128z_b[80u + lid.x];
+        let b2_3 = matmul_t128z_b[88u + lid.x];
+        c0_0 = c0_0 + a2_0.x * b2_0;
+        c0_1 = c0_1 + a2_0.x * b2_1;
+        c0_2 = c0_2 + a2_0.x * b2_2;
+        c0_3 = c0_3 + a2_0.x * b2_3;
+        c1_0 = c1_0 + a2_0.y * b2_0;
+        c1_1 = c1_1 + a2_0.y * b2_1;
+        c1_2 = c1_2 + a2_0.y * b2_2;
+        c1_3 = c1_3 + a2_0.y * b2_3;
+        c2_0 = c2_0 + a2_0.z * b2_0;
+        c2_1 = c2_1 + a2_0.z * b2_1;
+        c2_2 = c2_2 + a2_0.z * b2_2;
+        c2_3 = c2_3 + a2_0.z * b2_3;
+        c3_0 = c3_0 + a2_0.w * b2_0;
+        c3_1 = c3_1 + a2_0.w * b2_1;
+        c3_2 = c3_2 + a2_0.w * b2_2;
+        c3_3 = c3_3 + a2_0.w * b2_3;
+        c4_0 = c4_0 + a2_1.x * b2_0;
+        c4_1 = c4_1 + a2_1.x * b2_1;
+        c4_2 = c4_2 + a2_1.x * b2_2;
+        c4_3 = c4_3 + a2_1.x * b2_3;
+        c5_0 = c5_0 + a2_1.y * b2_0;
+        c5_1 = c5_1 + a2_1.y * b2_1;
+        c5_2 = c5_2 + a2_1.y * b2_2;
+        c5_3 = c5_3 + a2_1.y * b2_3;
+        c6_0 = c6_0 + a2_1.z * b2_0;
+        c6_1 = c6_1 + a2_1.z * b2_1;
+        c6_2 = c6_2 + a2_1.z * b2_2;
+        c6_3 = c6_3 + a2_1.z * b2_3;
+        c7_0 = c7_0 + a2_1.w * b2_0;
+        c7_1 = c7_1 + a2_1.w * b2_1;
+        c7_2 = c7_2 + a2_1.w * b2_2;
+        c7_3 = c7_3 + a2_1.w * b2_3;
+        let a3_0 = matmul_t128z_a[96u + lid.y];
+        let a3_1 = matmul_t128z_a[112u + lid.y];
+        let b3_0 = matmul_t128z_b[96u + lid.x];
+        let b3_1 = matmul_t128z_b[104u + lid.x];
+        let b3_2 = matmul_t128z_b[112u + lid.x];
+        let b3_3 = matmul_t128z_b[120u + lid.x];
+        c0_0 = c0_0 + a3_0.x * b3_0;
+        c0_1 = c0_1 + a3_0.x * b3_1;
+        c0_2 = c0_2 + a3_0.x * b3_2;
+        c0_3 = c0_3 + a3_0.x * b3_3;
+        c1_0 = c1_0 + a3_0.y * b3_0;
+        c1_1 = c1_1 + a3_0.y * b3_1;
+        c1_2 = c1_2 + a3_0.y * b3_2;
+        c1_3 = c1_3 + a3_0.y * b3_3;
+        c2_0 = c2_0 + a3_0.z * b3_0;
+        c2_1 = c2_1 + a3_0.z * b3_1;
+        c2_2 = c2_2 + a3_0.z * b3_2;
+        c2_3 = c2_3 + a3_0.z * b3_3;
+        c3_0 = c3_0 + a3_0.w * b3_0;
+        c3_1 = c3_1 + a3_0.w * b3_1;
+        c3_2 = c3_2 + a3_0.w * b3_2;
+        c3_3 = c3_3 + a3_0.w * b3_3;
+        c4_0 = c4_0 + a3_1.x * b3_0;
+        c4_1 = c4_1 + a3_1.x * b3_1;
+        c4_2 = c4_2 + a3_1.x * b3_2;
+        c4_3 = c4_3 + a3_1.x * b3_3;
+        c5_0 = c5_0 + a3_1.y * b3_0;
+        c5_1 = c5_1 + a3_1.y * b3_1;
+        c5_2 = c5_2 + a3_1.y * b3_2;
+        c5_3 = c5_3 + a3_1.y * b3_3;
+        c6_0 = c6_0 + a3_1.z * b3_0;
+        c6_1 = c6_1 + a3_1.z * b3_1;
+        c6_2 = c6_2 + a3_1.z * b3_2;
+        c6_3 = c6_3 + a3_1.z * b3_3;
+        c7_0 = c7_0 + a3_1.w * b3_0;
+        c7_1 = c7_1 + a3_1.w * b3_1;
+        c7_2 = c7_2 + a3_1.w * b3_2;
+        c7_3 = c7_3 + a3_1.w * b3_3;
+        let a4_0 = matmul_t128z_a[128u + lid.y];
+        let a4_1 = matmul_t128z_a[144u + lid.y];
+        let b4_0 = matmul_t128z_b[128u + lid.x];
+        let b4_1 = matmul_t128z_b[136u + lid.x];
+        let b4_2 = matmul_t128z_b[144u + lid.x];
+        let b4_3 = matmul_t128z_b[152u + lid.x];
+        c0_0 = c0_0 + a4_0.x * b4_0;
+        c0_1 = c0_1 + a4_0.x * b4_1;
+        c0_2 = c0_2 + a4_0.x * b4_2;
+        c0_3 = c0_3 + a4_0.x * b4_3;
+        c1_0 = c1_0 + a4_0.y * b4_0;
+        c1_1 = c1_1 + a4_0.y * b4_1;
+        c1_2 = c1_2 + a4_0.y * b4_2;
+        c1_3 = c1_3 + a4_0.y * b4_3;
+        c2_0 = c2_0 + a4_0.z * b4_0;
+        c2_1 = c2_1 + a4_0.z * b4_1;
+        c2_2 = c2_2 + a4_0.z * b4_2;
+        c2_3 = c2_3 + a4_0.z * b4_3;
+        c3_0 = c3_0 + a4_0.w * b4_0;
+        c3_1 = c3_1 + a4_0.w * b4_1;
+        c3_2 = c3_2 + a4_0.w * b4_2;
+        c3_3 = c3_3 + a4_0.w * b4_3;
+        c4_0 = c4_0 + a4_1.x * b4_0;
+        c4_1 = c4_1 + a4_1.x * b4_1;
+        c4_2 = c4_2 + a4_1.x * b4_2;
+        c4_3 = c4_3 + a4_1.x * b4_3;
+        c5_0 = c5_0 + a4_1.y * b4_0;
+        c5_1 = c5_1 + a4_1.y * b4_1;
+        c5_2 = c5_2 + a4_1.y * b4_2;
+        c5_3 = c5_3 + a4_1.y * b4_3;
+        c6_0 = c6_0 + a4_1.z * b4_0;
+        c6_1 = c6_1 + a4_1.z * b4_1;
+        c6_2 = c6_2 + a4_1.z * b4_2;
+        c6_3 = c6_3 + a4_1.z * b4_3;
+        c7_0 = c7_0 + a4_1.w * b4_0;
+        c7_1 = c7_1 + a4_1.w * b4_1;
+        c7_2 = c7_2 + a4_1.w * b4_2;
+        c7_3 = c7_3 + a4_1.w * b4_3;
+        let a5_0 = matmul_t128z_a[160u + lid.y];
+        let a5_1 = matmul_t128z_a[176u + lid.y];
+        let b5_0 = matmul_t128z_b[160u + lid.x];
+        let b5_1 = matmul_t128z_b[168u + lid.x];
+        let b5_2 = matmul_t128z_b[176u + lid.x];
+        let b5_3 = matmul_t128z_b[184u + lid.x];
+        c0_0 = c0_0 + a5_0.x * b5_0;
+        c0_1 = c0_1 + a5_0.x * b5_1;
+        c0_2 = c0_2 + a5_0.x * b5_2;
+        c0_3 = c0_3 + a5_0.x * b5_3;
+        c1_0 = c1_0 + a5_0.y * b5_0;
+        c1_1 = c1_1 + a5_0.y * b5_1;
+        c1_2 = c1_2 + a5_0.y * b5_2;
+        c1_3 = c1_3 + a5_0.y * b5_3;
+        c2_0 = c2_0 + a5_0.z * b5_0;
+        c2_1 = c2_1 + a5_0.z * b5_1;
+        c2_2 = c2_2 + a5_0.z * b5_2;
+        c2_3 = c2_3 + a5_0.z * b5_3;
+        c3_0 = c3_0 + a5_0.w * b5_0;
+        c3_1 = c3_1 + a5_0.w * b5_1;
+        c3_2 = c3_2 + a5_0.w * b5_2;
+        c3_3 = c3_3 + a5_0.w * b5_3;
+        c4_0 = c4_0 + a5_1.x * b5_0;
+        c4_1 = c4_1 + a5_1.x * b5_1;
+        c4_2 = c4_2 + a5_1.x * b5_2;
+        c4_3 = c4_3 + a5_1.x * b5_3;
+        c5_0 = c5_0 + a5_1.y * b5_0;
+        c5_1 = c5_1 + a5_1.y * b5_1;
+        c5_2 = c5_2 + a5_1.y * b5_2;
+        c5_3 = c5_3 + a5_1.y * b5_3;
+        c6_0 = c6_0 + a5_1.z * b5_0;
+        c6_1 = c6_1 + a5_1.z * b5_1;
+        c6_2 = c6_2 + a5_1.z * b5_2;
+        c6_3 = c6_3 + a5_1.z * b5_3;
+        c7_0 = c7_0 + a5_1.w * b5_0;
+        c7_1 = c7_1 + a5_1.w * b5_1;
+        c7_2 = c7_2 + a5_1.w * b5_2;
+        c7_3 = c7_3 + a5_1.w * b5_3;
+        let a6_0 = matmul_t128z_a[192u + lid.y];
+        let a6_1 = matmul_t128z_a[208u + lid.y];
+        let b6_0 = matmul_t128z_b[192u + lid.x];
+        let b6_1 = matmul_t128z_b[200u + lid.x];
+        let b6_2 = matmul_t128z_b[208u + lid.x];
+        let b6_3 = matmul_t128z_b[216u + lid.x];
+        c0_0 = c0_0 + a6_0.x * b6_0;
+        c0_1 = c0_1 + a6_0.x * b6_1;
+        c0_2 = c0_2 + a6_0.x * b6_2;
+        c0_3 = c0_3 + a6_0.x * b6_3;
+        c1_0 = c1_0 + a6_0.y * b6_0;
+        c1_1 = c1_1 + a6_0.y * b6_1;
+        c1_2 = c1_2 + a6_0.y * b6_2;
+        c1_3 = c1_3 + a6_0.y * b6_3;
+        c2_0 = c2_0 + a6_0.z * b6_0;
+        c2_1 = c2_1 + a6_0.z * b6_1;
+        c2_2 = c2_2 + a6_0.z * b6_2;
+        c2_3 = c2_3 + a6_0.z * b6_3;
+        c3_0 = c3_0 + a6_0.w * b6_0;
+        c3_1 = c3_1 + a6_0.w * b6_1;
+        c3_2 = c3_2 + a6_0.w * b6_2;
+        c3_3 = c3_3 + a6_0.w * b6_3;
+        c4_0 = c4_0 + a6_1.x * b6_0;
+        c4_1 = c4_1 + a6_1.x * b6_1;
+        c4_2 = c4_2 + a6_1.x * b6_2;
+        c4_3 = c4_3 + a6_1.x * b6_3;
+        c5_0 = c5_0 + a6_1.y * b6_0;
+        c5_1 = c5_1 + a6_1.y * b6_1;
+        c5_2 = c5_2 + a6_1.y * b6_2;
+        c5_3 = c5_3 + a6_1.y * b6_3;
+        c6_0 = c6_0 + a6_1.z * b6_0;
+        c6_1 = c6_1 + a6_1.z * b6_1;
+        c6_2 = c6_2 + a6_1.z * b6_2;
+        c6_3 = c6_3 + a6_1.z * b6_3;
+        c7_0 = c7_0 + a6_1.w * b6_0;
+        c7_1 = c7_1 + a6_1.w * b6_1;
+        c7_2 = c7_2 + a6_1.w * b6_2;
+        c7_3 = c7_3 + a6_1.w * b6_3;
+        let a7_0 = matmul_t128z_a[224u + lid.y];
+        let a7_1 = matmul_t128z_a[240u + lid.y];
+        let b7_0 = matmul_t128z_b[224u + lid.x];
+        let b7_1 = matmul_t128z_b[232u + lid.x];
+        let b7_2 = matmul_t128z_b[240u + lid.x];
+        let b7_3 = matmul_t128z_b[248u + lid.x];
+        c0_0 = c0_0 + a7_0.x * b7_0;
+        c0_1 = c0_1 + a7_0.x * b7_1;
+        c0_2 = c0_2 + a7_0.x * b7_2;
+        c0_3 = c0_3 + a7_0.x * b7_3;
+        c1_0 = c1_0 + a7_0.y * b7_0;
+        c1_1 = c1_1 + a7_0.y * b7_1;
+        c1_2 = c1_2 + a7_0.y * b7_2;
+        c1_3 = c1_3 + a7_0.y * b7_3;
+        c2_0 = c2_0 + a7_0.z * b7_0;
+        c2_1 = c2_1 + a7_0.z * b7_1;
+        c2_2 = c2_2 + a7_0.z * b7_2;
+        c2_3 = c2_3 + a7_0.z * b7_3;
+        c3_0 = c3_0 + a7_0.w * b7_0;
+        c3_1 = c3_1 + a7_0.w * b7_1;
+        c3_2 = c3_2 + a7_0.w * b7_2;
+        c3_3 = c3_3 + a7_0.w * b7_3;
+        c4_0 = c4_0 + a7_1.x * b7_0;
+        c4_1 = c4_1 + a7_1.x * b7_1;
+        c4_2 = c4_2 + a7_1.x * b7_2;
+        c4_3 = c4_3 + a7_1.x * b7_3;
+        c5_0 = c5_0 + a7_1.y * b7_0;
+        c5_1 = c5_1 + a7_1.y * b7_1;
+        c5_2 = c5_2 + a7_1.y * b7_2;
+        c5_3 = c5_3 + a7_1.y * b7_3;
+        c6_0 = c6_0 + a7_1.z * b7_0;
+        c6_1 = c6_1 + a7_1.z * b7_1;
+        c6_2 = c6_2 + a7_1.z * b7_2;
+        c6_3 = c6_3 + a7_1.z * b7_3;
+        c7_0 = c7_0 + a7_1.w * b7_0;
+        c7_1 = c7_1 + a7_1.w * b7_1;
+        c7_2 = c7_2 + a7_1.w * b7_2;
+        c7_3 = c7_3 + a7_1.w * b7_3;
+        workgroupBarrier();
+    }
+    if (row0 + (lid.y + 0u) * 4u + 0u < dims.M) {
         if (col0 + lid.x + 0u < n4) { C4[zc + (row0 + (lid.y + 0u) * 4u + 0u) * n4 + col0 + lid.x + 0u] = c0_0; }
         if (col0 + lid.x + 8u < n4) { C4[zc + (row0 + (lid.y + 0u) * 4u + 0u) * n4 + col0 + lid.x + 8u] = c0_1; }
         if (col0 + lid.x + 16u < n4) { C4[zc + (row0 + (lid.y + 0u) * 4u + 0u) * n4 + col0 + lid.x + 16u] = c0_2; }
@@ -1580,12 +2030,6 @@ fn matmul_t64(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_i
     let row0 = wid.y * 64u;
     let col0 = wid.x * 16u;
     let t = lid.y * 16u + lid.x;
-    // workgroups along z: a product each (a batch) or a slice of K each (partial products);
-    // their vec4 offsets into A, B and C, and the vec4s of K each sums (0: all of K)
-    let za = wid.z * dims.a_z;
-    let zb = wid.z * dims.b_z;
-    let zc = wid.z * dims.c_z;
-    let kn = select(k4, min(dims.k_z, k4 - min(k4, wid.z * dims.k_z)), dims.k_z != 0u);
     var c0_0 = vec4<f32>(0.0);
     var c1_0 = vec4<f32>(0.0);
     var c2_0 = vec4<f32>(0.0);
@@ -1593,18 +2037,17 @@ fn matmul_t64(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_i
     let ar0 = (t + 0u) / 4u;
     let aq0 = (t + 0u) % 4u;
     let aok0 = row0 + ar0 < dims.M;
-    let abase0 = za + (row0 + ar0) * k4 + aq0;
+    let abase0 = (row0 + ar0) * k4 + aq0;
     var va0 = vec4<f32>(0.0);
     let bk0 = (t + 0u) / 16u;
     let bc0 = (t + 0u) % 16u;
     let bok0 = col0 + bc0 < n4;
-    let bbase0 = zb + bk0 * n4 + col0 + bc0;
     var vb0 = vec4<f32>(0.0);
     va0 = vec4<f32>(0.0);
-    if (aok0 && 0u + aq0 < kn) { va0 = A4[abase0 + 0u]; }
+    if (aok0 && 0u + aq0 < k4) { va0 = A4[abase0 + 0u]; }
     vb0 = vec4<f32>(0.0);
-    if (bok0 && 0u * 4u + bk0 < kn * 4u) { vb0 = B4[bbase0 + 0u * 4u * n4]; }
-    for (var k0 = 0u; k0 < kn; k0 = k0 + 4u) {
+    if (bok0 && 0u * 4u + bk0 < dims.K) { vb0 = B4[(0u * 4u + bk0) * n4 + col0 + bc0]; }
+    for (var k0 = 0u; k0 < k4; k0 = k0 + 4u) {
         matmul_t64_a[(aq0 * 4u + 0u) * 16u + ar0 / 4u][ar0 % 4u] = va0.x;
         matmul_t64_a[(aq0 * 4u + 1u) * 16u + ar0 / 4u][ar0 % 4u] = va0.y;
         matmul_t64_a[(aq0 * 4u + 2u) * 16u + ar0 / 4u][ar0 % 4u] = va0.z;
@@ -1613,9 +2056,9 @@ fn matmul_t64(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_i
         workgroupBarrier();
         let next = k0 + 4u;
         va0 = vec4<f32>(0.0);
-        if (aok0 && next + aq0 < kn) { va0 = A4[abase0 + next]; }
+        if (aok0 && next + aq0 < k4) { va0 = A4[abase0 + next]; }
         vb0 = vec4<f32>(0.0);
-        if (bok0 && next * 4u + bk0 < kn * 4u) { vb0 = B4[bbase0 + next * 4u * n4]; }
+        if (bok0 && next * 4u + bk0 < dims.K) { vb0 = B4[(next * 4u + bk0) * n4 + col0 + bc0]; }
         let a0_0 = matmul_t64_a[0u + lid.y];
         let b0_0 = matmul_t64_b[0u + lid.x];
         c0_0 = c0_0 + a0_0.x * b0_0;
@@ -1715,6 +2158,169 @@ fn matmul_t64(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_i
         workgroupBarrier();
     }
     if (row0 + (lid.y + 0u) * 4u + 0u < dims.M) {
+        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 0u) * n4 + col0 + lid.x + 0u] = c0_0; }
+    }
+    if (row0 + (lid.y + 0u) * 4u + 1u < dims.M) {
+        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 1u) * n4 + col0 + lid.x + 0u] = c1_0; }
+    }
+    if (row0 + (lid.y + 0u) * 4u + 2u < dims.M) {
+        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 2u) * n4 + col0 + lid.x + 0u] = c2_0; }
+    }
+    if (row0 + (lid.y + 0u) * 4u + 3u < dims.M) {
+        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 3u) * n4 + col0 + lid.x + 0u] = c3_0; }
+    }
+}
+
+// C = A @ B when N and K are multiples of 4 (vec4 arrays), for GPUs. A workgroup of 16 x 16
+// threads computes a 64 x 64 tile of C, each thread 4 rows x 4 columns in registers
+// (rows lid.y * 4 + 64 * i, columns lid.x * 4 + 64 * j). K advances 16 at a time
+// through workgroup memory, A's slice stored transposed; loads past the edges are zero, and the next
+// slice's global loads are issued before the current one is multiplied.
+var<workgroup> matmul_t64z_a: array<vec4<f32>, 256>;  // [k * 16 + row / 4]
+var<workgroup> matmul_t64z_b: array<vec4<f32>, 256>;  // [k * 16 + column / 4]
+
+@compute @workgroup_size(16, 16)
+fn matmul_t64z(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+    let n4 = dims.N / 4u;
+    let k4 = dims.K / 4u;
+    let row0 = wid.y * 64u;
+    let col0 = wid.x * 16u;
+    let t = lid.y * 16u + lid.x;
+    // workgroups along z: a product each (a batch) or a slice of K each (partial products);
+    // their vec4 offsets into A, B and C, and the vec4s of K each sums (0: all of K)
+    let za = wid.z * dims.a_z;
+    let zb = wid.z * dims.b_z;
+    let zc = wid.z * dims.c_z;
+    let kn = select(k4, min(dims.k_z, k4 - min(k4, wid.z * dims.k_z)), dims.k_z != 0u);
+    var c0_0 = vec4<f32>(0.0);
+    var c1_0 = vec4<f32>(0.0);
+    var c2_0 = vec4<f32>(0.0);
+    var c3_0 = vec4<f32>(0.0);
+    let ar0 = (t + 0u) / 4u;
+    let aq0 = (t + 0u) % 4u;
+    let aok0 = row0 + ar0 < dims.M;
+    let abase0 = za + (row0 + ar0) * k4 + aq0;
+    var va0 = vec4<f32>(0.0);
+    let bk0 = (t + 0u) / 16u;
+    let bc0 = (t + 0u) % 16u;
+    let bok0 = col0 + bc0 < n4;
+    let bbase0 = zb + bk0 * n4 + col0 + bc0;
+    var vb0 = vec4<f32>(0.0);
+    va0 = vec4<f32>(0.0);
+    if (aok0 && 0u + aq0 < kn) { va0 = A4[abase0 + 0u]; }
+    vb0 = vec4<f32>(0.0);
+    if (bok0 && 0u * 4u + bk0 < kn * 4u) { vb0 = B4[bbase0 + 0u * 4u * n4]; }
+    for (var k0 = 0u; k0 < kn; k0 = k0 + 4u) {
+        matmul_t64z_a[(aq0 * 4u + 0u) * 16u + ar0 / 4u][ar0 % 4u] = va0.x;
+        matmul_t64z_a[(aq0 * 4u + 1u) * 16u + ar0 / 4u][ar0 % 4u] = va0.y;
+        matmul_t64z_a[(aq0 * 4u + 2u) * 16u + ar0 / 4u][ar0 % 4u] = va0.z;
+        matmul_t64z_a[(aq0 * 4u + 3u) * 16u + ar0 / 4u][ar0 % 4u] = va0.w;
+        matmul_t64z_b[bk0 * 16u + bc0] = vb0;
+        workgroupBarrier();
+        let next = k0 + 4u;
+        va0 = vec4<f32>(0.0);
+        if (aok0 && next + aq0 < kn) { va0 = A4[abase0 + next]; }
+        vb0 = vec4<f32>(0.0);
+        if (bok0 && next * 4u + bk0 < kn * 4u) { vb0 = B4[bbase0 + next * 4u * n4]; }
+        let a0_0 = matmul_t64z_a[0u + lid.y];
+        let b0_0 = matmul_t64z_b[0u + lid.x];
+        c0_0 = c0_0 + a0_0.x * b0_0;
+        c1_0 = c1_0 + a0_0.y * b0_0;
+        c2_0 = c2_0 + a0_0.z * b0_0;
+        c3_0 = c3_0 + a0_0.w * b0_0;
+        let a1_0 = matmul_t64z_a[16u + lid.y];
+        let b1_0 = matmul_t64z_b[16u + lid.x];
+        c0_0 = c0_0 + a1_0.x * b1_0;
+        c1_0 = c1_0 + a1_0.y * b1_0;
+        c2_0 = c2_0 + a1_0.z * b1_0;
+        c3_0 = c3_0 + a1_0.w * b1_0;
+        let a2_0 = matmul_t64z_a[32u + lid.y];
+        let b2_0 = matmul_t64z_b[32u + lid.x];
+        c0_0 = c0_0 + a2_0.x * b2_0;
+        c1_0 = c1_0 + a2_0.y * b2_0;
+        c2_0 = c2_0 + a2_0.z * b2_0;
+        c3_0 = c3_0 + a2_0.w * b2_0;
+        let a3_0 = matmul_t64z_a[48u + lid.y];
+        let b3_0 = matmul_t64z_b[48u + lid.x];
+        c0_0 = c0_0 + a3_0.x * b3_0;
+        c1_0 = c1_0 + a3_0.y * b3_0;
+        c2_0 = c2_0 + a3_0.z * b3_0;
+        c3_0 = c3_0 + a3_0.w * b3_0;
+        let a4_0 = matmul_t64z_a[64u + lid.y];
+        let b4_0 = matmul_t64z_b[64u + lid.x];
+        c0_0 = c0_0 + a4_0.x * b4_0;
+        c1_0 = c1_0 + a4_0.y * b4_0;
+        c2_0 = c2_0 + a4_0.z * b4_0;
+        c3_0 = c3_0 + a4_0.w * b4_0;
+        let a5_0 = matmul_t64z_a[80u + lid.y];
+        let b5_0 = matmul_t64z_b[80u + lid.x];
+        c0_0 = c0_0 + a5_0.x * b5_0;
+        c1_0 = c1_0 + a5_0.y * b5_0;
+        c2_0 = c2_0 + a5_0.z * b5_0;
+        c3_0 = c3_0 + a5_0.w * b5_0;
+        let a6_0 = matmul_t64z_a[96u + lid.y];
+        let b6_0 = matmul_t64z_b[96u + lid.x];
+        c0_0 = c0_0 + a6_0.x * b6_0;
+        c1_0 = c1_0 + a6_0.y * b6_0;
+        c2_0 = c2_0 + a6_0.z * b6_0;
+        c3_0 = c3_0 + a6_0.w * b6_0;
+        let a7_0 = matmul_t64z_a[112u + lid.y];
+        let b7_0 = matmul_t64z_b[112u + lid.x];
+        c0_0 = c0_0 + a7_0.x * b7_0;
+        c1_0 = c1_0 + a7_0.y * b7_0;
+        c2_0 = c2_0 + a7_0.z * b7_0;
+        c3_0 = c3_0 + a7_0.w * b7_0;
+        let a8_0 = matmul_t64z_a[128u + lid.y];
+        let b8_0 = matmul_t64z_b[128u + lid.x];
+        c0_0 = c0_0 + a8_0.x * b8_0;
+        c1_0 = c1_0 + a8_0.y * b8_0;
+        c2_0 = c2_0 + a8_0.z * b8_0;
+        c3_0 = c3_0 + a8_0.w * b8_0;
+        let a9_0 = matmul_t64z_a[144u + lid.y];
+        let b9_0 = matmul_t64z_b[144u + lid.x];
+        c0_0 = c0_0 + a9_0.x * b9_0;
+        c1_0 = c1_0 + a9_0.y * b9_0;
+        c2_0 = c2_0 + a9_0.z * b9_0;
+        c3_0 = c3_0 + a9_0.w * b9_0;
+        let a10_0 = matmul_t64z_a[160u + lid.y];
+        let b10_0 = matmul_t64z_b[160u + lid.x];
+        c0_0 = c0_0 + a10_0.x * b10_0;
+        c1_0 = c1_0 + a10_0.y * b10_0;
+        c2_0 = c2_0 + a10_0.z * b10_0;
+        c3_0 = c3_0 + a10_0.w * b10_0;
+        let a11_0 = matmul_t64z_a[176u + lid.y];
+        let b11_0 = matmul_t64z_b[176u + lid.x];
+        c0_0 = c0_0 + a11_0.x * b11_0;
+        c1_0 = c1_0 + a11_0.y * b11_0;
+        c2_0 = c2_0 + a11_0.z * b11_0;
+        c3_0 = c3_0 + a11_0.w * b11_0;
+        let a12_0 = matmul_t64z_a[192u + lid.y];
+        let b12_0 = matmul_t64z_b[192u + lid.x];
+        c0_0 = c0_0 + a12_0.x * b12_0;
+        c1_0 = c1_0 + a12_0.y * b12_0;
+        c2_0 = c2_0 + a12_0.z * b12_0;
+        c3_0 = c3_0 + a12_0.w * b12_0;
+        let a13_0 = matmul_t64z_a[208u + lid.y];
+        let b13_0 = matmul_t64z_b[208u + lid.x];
+        c0_0 = c0_0 + a13_0.x * b13_0;
+        c1_0 = c1_0 + a13_0.y * b13_0;
+        c2_0 = c2_0 + a13_0.z * b13_0;
+        c3_0 = c3_0 + a13_0.w * b13_0;
+        let a14_0 = matmul_t64z_a[224u + lid.y];
+        let b14_0 = matmul_t64z_b[224u + lid.x];
+        c0_0 = c0_0 + a14_0.x * b14_0;
+        c1_0 = c1_0 + a14_0.y * b14_0;
+        c2_0 = c2_0 + a14_0.z * b14_0;
+        c3_0 = c3_0 + a14_0.w * b14_0;
+        let a15_0 = matmul_t64z_a[240u + lid.y];
+        let b15_0 = matmul_t64z_b[240u + lid.x];
+        c0_0 = c0_0 + a15_0.x * b15_0;
+        c1_0 = c1_0 + a15_0.y * b15_0;
+        c2_0 = c2_0 + a15_0.z * b15_0;
+        c3_0 = c3_0 + a15_0.w * b15_0;
+        workgroupBarrier();
+    }
+    if (row0 + (lid.y + 0u) * 4u + 0u < dims.M) {
         if (col0 + lid.x + 0u < n4) { C4[zc + (row0 + (lid.y + 0u) * 4u + 0u) * n4 + col0 + lid.x + 0u] = c0_0; }
     }
     if (row0 + (lid.y + 0u) * 4u + 1u < dims.M) {
@@ -1743,12 +2349,6 @@ fn matmul_t32(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_i
     let row0 = wid.y * 32u;
     let col0 = wid.x * 8u;
     let t = lid.y * 8u + lid.x;
-    // workgroups along z: a product each (a batch) or a slice of K each (partial products);
-    // their vec4 offsets into A, B and C, and the vec4s of K each sums (0: all of K)
-    let za = wid.z * dims.a_z;
-    let zb = wid.z * dims.b_z;
-    let zc = wid.z * dims.c_z;
-    let kn = select(k4, min(dims.k_z, k4 - min(k4, wid.z * dims.k_z)), dims.k_z != 0u);
     var c0_0 = vec4<f32>(0.0);
     var c1_0 = vec4<f32>(0.0);
     var c2_0 = vec4<f32>(0.0);
@@ -1756,32 +2356,30 @@ fn matmul_t32(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_i
     let ar0 = (t + 0u) / 4u;
     let aq0 = (t + 0u) % 4u;
     let aok0 = row0 + ar0 < dims.M;
-    let abase0 = za + (row0 + ar0) * k4 + aq0;
+    let abase0 = (row0 + ar0) * k4 + aq0;
     var va0 = vec4<f32>(0.0);
     let ar1 = (t + 64u) / 4u;
     let aq1 = (t + 64u) % 4u;
     let aok1 = row0 + ar1 < dims.M;
-    let abase1 = za + (row0 + ar1) * k4 + aq1;
+    let abase1 = (row0 + ar1) * k4 + aq1;
     var va1 = vec4<f32>(0.0);
     let bk0 = (t + 0u) / 8u;
     let bc0 = (t + 0u) % 8u;
     let bok0 = col0 + bc0 < n4;
-    let bbase0 = zb + bk0 * n4 + col0 + bc0;
     var vb0 = vec4<f32>(0.0);
     let bk1 = (t + 64u) / 8u;
     let bc1 = (t + 64u) % 8u;
     let bok1 = col0 + bc1 < n4;
-    let bbase1 = zb + bk1 * n4 + col0 + bc1;
     var vb1 = vec4<f32>(0.0);
     va0 = vec4<f32>(0.0);
-    if (aok0 && 0u + aq0 < kn) { va0 = A4[abase0 + 0u]; }
+    if (aok0 && 0u + aq0 < k4) { va0 = A4[abase0 + 0u]; }
     va1 = vec4<f32>(0.0);
-    if (aok1 && 0u + aq1 < kn) { va1 = A4[abase1 + 0u]; }
+    if (aok1 && 0u + aq1 < k4) { va1 = A4[abase1 + 0u]; }
     vb0 = vec4<f32>(0.0);
-    if (bok0 && 0u * 4u + bk0 < kn * 4u) { vb0 = B4[bbase0 + 0u * 4u * n4]; }
+    if (bok0 && 0u * 4u + bk0 < dims.K) { vb0 = B4[(0u * 4u + bk0) * n4 + col0 + bc0]; }
     vb1 = vec4<f32>(0.0);
-    if (bok1 && 0u * 4u + bk1 < kn * 4u) { vb1 = B4[bbase1 + 0u * 4u * n4]; }
-    for (var k0 = 0u; k0 < kn; k0 = k0 + 4u) {
+    if (bok1 && 0u * 4u + bk1 < dims.K) { vb1 = B4[(0u * 4u + bk1) * n4 + col0 + bc1]; }
+    for (var k0 = 0u; k0 < k4; k0 = k0 + 4u) {
         matmul_t32_a[(aq0 * 4u + 0u) * 8u + ar0 / 4u][ar0 % 4u] = va0.x;
         matmul_t32_a[(aq0 * 4u + 1u) * 8u + ar0 / 4u][ar0 % 4u] = va0.y;
         matmul_t32_a[(aq0 * 4u + 2u) * 8u + ar0 / 4u][ar0 % 4u] = va0.z;
@@ -1795,13 +2393,13 @@ fn matmul_t32(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_i
         workgroupBarrier();
         let next = k0 + 4u;
         va0 = vec4<f32>(0.0);
-        if (aok0 && next + aq0 < kn) { va0 = A4[abase0 + next]; }
+        if (aok0 && next + aq0 < k4) { va0 = A4[abase0 + next]; }
         va1 = vec4<f32>(0.0);
-        if (aok1 && next + aq1 < kn) { va1 = A4[abase1 + next]; }
+        if (aok1 && next + aq1 < k4) { va1 = A4[abase1 + next]; }
         vb0 = vec4<f32>(0.0);
-        if (bok0 && next * 4u + bk0 < kn * 4u) { vb0 = B4[bbase0 + next * 4u * n4]; }
+        if (bok0 && next * 4u + bk0 < dims.K) { vb0 = B4[(next * 4u + bk0) * n4 + col0 + bc0]; }
         vb1 = vec4<f32>(0.0);
-        if (bok1 && next * 4u + bk1 < kn * 4u) { vb1 = B4[bbase1 + next * 4u * n4]; }
+        if (bok1 && next * 4u + bk1 < dims.K) { vb1 = B4[(next * 4u + bk1) * n4 + col0 + bc1]; }
         let a0_0 = matmul_t32_a[0u + lid.y];
         let b0_0 = matmul_t32_b[0u + lid.x];
         c0_0 = c0_0 + a0_0.x * b0_0;
@@ -1894,6 +2492,192 @@ fn matmul_t32(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_i
         c3_0 = c3_0 + a14_0.w * b14_0;
         let a15_0 = matmul_t32_a[120u + lid.y];
         let b15_0 = matmul_t32_b[120u + lid.x];
+        c0_0 = c0_0 + a15_0.x * b15_0;
+        c1_0 = c1_0 + a15_0.y * b15_0;
+        c2_0 = c2_0 + a15_0.z * b15_0;
+        c3_0 = c3_0 + a15_0.w * b15_0;
+        workgroupBarrier();
+    }
+    if (row0 + (lid.y + 0u) * 4u + 0u < dims.M) {
+        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 0u) * n4 + col0 + lid.x + 0u] = c0_0; }
+    }
+    if (row0 + (lid.y + 0u) * 4u + 1u < dims.M) {
+        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 1u) * n4 + col0 + lid.x + 0u] = c1_0; }
+    }
+    if (row0 + (lid.y + 0u) * 4u + 2u < dims.M) {
+        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 2u) * n4 + col0 + lid.x + 0u] = c2_0; }
+    }
+    if (row0 + (lid.y + 0u) * 4u + 3u < dims.M) {
+        if (col0 + lid.x + 0u < n4) { C4[(row0 + (lid.y + 0u) * 4u + 3u) * n4 + col0 + lid.x + 0u] = c3_0; }
+    }
+}
+
+// C = A @ B when N and K are multiples of 4 (vec4 arrays), for GPUs. A workgroup of 8 x 8
+// threads computes a 32 x 32 tile of C, each thread 4 rows x 4 columns in registers
+// (rows lid.y * 4 + 32 * i, columns lid.x * 4 + 32 * j). K advances 16 at a time
+// through workgroup memory, A's slice stored transposed; loads past the edges are zero, and the next
+// slice's global loads are issued before the current one is multiplied.
+var<workgroup> matmul_t32z_a: array<vec4<f32>, 128>;  // [k * 8 + row / 4]
+var<workgroup> matmul_t32z_b: array<vec4<f32>, 128>;  // [k * 8 + column / 4]
+
+@compute @workgroup_size(8, 8)
+fn matmul_t32z(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+    let n4 = dims.N / 4u;
+    let k4 = dims.K / 4u;
+    let row0 = wid.y * 32u;
+    let col0 = wid.x * 8u;
+    let t = lid.y * 8u + lid.x;
+    // workgroups along z: a product each (a batch) or a slice of K each (partial products);
+    // their vec4 offsets into A, B and C, and the vec4s of K each sums (0: all of K)
+    let za = wid.z * dims.a_z;
+    let zb = wid.z * dims.b_z;
+    let zc = wid.z * dims.c_z;
+    let kn = select(k4, min(dims.k_z, k4 - min(k4, wid.z * dims.k_z)), dims.k_z != 0u);
+    var c0_0 = vec4<f32>(0.0);
+    var c1_0 = vec4<f32>(0.0);
+    var c2_0 = vec4<f32>(0.0);
+    var c3_0 = vec4<f32>(0.0);
+    let ar0 = (t + 0u) / 4u;
+    let aq0 = (t + 0u) % 4u;
+    let aok0 = row0 + ar0 < dims.M;
+    let abase0 = za + (row0 + ar0) * k4 + aq0;
+    var va0 = vec4<f32>(0.0);
+    let ar1 = (t + 64u) / 4u;
+    let aq1 = (t + 64u) % 4u;
+    let aok1 = row0 + ar1 < dims.M;
+    let abase1 = za + (row0 + ar1) * k4 + aq1;
+    var va1 = vec4<f32>(0.0);
+    let bk0 = (t + 0u) / 8u;
+    let bc0 = (t + 0u) % 8u;
+    let bok0 = col0 + bc0 < n4;
+    let bbase0 = zb + bk0 * n4 + col0 + bc0;
+    var vb0 = vec4<f32>(0.0);
+    let bk1 = (t + 64u) / 8u;
+    let bc1 = (t + 64u) % 8u;
+    let bok1 = col0 + bc1 < n4;
+    let bbase1 = zb + bk1 * n4 + col0 + bc1;
+    var vb1 = vec4<f32>(0.0);
+    va0 = vec4<f32>(0.0);
+    if (aok0 && 0u + aq0 < kn) { va0 = A4[abase0 + 0u]; }
+    va1 = vec4<f32>(0.0);
+    if (aok1 && 0u + aq1 < kn) { va1 = A4[abase1 + 0u]; }
+    vb0 = vec4<f32>(0.0);
+    if (bok0 && 0u * 4u + bk0 < kn * 4u) { vb0 = B4[bbase0 + 0u * 4u * n4]; }
+    vb1 = vec4<f32>(0.0);
+    if (bok1 && 0u * 4u + bk1 < kn * 4u) { vb1 = B4[bbase1 + 0u * 4u * n4]; }
+    for (var k0 = 0u; k0 < kn; k0 = k0 + 4u) {
+        matmul_t32z_a[(aq0 * 4u + 0u) * 8u + ar0 / 4u][ar0 % 4u] = va0.x;
+        matmul_t32z_a[(aq0 * 4u + 1u) * 8u + ar0 / 4u][ar0 % 4u] = va0.y;
+        matmul_t32z_a[(aq0 * 4u + 2u) * 8u + ar0 / 4u][ar0 % 4u] = va0.z;
+        matmul_t32z_a[(aq0 * 4u + 3u) * 8u + ar0 / 4u][ar0 % 4u] = va0.w;
+        matmul_t32z_a[(aq1 * 4u + 0u) * 8u + ar1 / 4u][ar1 % 4u] = va1.x;
+        matmul_t32z_a[(aq1 * 4u + 1u) * 8u + ar1 / 4u][ar1 % 4u] = va1.y;
+        matmul_t32z_a[(aq1 * 4u + 2u) * 8u + ar1 / 4u][ar1 % 4u] = va1.z;
+        matmul_t32z_a[(aq1 * 4u + 3u) * 8u + ar1 / 4u][ar1 % 4u] = va1.w;
+        matmul_t32z_b[bk0 * 8u + bc0] = vb0;
+        matmul_t32z_b[bk1 * 8u + bc1] = vb1;
+        workgroupBarrier();
+        let next = k0 + 4u;
+        va0 = vec4<f32>(0.0);
+        if (aok0 && next + aq0 < kn) { va0 = A4[abase0 + next]; }
+        va1 = vec4<f32>(0.0);
+        if (aok1 && next + aq1 < kn) { va1 = A4[abase1 + next]; }
+        vb0 = vec4<f32>(0.0);
+        if (bok0 && next * 4u + bk0 < kn * 4u) { vb0 = B4[bbase0 + next * 4u * n4]; }
+        vb1 = vec4<f32>(0.0);
+        if (bok1 && next * 4u + bk1 < kn * 4u) { vb1 = B4[bbase1 + next * 4u * n4]; }
+        let a0_0 = matmul_t32z_a[0u + lid.y];
+        let b0_0 = matmul_t32z_b[0u + lid.x];
+        c0_0 = c0_0 + a0_0.x * b0_0;
+        c1_0 = c1_0 + a0_0.y * b0_0;
+        c2_0 = c2_0 + a0_0.z * b0_0;
+        c3_0 = c3_0 + a0_0.w * b0_0;
+        let a1_0 = matmul_t32z_a[8u + lid.y];
+        let b1_0 = matmul_t32z_b[8u + lid.x];
+        c0_0 = c0_0 + a1_0.x * b1_0;
+        c1_0 = c1_0 + a1_0.y * b1_0;
+        c2_0 = c2_0 + a1_0.z * b1_0;
+        c3_0 = c3_0 + a1_0.w * b1_0;
+        let a2_0 = matmul_t32z_a[16u + lid.y];
+        let b2_0 = matmul_t32z_b[16u + lid.x];
+        c0_0 = c0_0 + a2_0.x * b2_0;
+        c1_0 = c1_0 + a2_0.y * b2_0;
+        c2_0 = c2_0 + a2_0.z * b2_0;
+        c3_0 = c3_0 + a2_0.w * b2_0;
+        let a3_0 = matmul_t32z_a[24u + lid.y];
+        let b3_0 = matmul_t32z_b[24u + lid.x];
+        c0_0 = c0_0 + a3_0.x * b3_0;
+        c1_0 = c1_0 + a3_0.y * b3_0;
+        c2_0 = c2_0 + a3_0.z * b3_0;
+        c3_0 = c3_0 + a3_0.w * b3_0;
+        let a4_0 = matmul_t32z_a[32u + lid.y];
+        let b4_0 = matmul_t32z_b[32u + lid.x];
+        c0_0 = c0_0 + a4_0.x * b4_0;
+        c1_0 = c1_0 + a4_0.y * b4_0;
+        c2_0 = c2_0 + a4_0.z * b4_0;
+        c3_0 = c3_0 + a4_0.w * b4_0;
+        let a5_0 = matmul_t32z_a[40u + lid.y];
+        let b5_0 = matmul_t32z_b[40u + lid.x];
+        c0_0 = c0_0 + a5_0.x * b5_0;
+        c1_0 = c1_0 + a5_0.y * b5_0;
+        c2_0 = c2_0 + a5_0.z * b5_0;
+        c3_0 = c3_0 + a5_0.w * b5_0;
+        let a6_0 = matmul_t32z_a[48u + lid.y];
+        let b6_0 = matmul_t32z_b[48u + lid.x];
+        c0_0 = c0_0 + a6_0.x * b6_0;
+        c1_0 = c1_0 + a6_0.y * b6_0;
+        c2_0 = c2_0 + a6_0.z * b6_0;
+        c3_0 = c3_0 + a6_0.w * b6_0;
+        let a7_0 = matmul_t32z_a[56u + lid.y];
+        let b7_0 = matmul_t32z_b[56u + lid.x];
+        c0_0 = c0_0 + a7_0.x * b7_0;
+        c1_0 = c1_0 + a7_0.y * b7_0;
+        c2_0 = c2_0 + a7_0.z * b7_0;
+        c3_0 = c3_0 + a7_0.w * b7_0;
+        let a8_0 = matmul_t32z_a[64u + lid.y];
+        let b8_0 = matmul_t32z_b[64u + lid.x];
+        c0_0 = c0_0 + a8_0.x * b8_0;
+        c1_0 = c1_0 + a8_0.y * b8_0;
+        c2_0 = c2_0 + a8_0.z * b8_0;
+        c3_0 = c3_0 + a8_0.w * b8_0;
+        let a9_0 = matmul_t32z_a[72u + lid.y];
+        let b9_0 = matmul_t32z_b[72u + lid.x];
+        c0_0 = c0_0 + a9_0.x * b9_0;
+        c1_0 = c1_0 + a9_0.y * b9_0;
+        c2_0 = c2_0 + a9_0.z * b9_0;
+        c3_0 = c3_0 + a9_0.w * b9_0;
+        let a10_0 = matmul_t32z_a[80u + lid.y];
+        let b10_0 = matmul_t32z_b[80u + lid.x];
+        c0_0 = c0_0 + a10_0.x * b10_0;
+        c1_0 = c1_0 + a10_0.y * b10_0;
+        c2_0 = c2_0 + a10_0.z * b10_0;
+        c3_0 = c3_0 + a10_0.w * b10_0;
+        let a11_0 = matmul_t32z_a[88u + lid.y];
+        let b11_0 = matmul_t32z_b[88u + lid.x];
+        c0_0 = c0_0 + a11_0.x * b11_0;
+        c1_0 = c1_0 + a11_0.y * b11_0;
+        c2_0 = c2_0 + a11_0.z * b11_0;
+        c3_0 = c3_0 + a11_0.w * b11_0;
+        let a12_0 = matmul_t32z_a[96u + lid.y];
+        let b12_0 = matmul_t32z_b[96u + lid.x];
+        c0_0 = c0_0 + a12_0.x * b12_0;
+        c1_0 = c1_0 + a12_0.y * b12_0;
+        c2_0 = c2_0 + a12_0.z * b12_0;
+        c3_0 = c3_0 + a12_0.w * b12_0;
+        let a13_0 = matmul_t32z_a[104u + lid.y];
+        let b13_0 = matmul_t32z_b[104u + lid.x];
+        c0_0 = c0_0 + a13_0.x * b13_0;
+        c1_0 = c1_0 + a13_0.y * b13_0;
+        c2_0 = c2_0 + a13_0.z * b13_0;
+        c3_0 = c3_0 + a13_0.w * b13_0;
+        let a14_0 = matmul_t32z_a[112u + lid.y];
+        let b14_0 = matmul_t32z_b[112u + lid.x];
+        c0_0 = c0_0 + a14_0.x * b14_0;
+        c1_0 = c1_0 + a14_0.y * b14_0;
+        c2_0 = c2_0 + a14_0.z * b14_0;
+        c3_0 = c3_0 + a14_0.w * b14_0;
+        let a15_0 = matmul_t32z_a[120u + lid.y];
+        let b15_0 = matmul_t32z_b[120u + lid.x];
         c0_0 = c0_0 + a15_0.x * b15_0;
         c1_0 = c1_0 + a15_0.y * b15_0;
         c2_0 = c2_0 + a15_0.z * b15_0;

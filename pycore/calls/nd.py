@@ -31,6 +31,7 @@ from pycore.engine import interrupts
 from pycore.engine.device import GpuOutOfMemoryError
 from pycore.engine.executor import facts, planned, replay, run_plans_async
 from pycore.engine.runtime import RUNTIME
+from pycore.kernels.conv import plan_conv
 from pycore.kernels.elementwise import Operand, plan_elementwise
 from pycore.kernels.matmul import plan_matmul_int
 from pycore.kernels.parts import parts, row_bytes, row_step
@@ -730,6 +731,31 @@ async def normalized_rows_async(name: str, x: GpuArray, axis: int, weight: Any, 
     stages["python"] = time.perf_counter() - start - sum(stages.values())
     _record(name, [shape], "webgpu", stages, "a GpuArray input (one fused kernel)", None, start)
     return value if x.dtype == FLOAT32 else await value.astype_async(x.dtype)
+
+
+async def convolved_async(x: GpuArray, w: Any, bias: Any, stride: tuple[int, ...],
+                          pads: tuple[tuple[int, int], ...], dilation: tuple[int, ...], groups: int
+                          ) -> GpuArray:
+    """nn.conv of a float32 GpuArray x by float32 w (and bias): the direct kernel (kernels/conv.py),
+    w and bias GpuArrays or host arrays (uploaded with the call). A ValueError where the device
+    cannot take the shapes: the caller composes the convolution of other calls instead."""
+    start = time.perf_counter()
+    device = RUNTIME.device
+    assert device is not None
+    operands = [x, *(v if isinstance(v, GpuArray) else np.ascontiguousarray(v, FLOAT32)
+                     for v in (w, bias) if v is not None)]
+    layouts = [v.layout if isinstance(v, GpuArray) else Layout.contiguous(v.shape) for v in operands]
+    f = facts(device)
+    b_layout = layouts[2] if bias is not None else None
+    plan = _planned(("conv", *layouts, stride, pads, dilation, groups, f),
+                    lambda: plan_conv(layouts[0], layouts[1], b_layout, stride, pads, dilation, groups, f))
+    shape = plan.outputs[0].shape
+    value, stages = await _run_gpu("conv", [(plan, operands)], True, shape, FLOAT32)
+    stages = dict(stages)
+    stages["python"] = time.perf_counter() - start - sum(stages.values())
+    _record("conv", [tuple(x.shape), tuple(w.shape)], "webgpu", stages,
+            "a GpuArray input (one direct kernel)", None, start)
+    return value
 
 
 # ---------------------------------------------------------------- the public functions

@@ -39,8 +39,9 @@ from pycore.calls.nd import reduce_async, ufunc_async
 from pycore.calls.placing import host_values, on_gpu, result_async
 from pycore.engine.executor import facts, planned, run_plans_async
 from pycore.engine.runtime import RUNTIME
+from pycore.kernels.elementwise import Call, Expr, Operand, plan_expr
 from pycore.kernels.gather import View, plan_select
-from pycore.kernels.plan import Plan
+from pycore.kernels.plan import SUFFIX, Plan, word_of
 from pycore.kernels.scan import plan_scan
 from pycore.tables.ufuncs import REDUCTIONS, UFUNCS
 
@@ -155,6 +156,36 @@ async def where_async(condition: Any, x1: Any, x2: Any, /) -> Array:
     return await result_async(np.broadcast_to(value, shape), any(isinstance(x, GpuArray) for x in xs))
 
 
+async def _clipped_async(x: Any, lo: Any, hi: Any, shape: tuple[int, ...]) -> GpuArray:
+    """clip on the GPU: one element-wise kernel (kernels/elementwise.py: maximum with min, then
+    minimum with max, in x's 32-bit form, stored in x's dtype), which the queue's fusion can take
+    into the work before and after it. Scalar bounds ride in the uniform words."""
+    calc = wide(x.dtype)
+    suffix = SUFFIX[calc.name]
+    bounds = [b for b in (lo, hi) if b is not None]
+    scalar = [isinstance(b, np.ndarray) and b.ndim == 0 for b in bounds]
+    arrays = [x, *(b for b, s in zip(bounds, scalar, strict=True) if not s)]
+    values = tuple((b.dtype.name, word_of(b[()], b.dtype)) for b, s in zip(bounds, scalar, strict=True) if s)
+
+    def make(layouts: list[Layout]) -> Plan:
+        at = iter(layouts)
+        operands = [Operand(x.dtype, next(at))]
+        for b, s in zip(bounds, scalar, strict=True):
+            operands.append(Operand(b.dtype, None, b[()]) if s else Operand(b.dtype, next(at)))
+        calls: list[Call] = []
+        for name, given in (("maximum", lo is not None), ("minimum", hi is not None)):
+            if given:  # (the bound first: where it equals x, x is kept, as NumPy's -0.0 clipped to 0.0)
+                args = (len(calls) + 1, -len(calls) if calls else 0)
+                calls.append(Call(f"{name}_{suffix}", args, calc, calc))
+        if not calls:
+            calls.append(Call(f"copy_{suffix}", (0,), calc, calc))
+        last = calls[-1]
+        calls[-1] = Call(last.function, last.args, calc, x.dtype)  # (stored in x's dtype)
+        return plan_expr(Expr(tuple(operands), tuple(calls), shape), facts(RUNTIME.device))
+
+    return await _planned_async("clip", (shape, lo is not None, hi is not None, values), make, arrays)
+
+
 def _bound(value: Any, x: Any, name: str) -> Any:
     """clip's min or max: None, an array (converted to x's dtype on the way), or a Python scalar
     (as a 0-d array of x's dtype; an integer past the dtype's range is the range's end)."""
@@ -202,7 +233,6 @@ async def clip_async(x: Any, /, min: Any = None, max: Any = None, *, backend: st
     lo, hi = _bound(min, x, "min"), _bound(max, x, "max")
     xs = [x] + [v for v in (lo, hi) if v is not None]
     shape = _shape_of("clip", *xs)
-    given = (lo is not None, hi is not None)
     dtype = x.dtype
     if backend == "gpu":
         await RUNTIME.init_async()
@@ -211,21 +241,7 @@ async def clip_async(x: Any, /, min: Any = None, max: Any = None, *, backend: st
                                f"{RUNTIME.reason}")
     gpu = backend == "gpu" or (backend == "auto" and on_gpu(xs))
     if gpu and 0 not in shape:
-        xs, dtype = [await widened_async(v) for v in xs], wide(x.dtype)
-        out = await _planned_async(
-            "clip",
-            (shape, given),
-            lambda ls: plan_select(
-                "clip",
-                [View(_spread(lay, shape), v.dtype) for lay, v in zip(ls, xs, strict=True)],
-                shape,
-                dtype,
-                facts(RUNTIME.device),
-                bounds=given,
-            ),
-            xs,
-        )
-        out = await narrowed_async(out, x.dtype)
+        out = await _clipped_async(x, lo, hi, shape)
         return out if any(isinstance(v, GpuArray) for v in xs) else await out.to_numpy_async()
     value = await _host_async(x)
     with np.errstate(all="ignore"):

@@ -1,9 +1,9 @@
 """The planner of the selecting kernels (shaders/gather.wgsl): each element of a C-ordered output
 computed from a few input views, each read through its own strides over the output's shape (0
-along broadcast axes). The modes: "where" (condition, x1, x2), "clip" (x and its optional min and
-max) and "gather" (x read at an index taken from an index array along one axis: take and
-take_along_axis). The Array API's selection functions (pycore/calls/selection.py) are plans of
-one step of these.
+along broadcast axes). The modes: "where" (condition, x1, x2) and "gather" (x read at an index
+taken from an index array along one axis: take and take_along_axis). The Array API's selection
+functions (pycore/calls/selection.py) are plans of one step of these (clip is element-wise:
+kernels/elementwise.py).
 
 A `View` is an input as the kernel reads it: a layout of the output's shape and the input's dtype.
 `plan_select` collapses the axes every view walks contiguously and writes the words gather.wgsl
@@ -11,10 +11,11 @@ reads: the count, the output's shape, each input's offset and strides, then the 
 
 >>> from pycore.array.layout import Layout
 >>> f32 = np.dtype("float32")
->>> x, lo = View(Layout((2, 3), (0, 1)), f32), View(Layout((2, 3), (0, 0)), f32)  # a row, a scalar
->>> p = plan_select("clip", [x, lo], (2, 3), f32, Facts(), bounds=(True, False))
+>>> c = View(Layout((2, 3), (0, 0)), np.dtype(bool))  # a scalar
+>>> x, y = View(Layout((2, 3), (0, 1)), f32), View(Layout((2, 3), (3, 1)), f32)  # a row, a matrix
+>>> p = plan_select("where", [c, x, y], (2, 3), f32, Facts())
 >>> p.steps[0].kernel.name, p.steps[0].words
-('select:clip+lo(float32,float32)->f32[2]', (6, 2, 3, 0, 0, 1, 0, 0, 0))
+('select:where(bool,float32,float32)->f32[2]', (6, 2, 3, 0, 0, 0, 0, 0, 1, 0, 3, 1))
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from pycore.kernels.plan import (
 from pycore.kernels.wgsl import wgsl_constant, wgsl_template
 
 WORKGROUP = wgsl_constant("WORKGROUP")
-MODES = ("where", "clip", "gather")
+MODES = ("where", "gather")
 BOOL = np.dtype(bool)
 
 
@@ -55,26 +56,14 @@ class View:
     dtype: np.dtype
 
 
-def _value(mode: str, srcs: tuple[str, ...], out: str, bounds: tuple[bool, bool], extra_at: int) -> list[str]:
+def _value(mode: str, srcs: tuple[str, ...], out: str, extra_at: int) -> list[str]:
     """The WGSL computing `v`, an output element, from the inputs at positions p0, p1, ..."""
     out_dt = np.dtype(out)
-    t = wgsl_type(out_dt)
     loads = [f"in{k}[u32(p{k})]" for k in range(len(srcs))]
     if mode == "where":
         cond = convert_scalar(loads[0], np.dtype(srcs[0]), BOOL)
         a, b = (convert_scalar(loads[k], np.dtype(srcs[k]), out_dt) for k in (1, 2))
         return [f"    var v = select({b}, {a}, {cond} != 0u);"]
-    if mode == "clip":
-        lines = [f"    var v = {convert_scalar(loads[0], np.dtype(srcs[0]), out_dt)};"]
-        k = 1
-        for present, name, beyond in ((bounds[0], "lo", ">"), (bounds[1], "hi", "<")):
-            if not present:
-                continue
-            lines.append(f"    let {name} = {convert_scalar(loads[k], np.dtype(srcs[k]), out_dt)};")
-            nan = f" || is_nan({name})" if t == "f32" else ""  # (a NaN x stays: NaN compares false)
-            lines.append(f"    v = select(v, {name}, {name} {beyond} v{nan});")
-            k += 1
-        return lines
     if mode == "gather":
         n, stride = f"iword({extra_at}u)", f"iword({extra_at + 1}u)"
         if srcs[1] == "uint32":
@@ -91,12 +80,12 @@ def _value(mode: str, srcs: tuple[str, ...], out: str, bounds: tuple[bool, bool]
 
 
 @cache
-def _kernel(mode: str, srcs: tuple[str, ...], out: str, rank: int, bounds: tuple[bool, bool]) -> Kernel:
+def _kernel(mode: str, srcs: tuple[str, ...], out: str, rank: int) -> Kernel:
     k_in = len(srcs)
     inputs_at = 1 + rank
     extra_at = inputs_at + k_in * (1 + rank)
     n_words = extra_at + (2 if mode == "gather" else 0)
-    value = _value(mode, srcs, out, bounds, extra_at)  # (raises for an unknown mode)
+    value = _value(mode, srcs, out, extra_at)  # (raises for an unknown mode)
     starts = [f"    var p{k} = iword({inputs_at + k * (1 + rank)}u);" for k in range(k_in)]
     walk = walk_lines("r", "i", rank, 1, [(f"p{k}", inputs_at + k * (1 + rank) + 1) for k in range(k_in)])
     inputs = "\n".join(
@@ -104,12 +93,7 @@ def _kernel(mode: str, srcs: tuple[str, ...], out: str, rank: int, bounds: tuple
         for k, s in enumerate(srcs)
     )
     t = wgsl_type(np.dtype(out))
-    tag = (
-        {(True, True): "+lohi", (True, False): "+lo", (False, True): "+hi"}.get(bounds, "")
-        if mode == "clip"
-        else ""
-    )
-    name = f"select:{mode}{tag}({','.join(srcs)})->{t}[{rank}]"
+    name = f"select:{mode}({','.join(srcs)})->{t}[{rank}]"
 
     def source() -> str:
         filled = (
@@ -134,18 +118,16 @@ def plan_select(
     dtype: np.dtype,
     facts: Facts,
     *,
-    bounds: tuple[bool, bool] = (False, False),
     axis: tuple[int, int] = (0, 0),
 ) -> Plan:
     """The plan computing an output of `shape` and `dtype` (C-contiguous, not empty) by `mode` from
-    `views` (the inputs, in order: where's condition, x1, x2; clip's x, then min and max where
-    `bounds` says they are given; gather's x and its indices). axis: a gather's (length n, x's
-    stride along it). ValueError where the output or an input does not fit one binding, for a
-    gather from an empty axis, or views that do not match the mode or the shape."""
+    `views` (the inputs, in order: where's condition, x1, x2; gather's x and its indices). axis: a
+    gather's (length n, x's stride along it). ValueError where the output or an input does not fit
+    one binding, for a gather from an empty axis, or views that do not match the mode or the shape."""
     count = math.prod(shape)
     if count == 0:
         raise ValueError(f"select: nothing to compute for an empty output of shape {tuple(shape)}")
-    wanted = {"where": 3, "clip": 1 + sum(bounds), "gather": 2}.get(mode)
+    wanted = {"where": 3, "gather": 2}.get(mode)
     if wanted is None:
         raise ValueError(f"select: unknown mode {mode!r}; the modes are {', '.join(MODES)}")
     if len(views) != wanted or any(v.layout.shape != tuple(shape) for v in views):
@@ -171,7 +153,7 @@ def plan_select(
     dims, strides = collapse(tuple(shape), [out_strides, *[v.layout.strides for v in views]])
     rank = len(dims)
     srcs = tuple(v.dtype.name for v in views)
-    kernel = _kernel(mode, srcs, dtype.name, rank, bounds if mode == "clip" else (False, False))
+    kernel = _kernel(mode, srcs, dtype.name, rank)
     words: list[int] = [count, *dims]
     for v, st in zip(views, strides[1:], strict=True):
         words += [v.layout.offset, *st]

@@ -17,7 +17,7 @@ strides, in int32 or uint32.
 ((2, 3, 5), (1, 1, 2))
 >>> p = plan_matmul(Layout.contiguous((8, 512, 64)), Layout.contiguous((8, 64, 512)), Facts())
 >>> len(p.steps), p.steps[0].kernel.entry, p.steps[0].grid
-(1, 'matmul_t32', (16, 16, 8))
+(1, 'matmul_t32z', (16, 16, 8))
 >>> p = plan_matmul(Layout.contiguous((2, 1, 512, 64)), Layout.contiguous((3, 64, 512)), Facts())
 >>> len(p.steps), p.steps[1].slots[0]
 (6, Slot(kind='in', index=0, offset=0, size=131072))
@@ -262,7 +262,7 @@ def plan_matmul(a: Layout, b: Layout, facts: Facts, tiled: bool | None = None, t
         a_slot, b_slot = bound(0, 4 * a.offset, 4 * a_span), bound(1, 4 * b.offset, 4 * b_span)
         out = Slot("tmp", len(scratch), 0, 4 * split * m * n) if split else Slot("out", 0)
         grid = (-(-n // tile_cols), -(-m // tile_rows), depth)
-        steps.append(Step(kernel, (a_slot, b_slot, out, Slot("meta")), words, grid))
+        steps.append(Step(tile_kernel(entry + "z"), (a_slot, b_slot, out, Slot("meta")), words, grid))
         if not split:
             return Plan(tuple(steps), (Output((*batch, m, n), F32),), tuple(scratch))
         scratch.append(4 * split * m * n)  # (the partials, then their sum: a reduction over the slices)

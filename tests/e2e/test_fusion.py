@@ -195,6 +195,7 @@ for attempt in range(3):
     t = await pycore.sum_async((await pycore.multiply_async(x, 3.0, **G)).reshape((40, 300)), axis=1)
     w = await pycore.sum_async(await pycore.multiply_async(i, 3, **G), axis=1)
     u = await pycore.min_async((await pycore.add_async(x, 2.0, **G)).T, axis=0)  # (a view: not fused)
+    k = await pycore.clip_async(await pycore.multiply_async(x, 2.0, **G), -1.0, 1.0)  # (element-wise too)
     with np.errstate(all="ignore"):
         close(f"sum sq dev {attempt}", await s.to_numpy_async(), ((x64 - x64.mean(0)) ** 2).sum(0), 1e-4)
         close(f"max abs {attempt}", await r.to_numpy_async(), np.abs(x64 - 1).max(1))
@@ -204,10 +205,15 @@ for attempt in range(3):
         close(f"reshaped {attempt}", await t.to_numpy_async(), (3 * x64).reshape(40, 300).sum(1), 1e-4)
         close(f"int wrap {attempt}", await w.to_numpy_async(), (ih * np.int32(3)).sum(1, dtype=np.int32), 0)
         close(f"transposed {attempt}", await u.to_numpy_async(), (x64 + 2).min(1))
+        close(f"clip {attempt}", await k.to_numpy_async(), np.clip(2 * x64, -1, 1))
     away[attempt] = pycore.info()["fused_away"] - before
     names = [e.get("fused") or "" for e in pycore.trace() if e["op"] in ("sum", "max", "var", "argmax")]
-    del m, d, s, r, v, a, c, t, w, u
-del x, i
+    del m, d, s, r, v, a, c, t, w, u, k
+zeros = await pycore.to_gpu_async(np.array([-0.0, 0.0, np.nan, -2.0], np.float32))
+signs = np.signbit(await (await pycore.clip_async(zeros, 0.0, 1.0)).to_numpy_async()).tolist()
+if signs != [True, False, False, False]:
+    failures.append(f"clip of -0.0 to [0, 1] keeps -0.0, as NumPy: {signs}")
+del x, i, zeros
 gc.collect()
 {"failures": failures, "away": away, "names": names}
 '''
@@ -217,6 +223,7 @@ def test_a_reduction_of_temporaries_computes_them_in_its_loads(gpu):
     r = gpu.py(PROLOGUES)
     assert r["failures"] == [], r["failures"]
     # left out: multiply (of the held d), subtract + abs, exp (both var passes read it), multiply
-    # (argmax), greater, the reshaped multiply, the int multiply; the transposed add is read as stored
-    assert r["away"]["2"] == 8, r
+    # (argmax), greater, the reshaped multiply, the int multiply, the multiply clip reads; the
+    # transposed add is read as stored
+    assert r["away"]["2"] == 9, r
     assert "abs_f32(subtract_f32(" in r["names"][1] and "exp_f32" in r["names"][2], r["names"]

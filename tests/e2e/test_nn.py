@@ -139,6 +139,22 @@ for xs, ws, st, pad, dil, groups in [((2, 3, 11), (4, 3, 3), (2,), (1,), (2,), 1
     cx, cw, cb = f32(*xs), f32(*ws), f32(ws[0])
     got = await nn.conv_async(await gpu(cx), await gpu(cw), await gpu(cb), st, pad, dil, groups)
     await check(f"conv {len(xs) - 2}-D", got, direct(cx, cw, cb, st, pad, dil, groups))
+# the direct kernel (windows of at most 64 taps): x a strided view at an offset, w and bias on the
+# host, a non-finite weight over the padding (0 * inf is NaN, as the padded product gives); a wider
+# window (8 channels x 3 x 3 = 72 taps) runs im2col and the matmul
+vx = f32(3, 2, 10, 7)
+gvx = (await gpu(vx))[1:, :, ::2, :]
+vw, vb = f32(3, 2, 3, 3), f32(3)
+vw[2, 1, 0, 0] = np.inf
+with np.errstate(invalid="ignore"):
+    want = direct(vx[1:, :, ::2, :], vw, vb, (1, 1), (1, 1), (1, 1), 1)
+await check("conv direct of a view", await nn.conv_async(gvx, vw, vb, padding=1), want)
+kinds = [e.get("why", "") for e in pycore.trace() if e["op"] == "conv"][-1:]
+if not any("direct kernel" in k for k in kinds):
+    failures.append(f"conv of 18 taps did not run the direct kernel: {kinds}")
+wx, ww = f32(1, 8, 6, 5), f32(2, 8, 3, 3)
+await check("conv im2col (72 taps)", await nn.conv_async(await gpu(wx), ww, padding=1),
+            direct(wx, ww, None, (1, 1), (1, 1), (1, 1), 1))
 
 # pools (x a view with an offset)
 px = f32(2, 3, 8, 7)

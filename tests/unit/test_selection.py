@@ -274,7 +274,8 @@ def test_select_plans_collapse_and_carry_the_gather_axis():
             axis=(0, 1),
         )
     with pytest.raises(ValueError, match=re.escape("needs 4,096 bytes")):
-        plan_select("clip", [View(Layout.contiguous((1024,)), F32)], (1024,), F32, Facts(max_binding=1024))
+        plan_select("gather", [View(Layout.contiguous((1024,)), F32), View(Layout.contiguous((1024,)), I32)],
+                    (1024,), F32, Facts(max_binding=1024), axis=(1, 1))
     with pytest.raises(ValueError, match="unknown mode"):
         plan_select("scatter", [], (2,), F32, Facts())
 
