@@ -186,19 +186,24 @@ class Slice:
 
 
 class Produced:
-    """A queued element-wise command, for fusion: what it computes (an elementwise.Expr), the
-    bindings it reads (one per array operand), its output buffer, the release count when it was
-    queued (an input dropped after it may be rewritten before a fused reader runs), and whether
-    another command reads its output (then it runs)."""
+    """A queued command, for fusion: what it computes as an element-wise expression (an
+    elementwise.Expr, or None) of the bindings it reads (one per array operand), and as a float
+    product with an epilogue (a matmul.Product, or None) of its own bindings (a, b, the
+    epilogue's arrays); its output buffer, the release count when it was queued (an input dropped
+    after it may be rewritten before a fused reader runs), and which commands read its output."""
 
-    __slots__ = ("bound", "command", "expr", "inputs", "out", "serial", "since")
+    __slots__ = ("bound", "command", "expr", "inputs", "out", "product", "product_inputs", "readers",
+                 "serial", "since")
 
-    def __init__(self, command: Any, expr: Any, inputs: list[tuple], out: Any) -> None:
+    def __init__(self, command: Any, expr: Any, inputs: list[tuple], out: Any, product: Any = None,
+                 product_inputs: list[tuple] | None = None) -> None:
         self.command, self.expr, self.inputs, self.out = command, expr, inputs, out
+        self.product, self.product_inputs = product, product_inputs or []
         self.serial = -1  # the release count when queued (its output dropped after: see _fused_away)
         self.since = -1  # ... from which its inputs must stay unrewritten (earlier where its expression
         # came from earlier records: executor.fused)
-        self.bound = False
+        self.bound = False  # a fused kernel reads its output buffer (claimed): it runs
+        self.readers: list[int] = []  # the queued commands that read its output (ids)
 
 
 class Flight(NamedTuple):
@@ -364,10 +369,13 @@ class Device:
         `produced`: what element-wise commands among them compute, for fusion (see Produced);
         `after`: dropped buffers they read (claimed), pooled once their slice is submitted."""
         self._note_interrupts()
-        for buf in after:  # (read by a fused kernel: its writer's value is needed)
-            found = self.produced.get(id(buf))
-            if found is not None:
-                found.bound = True
+        if after:  # dropped buffers a fused kernel reads (claimed): their writers' values are needed
+            # (one claimed only to keep a record's expression intact is bound by no command)
+            read = {id(b[0]) for c in commands if type(c) is Dispatch for b in c.bindings}
+            for buf in after:
+                found = self.produced.get(id(buf)) if id(buf) in read else None
+                if found is not None:
+                    found.bound = True
         if self.produced:  # a command binding a registered output reads it (or, where the output
             for c in commands:  # was dropped since, can only write it: a reader needs a handle)
                 for b in (c.bindings if type(c) is Dispatch else ((c.src,), (c.dst,))):  # type: ignore[union-attr]
@@ -375,7 +383,7 @@ class Device:
                     found = self.produced.get(key)
                     if found is not None and found.command is not c:
                         if self.released_at.get(key, -1) < found.serial:
-                            found.bound = True
+                            found.readers.append(id(c))
                         else:  # (rewritten: no one reads what it wrote any more through this buffer)
                             del self.produced[key]
         for record in produced if self.fusion else ():
@@ -449,26 +457,34 @@ class Device:
         if found is None:
             return None
         rewritten = self.rewritten_at
-        if rewritten and any(rewritten.get(id(b[0]), -1) >= found.since for b in found.inputs):
+        if rewritten and any(rewritten.get(id(b[0]), -1) >= found.since
+                             for b in (*found.inputs, *found.product_inputs)):
             return None
         return found
 
+    def dropped(self, record: Produced) -> bool:
+        """Whether the program dropped `record`'s output since it was queued (so unless a command
+        left in reads it, the command is left out)."""
+        return self.released_at.get(id(record.out), -1) >= record.serial
+
     def _fused_away(self, held: Slice) -> None:
         """Leave out of `held` the registered commands whose output was dropped since they were
-        queued and that no other command read (fused kernels computed their values), and forget
-        the records of its commands."""
+        queued and that no command left in reads (fused kernels computed their values), and
+        forget the records of its commands."""
         mine = {id(c) for c in held.commands}
-        dead, kept = set(), []
-        for record in self.records:
+        dead: set[int] = set()
+        kept = []
+        for record in reversed(self.records):  # (a reader is queued after what it reads: decided first)
             if id(record.command) not in mine:
                 kept.append(record)
                 continue
             key = id(record.out)
             if self.produced.get(key) is record:
                 del self.produced[key]
-            if not record.bound and self.released_at.get(key, -1) >= record.serial:
+            if (not record.bound and self.released_at.get(key, -1) >= record.serial
+                    and all(r in dead for r in record.readers)):  # (read only by commands left out)
                 dead.add(id(record.command))
-        self.records = kept
+        self.records = kept[::-1]
         if dead:
             held.commands = [c for c in held.commands if id(c) not in dead]
             self.fused_away += len(dead)

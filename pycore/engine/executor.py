@@ -21,8 +21,10 @@ from pycore.engine.device import CHECKED_ALLOCATION, Check, Device, Produced, pe
 from pycore.engine.session import DATA_USAGE, GpuSession
 from pycore.engine.transport import Dispatch
 from pycore.kernels.elementwise import Expr, Operand, inline, plan_expr
+from pycore.kernels.matmul import Product
 from pycore.kernels.plan import Copy, Facts, Plan, Slot, Step, item_bytes, packed, storage_bytes
 
+F32 = np.dtype(np.float32)
 PLANS = 512  # plans kept (a call that repeats one replays it)
 FUSED_CALLS = 32  # calls in one fused element-wise kernel at most
 FUSIONS = 1024  # fusion steps remembered (all forgotten when there are more)
@@ -71,16 +73,27 @@ def _key(binding: tuple) -> tuple[int, int, int]:
     return id(binding[0]), binding[1], binding[2] if len(binding) > 2 else 0
 
 
+class Computes(NamedTuple):
+    """What a fused call's command computes, for later calls to fuse (see Produced): an
+    element-wise expression (or None) of bindings, the release count from which they must stay
+    unrewritten, and where the call folded into a queued product, that product with the call's
+    expression as its epilogue, of its own bindings."""
+
+    expr: Expr | None
+    inputs: list[tuple]
+    since: int
+    product: Product | None = None
+    product_inputs: tuple[tuple, ...] = ()
+
+
 class Fused(NamedTuple):
     """What `fused` found for a call: the plan to run and its inputs (bindings), the dropped
-    buffers it claimed (Device.claim), and what its command computes for later calls to fuse (an
-    expression, the bindings it reads, the release count from which they must stay unrewritten;
-    None: the plan's own)."""
+    buffers it claimed (Device.claim), and what its command computes (None: the plan's own)."""
 
     plan: Plan
     inputs: list[tuple]
     claimed: list[Any]
-    computes: tuple[Expr, list[tuple], int] | None = None
+    computes: Computes | None = None
 
 
 def fused(device: Device, plan: Plan, inputs: list[tuple]) -> Fused:
@@ -95,24 +108,30 @@ def fused(device: Device, plan: Plan, inputs: list[tuple]) -> Fused:
     if (plan.expr is None and plan.reduce is None) or not device.produced or not device.fusion:
         return Fused(plan, inputs, [])
     asked, bindings, since = plan, list(inputs), None
+    before: tuple[Expr, list[tuple]] | None = None  # (the element-wise expression a product took in)
     for _ in range(FUSED_CALLS):
-        for j, binding in enumerate(bindings):
-            found = device.inlinable(binding[0]) if len(binding) == 2 else None
-            if found is None:
+        if plan.matmul is not None:  # (folded into a product's stores: nothing more to take in)
+            break
+        # element-wise producers first, then a product whose stores take the whole expression in
+        # (computed again only where its own result was dropped)
+        records = [(j, device.inlinable(b[0]) if len(b) == 2 else None) for j, b in enumerate(bindings)]
+        held = [(j, found) for j, found in records if found is not None]
+        for j, found, folds in [(j, r, False) for j, r in held] + [(j, r, True) for j, r in held]:
+            if not folds:
+                if found.expr is None:
+                    continue
+                combined = bindings + found.inputs
+                step = _step(device, plan, j, found.expr, combined, len(bindings))
+            else:
+                if found.product is None or plan.expr is None or not device.dropped(found):
+                    continue
+                combined = bindings + found.product_inputs
+                step = _step(device, plan, j, found.product, combined, len(bindings))
+                if step is not None:
+                    before = (plan.expr, bindings)
+            if step is None:
                 continue
-            combined = bindings + found.inputs
-            keys = [_key(b) for b in combined]
-            first = [keys.index(k) for k in keys]  # (which bindings coincide)
-            memo = (id(plan), j, id(found.expr), tuple(first), id(facts(device)))
-            hit = _fusions.get(memo)
-            if hit is None:
-                if len(_fusions) >= FUSIONS:
-                    _fusions.clear()
-                hit = _fusions[memo] = (_inlined(device, plan, j, found.expr, first, len(bindings)),
-                                        plan, found.expr)  # (held: their ids stay theirs)
-            if hit[0] is None:
-                continue
-            plan, order = hit[0]
+            plan, order = step
             bindings = [combined[i] for i in order]
             since = found.since if since is None else min(since, found.since)
             break
@@ -120,14 +139,39 @@ def fused(device: Device, plan: Plan, inputs: list[tuple]) -> Fused:
             break
     if plan is asked or since is None:
         return Fused(plan, bindings, [])
-    claimed = device.claim([b[0] for b in bindings])  # (the record reads them: kept from other outputs)
+    claimed = device.claim([b[0] for b in bindings])  # (kept from other outputs while it is queued)
+    if before is not None:  # (what its record's expression reads, which its kernel does not: kept too)
+        claimed += device.claim([b[0] for b in before[1] if all(b[0] is not c[0] for c in bindings)])
+    computes = Computes(plan.expr, bindings, since)
+    if before is not None:
+        computes = Computes(before[0], before[1], since, plan.matmul, tuple(bindings))
     missing = [k for k in plan.kernels() if k.pipeline_key not in device.pipelines]
     if missing:
         for kernel in missing:
             _compile_soon(device, kernel)
-        return Fused(asked, inputs, claimed, (plan.expr, bindings, since))
-    device.fused_note = plan.expr or plan.reduce.prologue  # (the call's trace entry names what it computed)
-    return Fused(plan, bindings, claimed, (plan.expr, bindings, since))
+        return Fused(asked, inputs, claimed, computes)
+    # (the call's trace entry names what its kernel computed)
+    device.fused_note = plan.expr or (plan.reduce.prologue if plan.reduce else plan.matmul.epilogue)
+    return Fused(plan, bindings, claimed, computes)
+
+
+def _step(device: Device, plan: Plan, j: int, producer: Expr | Product, combined: list[tuple], n: int
+          ) -> tuple[Plan, list[int]] | None:
+    """One step of `fused`: the plan with its input j computed by `producer` (an element-wise
+    expression, or a product whose stores take the plan in), which of `combined` (the plan's n
+    bindings, then the producer's) it binds; None where it cannot. Remembered by the plan's and
+    producer's identities and which bindings coincide."""
+    keys = [_key(b) for b in combined]
+    first = [keys.index(k) for k in keys]  # (which bindings coincide)
+    memo = (id(plan), j, id(producer), tuple(first), id(facts(device)))
+    hit = _fusions.get(memo)
+    if hit is None:
+        if len(_fusions) >= FUSIONS:
+            _fusions.clear()
+        made = (_into_product(device, plan, j, producer, first, n) if isinstance(producer, Product)
+                else _inlined(device, plan, j, producer, first, n))
+        hit = _fusions[memo] = (made, plan, producer)  # (held: their ids stay theirs)
+    return hit[0]
 
 
 _compiling: set[asyncio.Task] = set()  # (held until done: a task nobody holds may be collected)
@@ -198,6 +242,45 @@ def _inlined(device: Device, plan: Plan, j: int, producer: Expr, first: list[int
     return fused_plan, order + list(range(n_arr, n))
 
 
+def _into_product(device: Device, plan: Plan, j: int, product: Product, first: list[int], n: int
+                  ) -> tuple[Plan, list[int]] | None:
+    """An element-wise plan whose array operand j is a queued float matmul's result (read whole,
+    over the product's shape) as that product storing the plan's expression of it (an epilogue:
+    after the product's own epilogue, where it has one), and which of the combined bindings (the
+    plan's, then the product's a, b and epilogue arrays) it binds; None where that cannot fuse."""
+    expr = plan.expr
+    if expr is None:
+        return None
+    k = expr.arrays[j]
+    shape = product.shape
+    if (expr.operands[k].dtype != F32 or expr.operands[k].layout != Layout.contiguous(shape)
+            or expr.shape != shape or any(first[i] == first[j] for i in range(n) if i != j)):
+        return None  # (read through a view, broadcast, or twice: the product's buffer would be read)
+    if product.epilogue is None:
+        new, acc = expr, k
+        order = [n, n + 1] + [first[i] for i, kk in enumerate(expr.arrays) if kk != k]
+    else:
+        at = iter(range(n + 2, len(first)))
+        theirs: list[Any] = ["acc" if kk == product.acc else first[next(at)]
+                             for kk in product.epilogue.arrays]
+        new, keys = inline(expr, k, product.epilogue, first[:n], theirs)
+        acc = new.arrays[keys.index("acc")]
+        order = [n, n + 1] + [key for key in keys if key != "acc"]
+    f = facts(device)
+    if len(new.calls) > FUSED_CALLS or len(new.arrays) + 2 > f.max_storage:
+        return None  # (A, B and C are storage bindings, the product is none)
+    key = ("fused", product, new.key(), acc, f)
+    if key not in _refused:
+        try:
+            return planned(key, lambda: product.planned(new, acc, f)), order
+        except ValueError:
+            _refused.add(key)
+    return None
+
+
+_refused: set[tuple] = set()  # products that cannot store an epilogue (their plans' several steps)
+
+
 def _read(operand: Operand, producer: Expr) -> Expr | None:
     """The producer's expression as `operand` reads it (whole, or whole through a contiguous
     reshape); None where it reads it otherwise, or the producer's values are not as stored (a
@@ -212,18 +295,24 @@ def _read(operand: Operand, producer: Expr) -> Expr | None:
     return producer.reshaped(operand.layout.shape)
 
 
-def _produced(plan: Plan, command: Dispatch, inputs: list[tuple], out: Any,
-              computes: tuple[Expr, list[tuple], int] | None = None) -> list[Produced]:
-    """The fusion record of an element-wise plan's one command: what it computes (the plan's own
-    expression on `inputs`, or `computes`); none for other plans, or a packed output (its stored
-    value is rounded to 8 or 16 bits, which computing it again would skip)."""
+def _produced(plan: Plan, command: Dispatch, inputs: list[tuple], out: Any, computes: Computes | None = None
+              ) -> list[Produced]:
+    """The fusion record of a plan's one command: an element-wise plan's expression on `inputs`,
+    a float matmul's product (a later element-wise call may fold into its stores), or what a fused
+    call computes (`computes`); none for other plans, or a packed output (its stored value is
+    rounded to 8 or 16 bits, which computing it again would skip)."""
+    if computes is not None and (computes.expr is not None or computes.product is not None):
+        if computes.expr is not None and packed(computes.expr.out):
+            return []
+        record = Produced(command, computes.expr, computes.inputs, out, computes.product,
+                          list(computes.product_inputs))
+        record.since = computes.since
+        return [record]
+    if plan.matmul is not None and len(plan.steps) == 1:
+        return [Produced(command, None, [], out, plan.matmul, inputs)]
     if plan.expr is None or packed(plan.expr.out):
         return []
-    if computes is None:
-        return [Produced(command, plan.expr, inputs, out)]
-    record = Produced(command, computes[0], computes[1], out)
-    record.since = computes[2]
-    return [record]
+    return [Produced(command, plan.expr, inputs, out)]
 
 
 async def run_plans_async(device: Device, name: str, plans: list[tuple[Plan, list[Any]]], keep: bool

@@ -26,14 +26,38 @@ strides, in int32 or uint32.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
 
 from pycore.array.layout import Layout, broadcast_shapes, collapse
-from pycore.kernels.plan import Copy, Facts, Kernel, Output, Plan, Slot, Step, i32_word, walk_lines, wgsl_type
+from pycore.kernels.elementwise import Expr, convert, nested, program_lines
+from pycore.kernels.plan import (
+    Copy,
+    Facts,
+    Kernel,
+    Output,
+    Plan,
+    Slot,
+    Step,
+    i32_word,
+    load_packed,
+    packed,
+    value_type,
+    walk_lines,
+    wgsl_type,
+)
 from pycore.kernels.reduction import Combine, plan_reduction
-from pycore.kernels.wgsl import wgsl_constant, wgsl_source, wgsl_template
+from pycore.kernels.tiles import gpu_kernel
+from pycore.kernels.wgsl import (
+    used_only,
+    wgsl_constant,
+    wgsl_functions,
+    wgsl_source,
+    wgsl_template,
+    wgsl_typed,
+)
 
 GROUP = 16  # rows and columns of C per workgroup
 
@@ -159,6 +183,130 @@ def tile_kernel(entry: str) -> Kernel:
                   lambda: wgsl_source("matmul"), family="matmul")
 
 
+@dataclass(frozen=True)
+class Product:
+    """What a float32 matmul plan computes (its planner's arguments), for engine/executor.py to
+    plan it again with an element-wise epilogue in its stores: `epilogue` an Expr over the
+    output's shape whose operand `acc` is the product (its other operands read at each element of
+    C), None for the product alone."""
+
+    a: Layout
+    b: Layout
+    tiled: bool | None
+    tile: int | None
+    epilogue: Expr | None = None
+    acc: int = 0
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The product's shape (batch..., m, n)."""
+        return (*broadcast_shapes(self.a.shape[:-2], self.b.shape[:-2]), self.a.shape[-2], self.b.shape[-1])
+
+    def planned(self, epilogue: Expr, acc: int, facts: Facts) -> Plan:
+        """The same product with `epilogue` stored instead (ValueError where its plan cannot take one)."""
+        return plan_matmul(self.a, self.b, facts, self.tiled, self.tile, epilogue, acc)
+
+
+EPILOGUE_WORDS = 4  # per array operand of an epilogue: offset, row, column and z strides
+
+
+@cache
+def _epilogue_kernel(entry: str, program: tuple, specs: tuple[tuple[str, bool], ...], acc: int) -> Kernel:
+    """A GPU tile kernel (`entry`, plain or z form) storing `program` of the product (operand
+    `acc`) and the other operands at each element of C: one thread's vec4 of four columns."""
+    z = entry.endswith("z")
+    bm, bn, bk, tm, tn = GPU_TILES[entry[:-1] if z else entry]
+    arrays = [k for k, (_, scalar) in enumerate(specs) if not scalar and k != acc]
+    scalar_at = EPILOGUE_WORDS * len(arrays)
+    param_at = scalar_at + sum(1 for _, scalar in specs if scalar)
+    n_words = param_at + sum(call[5] for call in program)
+    lines, values, dtypes = ["    let col = c4 * 4u;"], [], []
+    scalar_k = 0
+    for k, (name, scalar) in enumerate(specs):
+        dt = np.dtype(name)
+        dtypes.append(dt)
+        t = value_type(dt)
+        if k == acc:
+            values.append("acc")
+        elif scalar:
+            values.append(f"vec4<{t}>(bitcast<{t}>(word({scalar_at + scalar_k}u)))")
+            scalar_k += 1
+        else:
+            j = arrays.index(k)
+            at = EPILOGUE_WORDS * j
+            lines += [f"    let b{j} = iword({at}u) + i32(z) * iword({at + 3}u) + i32(row) * iword({at + 1}u)"
+                      f" + i32(col) * iword({at + 2}u);", f"    let s{j} = iword({at + 2}u);"]
+            loads = [f"u32(b{j} + {e} * s{j})" for e in range(4)]
+            lanes = [load_packed(f"in{j}", i, dt) if packed(dt) else f"in{j}[{i}]" for i in loads]
+            lines.append(f"    let a{k} = vec4<{t}>({', '.join(lanes)});")
+            values.append(f"a{k}")
+    lines += program_lines(program, dtypes, values, param_at)
+    lines.append(f"    return {convert(f'v{len(program) - 1}', np.dtype(program[-1][4]), F32)};")
+    inputs = [f"@group(0) @binding({4 + j}) var<storage, read> in{j}: "
+              f"array<{'u32' if packed(np.dtype(specs[k][0])) else value_type(np.dtype(specs[k][0]))}>;"
+              for j, k in enumerate(arrays)]
+    marks = ["acc" if k == acc else f"x{k}:{n}" + ("" if s else "[a]") for k, (n, s) in enumerate(specs)]
+    name = f"matmul.{entry}+{nested([(c[0], c[1], c[5]) for c in program], marks)}"
+
+    def store(row: str, col: str, value: str) -> str:
+        return f"epilogue({value}, {row}, {col}, wid.z)"
+
+    def source() -> str:
+        head = [
+            "struct Dims { M: u32, N: u32, K: u32, a_z: u32, b_z: u32, c_z: u32, k_z: u32, _p7: u32,",
+            f"              e: array<vec4<u32>, {max(1, -(-n_words // 4))}> }}",
+            "@group(0) @binding(0) var<storage, read> A4: array<vec4<f32>>;",
+            "@group(0) @binding(1) var<storage, read> B4: array<vec4<f32>>;",
+            "@group(0) @binding(2) var<storage, read_write> C4: array<vec4<f32>>;",
+            "@group(0) @binding(3) var<uniform> dims: Dims;",
+            *inputs,
+            "fn word(k: u32) -> u32 { return dims.e[k / 4u][k % 4u]; }",
+            "fn iword(k: u32) -> i32 { return bitcast<i32>(dims.e[k / 4u][k % 4u]); }",
+            "// the stored vec4 of C at (row, columns 4 c4 ... 4 c4 + 3) of product z",
+            "fn epilogue(acc: vec4<f32>, row: u32, c4: u32, z: u32) -> vec4<f32> {",
+            *lines,
+            "}",
+            gpu_kernel(entry, bm, bn, bk, tm, tn, along_z=z, store=store),
+        ]
+        return used_only("\n".join([wgsl_template("common"), wgsl_functions("elementwise"),
+                                     wgsl_functions("binary"), wgsl_typed("ufuncs"), *head]))
+
+    return Kernel(name, entry, ("read", "read", "write", "uniform") + ("read",) * len(arrays), source)
+
+
+def _with_epilogue(plan: Plan, epilogue: Expr, acc: int) -> Plan | None:
+    """A one-step tile-kernel plan storing `epilogue` of its product instead: the kernel generated
+    with it, its words after the product's, its other arrays bound after the uniform block (inputs
+    2, 3, ...). None where the plan has copies or several steps, runs another kernel, or an
+    operand's batch does not follow the product's (one step along z per product)."""
+    if len(plan.steps) != 1 or plan.scratch or not isinstance(plan.steps[0], Step):
+        return None
+    step = plan.steps[0]
+    entry = step.kernel.entry
+    if (entry[:-1] if entry.endswith("z") else entry) not in GPU_TILES or epilogue.out != F32:
+        return None
+    shape = plan.outputs[0].shape
+    if epilogue.shape != shape or epilogue.operands[acc].layout != Layout.contiguous(shape):
+        return None
+    batch = shape[:-2]
+    words: list[int] = []
+    for k, operand in enumerate(epilogue.operands):
+        if k == acc or operand.layout is None:
+            continue
+        view = operand.layout.broadcast_to(shape)
+        zs = 0
+        if batch:  # (the z index walks the batch in C order: one stride must do for it)
+            zs = view.strides[len(batch) - 1]
+            if any(st != zs * math.prod(batch[d + 1:]) for d, st in enumerate(view.strides[:len(batch)])):
+                return None
+        words += [view.offset, view.strides[-2], view.strides[-1], zs]
+    words += epilogue.fixed_words()
+    kernel = _epilogue_kernel(entry, epilogue.program, epilogue.specs, acc)
+    extra = tuple(Slot("in", 2 + j) for j in range(len(epilogue.arrays) - 1))
+    grown = Step(kernel, (*step.slots, *extra), (*step.words, *(i32_word(w) for w in words)), step.grid)
+    return Plan((grown,), plan.outputs)
+
+
 def _matrix_offsets(x: Layout, batch: tuple[int, ...]) -> list[int]:
     """The element offset of each matrix of x for the broadcast batch (C order)."""
     own = x.shape[:-2]
@@ -220,12 +368,26 @@ def _along_z(a: Layout, b: Layout, batch: tuple[int, ...], entry: str, tile: tup
     return a_span, b_span, (m, n, k, za[0] // 4, zb[0] // 4, zc[0] // 4, 0, 0), count, 0
 
 
-def plan_matmul(a: Layout, b: Layout, facts: Facts, tiled: bool | None = None, tile: int | None = None
-                ) -> Plan:
+def plan_matmul(a: Layout, b: Layout, facts: Facts, tiled: bool | None = None, tile: int | None = None,
+                epilogue: Expr | None = None, acc: int = 0) -> Plan:
     """The plan of a @ b in float32 for operands of 2 or more dimensions (the caller makes 1-D ones
     2-D) whose matrices are C-ordered (strides (k, 1) and (n, 1); batch strides any); the output
     is C-ordered (batch..., m, n). The caller has checked the bindings, the grid and the loop cap
-    (see programs.Matmul.unfit)."""
+    (see programs.Matmul.unfit). `epilogue`: an element-wise expression of the product (its
+    operand `acc`) stored instead, its other arrays the plan's inputs 2, 3, ... (ValueError where
+    the plan cannot take one: see `_with_epilogue`). The plan's `matmul` says what it computes."""
+    plan = _plan_matmul(a, b, facts, tiled, tile)
+    product = Product(a, b, tiled, tile, epilogue, acc)
+    if epilogue is not None:
+        grown = _with_epilogue(plan, epilogue, acc)
+        if grown is None:
+            raise ValueError("matmul: this product's plan cannot store an epilogue")
+        plan = grown
+    return Plan(plan.steps, plan.outputs, plan.scratch, matmul=product)
+
+
+def _plan_matmul(a: Layout, b: Layout, facts: Facts, tiled: bool | None, tile: int | None) -> Plan:
+    """plan_matmul's product alone."""
     m, k, n = a.shape[-2], a.shape[-1], b.shape[-1]
     for name, x, cols in (("a", a, k), ("b", b, n)):
         if x.strides[-1] != 1 or x.strides[-2] != cols:

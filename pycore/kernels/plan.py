@@ -106,6 +106,7 @@ class Plan:
     scratch: tuple[int, ...] = ()  # bytes of each scratch buffer
     expr: Any = field(default=None, compare=False)  # a one-step element-wise plan's Expr (elementwise.py)
     reduce: Any = field(default=None, compare=False)  # a reduction plan's Reading (reduction.py)
+    matmul: Any = field(default=None, compare=False)  # a float matmul plan's Product (matmul.py)
 
     @cached_property
     def out_bytes(self) -> int:

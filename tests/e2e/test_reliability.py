@@ -505,10 +505,11 @@ async def interrupted_read():
     x = await pycore.to_gpu_async(host)
     y = await pycore.matmul_async(x, x, backend="gpu")
     before = await y.to_numpy_async()  # (compiled, and read: valid whatever follows)
-    z, n = y, 0  # queue until 8 slices are held back (the read then waits at least 3 times,
-    while len(dev.slices) < 8 and n < 5000:  # submitting a slice after each wait): a count of
-        z = await pycore.matmul_async(z, x, backend="gpu")  # slices, not a time estimate, which
-        n += 1  # host time under load or a corrected rate can throw off
+    ahead, dev.ahead_ms = dev.ahead_ms, 0.0  # (two slices in flight at most, whatever the cost model
+    z, n = y, 0  # predicts, which earlier calls' observations move) queue until 8 slices are held
+    while len(dev.slices) < 8 and n < 5000:  # back (the read then waits at least 3 times,
+        z = await pycore.matmul_async(z, x, backend="gpu")  # submitting a slice after each wait)
+        n += 1
     held_at_read = len(dev.slices)
     transport = type(dev.transport)
     real, waits = transport.wait_marked_async, []
@@ -526,6 +527,7 @@ async def interrupted_read():
         raised = "KeyboardInterrupt"
     finally:
         transport.wait_marked_async = real
+        dev.ahead_ms = ahead
     interrupted_s = time.perf_counter() - t
     t = time.perf_counter()
     small = await pycore.relu_async(np.array([-1.0, 2.0, -3.0, 4.0], np.float32), backend="gpu")

@@ -268,7 +268,7 @@ def test_a_result_still_held_or_read_by_another_command_runs(gpu):
     a, cmd_a, _ = elementwise(dev, "exp", [x])
     _b, cmd_b, _ = elementwise(dev, "negative", [a])  # reads a's buffer: a's value is needed
     _c, cmd_c, _ = elementwise(dev, "sin", [x])  # held by the program (never released)
-    assert dev.inlinable(a) is not None and dev.produced[id(a)].bound  # (read: it runs, and may be inlined)
+    assert dev.inlinable(a) is not None and dev.produced[id(a)].readers == [id(cmd_b)]  # (may be inlined)
     dev.release(a)
     dev.flush()
     assert fake.submits == [[cmd_a, cmd_b, cmd_c]] and dev.fused_away == 0
@@ -311,3 +311,29 @@ def test_a_dropped_input_a_fused_kernel_reads_is_claimed_until_its_slice_is_subm
     in_use = dev.pool.stats()["buffers_in_use"]
     dev.flush()
     assert fake.submits == [[fused]] and dev.pool.stats()["buffers_in_use"] == in_use - 2  # x and a pooled
+
+
+def test_a_command_read_only_by_commands_left_out_is_left_out_too(gpu):
+    dev, fake = gpu
+    x = dev.pool.acquire(1024, DATA_USAGE)
+    a, _, _ = elementwise(dev, "exp", [x])
+    b, _, _ = elementwise(dev, "negative", [a])  # reads a, but is itself dropped
+    _c, cmd_c, _ = elementwise(dev, "sin", [x])  # (as if it computed the chain itself)
+    dev.release(a)
+    dev.release(b)
+    dev.flush()
+    assert fake.submits == [[cmd_c]] and dev.fused_away == 2
+
+
+def test_a_buffer_claimed_only_to_keep_a_record_intact_does_not_make_its_writer_run(gpu):
+    dev, fake = gpu
+    x = dev.pool.acquire(1024, DATA_USAGE)
+    a, _, _ = elementwise(dev, "exp", [x])
+    dev.release(a)
+    assert dev.claim([a]) == [a]  # (a fused record's expression reads it; its kernel does not)
+    other = Dispatch(None, [(x, 1024)], (1, 1, 1))
+    expect_cost("product", 1.0)
+    dev.enqueue("product", [other], [], after=[a])
+    assert dev.produced[id(a)].bound is False
+    dev.flush()
+    assert fake.submits == [[other]] and dev.fused_away == 1
