@@ -3,7 +3,9 @@
 `execute_async` binds each step's slots — the inputs where they lie (GpuArrays) or uploaded (host
 arrays), new output and scratch buffers, the uniform words — compiles each generated kernel once
 per device, and queues the dispatches with the session; the caller reads the outputs or keeps
-them on the GPU. `facts` reads a Device's adapter facts for the planners.
+them on the GPU. `facts` reads a Device's adapter facts for the planners. `fused` composes a new
+call's plan with the queued work that wrote its inputs (element-wise chains, reduction prologues,
+matmul epilogues) before it is bound.
 """
 
 from __future__ import annotations
@@ -97,9 +99,11 @@ class Fused(NamedTuple):
 
 
 def fused(device: Device, plan: Plan, inputs: list[tuple]) -> Fused:
-    """`plan` (an element-wise plan of one step) with the held element-wise commands that wrote
-    its inputs computed in its kernel instead (Device.inlinable: their outputs read whole, their
-    inputs not rewritten since), within FUSED_CALLS calls and the device's storage bindings. The
+    """`plan` (an element-wise plan of one step, or a reduction's) with the held element-wise
+    commands that wrote its inputs computed in its kernel instead (Device.inlinable: their
+    outputs read whole, their inputs not rewritten since), within FUSED_CALLS calls and the
+    device's storage bindings; an element-wise plan whose expression reads a held float product
+    the program dropped becomes that product storing the expression (an epilogue). The
     fused kernel runs once it is compiled (in the background: a call never waits for one); until
     then the call runs as asked, and is recorded as computing the fused expression, so the next
     call of a chain fuses the whole chain so far. Each step's outcome is remembered (by the plans'

@@ -133,8 +133,9 @@ def storage_bytes(shape: tuple[int, ...], dtype: np.dtype) -> int:
 
 
 def item_bytes(dtype: np.dtype) -> int:
-    """Bytes of one element on the GPU (a bool is a u32)."""
-    return 4 if dtype.name == "bool" else dtype.itemsize
+    """Bytes of one element on the GPU (a bool is a u32). (`kind`, not `name`: NumPy computes a
+    dtype's name in Python, which a hot path avoids, and Ctrl+C can land in.)"""
+    return 4 if dtype.kind == "b" else dtype.itemsize
 
 
 WGSL_TYPE = {"float32": "f32", "int32": "i32", "uint32": "u32", "bool": "u32"}
@@ -142,10 +143,17 @@ SUFFIX = {"float32": "f32", "int32": "i32", "uint32": "u32", "bool": "bool"}
 PACKED_WGSL = {"int8": "i32", "int16": "i32", "uint8": "u32", "uint16": "u32", "float16": "f32"}
 
 
+PACKED = frozenset(np.dtype(name) for name in PACKED_WGSL)
+
+
 def packed(dtype: np.dtype) -> bool:
     """Whether several elements of `dtype` share a u32 word on the GPU (int8, int16, uint8, uint16,
-    float16)."""
-    return dtype.name in PACKED_WGSL
+    float16). (A set of dtypes: a dtype's `name` is Python code in NumPy, which a hot path avoids.)
+
+    >>> packed(np.dtype("float16")), packed(np.dtype("float32"))
+    (True, False)
+    """
+    return dtype in PACKED
 
 
 def wgsl_type(dtype: np.dtype) -> str:

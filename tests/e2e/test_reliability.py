@@ -505,11 +505,19 @@ async def interrupted_read():
     x = await pycore.to_gpu_async(host)
     y = await pycore.matmul_async(x, x, backend="gpu")
     before = await y.to_numpy_async()  # (compiled, and read: valid whatever follows)
-    ahead, dev.ahead_ms = dev.ahead_ms, 0.0  # (two slices in flight at most, whatever the cost model
-    z, n = y, 0  # predicts, which earlier calls' observations move) queue until 8 slices are held
-    while len(dev.slices) < 8 and n < 5000:  # back (the read then waits at least 3 times,
-        z = await pycore.matmul_async(z, x, backend="gpu")  # submitting a slice after each wait)
-        n += 1
+    # queue until 8 slices are held back (the read then waits at least 3 times, submitting a slice
+    # after each wait): each matmul predicted at 5 ms and two slices in flight at most, whatever the
+    # cost model learned from earlier calls (a transport that cannot tell when a slice is done, the
+    # native one, counts it done when its predicted time has passed)
+    ahead, dev.ahead_ms = dev.ahead_ms, 0.0
+    pycore.SELECTOR.work_ms = lambda *args, **kwargs: 5.0
+    z, n = y, 0
+    try:
+        while len(dev.slices) < 8 and n < 5000:
+            z = await pycore.matmul_async(z, x, backend="gpu")
+            n += 1
+    finally:
+        del pycore.SELECTOR.work_ms
     held_at_read = len(dev.slices)
     transport = type(dev.transport)
     real, waits = transport.wait_marked_async, []
