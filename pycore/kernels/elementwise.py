@@ -304,6 +304,16 @@ def _tidied(operands: list[Operand], op_keys: list[Any], calls: list[Call], shap
     return expr, [op_keys[k] for k in used if operands[k].layout is not None]
 
 
+def scalar_vec4(dtype: np.dtype, at: int) -> str:
+    """WGSL of a scalar operand as every lane of a vec4: its bits in uniform word `at`.
+
+    >>> scalar_vec4(np.dtype("float32"), 5)
+    'vec4<f32>(bitcast<f32>(word(5u)))'
+    """
+    t = value_type(dtype)
+    return f"vec4<{t}>(bitcast<{t}>(word({at}u)))"
+
+
 def program_lines(program: tuple[tuple[str, tuple[int, ...], str, bool, str, int], ...],
                   dtypes: list[np.dtype], values: list[str], param_at: int) -> list[str]:
     """WGSL computing `program` (as `_kernel` takes it) on vec4 values of the operands (their
@@ -368,7 +378,7 @@ def _kernel(
         dt = np.dtype(name)
         t = value_type(dt)
         if scalar:
-            values.append(f"vec4<{t}>(bitcast<{t}>(word({scalar_at + scalar_k}u)))")
+            values.append(scalar_vec4(dt, scalar_at + scalar_k))
             scalar_k += 1
             continue
         j = arrays.index(k)
@@ -467,7 +477,7 @@ def _tiled_kernel(function: str, operands: tuple[tuple[str, bool, bool], ...], c
         dt = np.dtype(name)
         t = wgsl_type(dt)
         if scalar:
-            value = f"vec4<{t}>(bitcast<{t}>(word({scalar_at + scalar_k}u)))"
+            value = scalar_vec4(dt, scalar_at + scalar_k)
             scalar_k += 1
             args.append(convert(value, dt, compute_dt))
             continue
@@ -617,4 +627,4 @@ def plan_expr(expr: Expr, facts: Facts) -> Plan:
 
 
 __all__ = ["Call", "Expr", "Operand", "convert", "inline", "nested", "plan_elementwise", "plan_expr",
-           "program_lines", "storage_bytes"]
+           "program_lines", "scalar_vec4", "storage_bytes"]

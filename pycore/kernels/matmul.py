@@ -32,7 +32,7 @@ from functools import cache
 import numpy as np
 
 from pycore.array.layout import Layout, broadcast_shapes, collapse
-from pycore.kernels.elementwise import Expr, convert, nested, program_lines
+from pycore.kernels.elementwise import Expr, convert, nested, program_lines, scalar_vec4
 from pycore.kernels.plan import (
     Copy,
     Facts,
@@ -229,7 +229,7 @@ def _epilogue_kernel(entry: str, program: tuple, specs: tuple[tuple[str, bool], 
         if k == acc:
             values.append("acc")
         elif scalar:
-            values.append(f"vec4<{t}>(bitcast<{t}>(word({scalar_at + scalar_k}u)))")
+            values.append(scalar_vec4(dt, scalar_at + scalar_k))
             scalar_k += 1
         else:
             j = arrays.index(k)

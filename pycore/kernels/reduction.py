@@ -26,7 +26,7 @@ from functools import cache
 import numpy as np
 
 from pycore.array.layout import Layout, collapse
-from pycore.kernels.elementwise import Expr, convert, nested, program_lines
+from pycore.kernels.elementwise import Expr, convert, nested, program_lines, scalar_vec4
 from pycore.kernels.plan import (
     Facts,
     Kernel,
@@ -261,7 +261,7 @@ def _prologue_parts(c: Combine, prologue: tuple, kept_rank: int, red_rank: int, 
         dtypes.append(dt)
         t = value_type(dt)
         if scalar:
-            values.append(f"vec4<{t}>(bitcast<{t}>(word({scalar_at + scalar_k}u)))")
+            values.append(scalar_vec4(dt, scalar_at + scalar_k))
             scalar_k += 1
             continue
         j = arrays.index(k)
