@@ -36,7 +36,7 @@ ones packed several to a GPU word); ops broadcast as NumPy's do.
                 cholesky, qr, svd, svdvals, eigh, eigvalsh, pinv, matrix_rank on NumPy)
   fft           the standard's fft extension as pycore.fft.<name>_async (fft, ifft, fftn, ifftn,
                 rfft, irfft, rfftn, irfftn, hfft, ihfft on the GPU's transform kernels; fftfreq,
-                rfftfreq, fftshift, ifftshift); complex results are NumPy complex64 arrays
+                rfftfreq, fftshift, ifftshift); results where the input lives
   nn            pycore.nn.<name>_async: layer_norm, rms_norm, logsumexp, one_hot, embedding,
                 cross_entropy, scaled_dot_product_attention, conv (1-D to 3-D, NCHW), max_pool2d,
                 avg_pool2d; composed of the calls above

@@ -102,7 +102,7 @@ async def negative_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "
 async def positive_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
     """+x element-wise (a copy)."""
 async def sign_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
-    """-1, 0 or 1 by the sign of x (0 for ±0, NaN for NaN)."""
+    """-1, 0 or 1 by the sign of x (0 for ±0, NaN for NaN); of a complex x, x / |x|."""
 async def square_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
     """x * x element-wise; integers wrap."""
 async def sqrt_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
@@ -232,7 +232,7 @@ async def full_like_async(x: Any, /, fill_value: Any, *, dtype: Any = None, devi
 async def arange_async(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None) -> Any:
     """Evenly spaced values in [start, stop), `step` apart (arange(n): 0 to n - 1). dtype: given, else float32 if any argument is a float, else int32."""
 async def linspace_async(start: Any, stop: Any, /, num: Any, *, dtype: Any = None, device: Any = None, endpoint: builtins.bool = True) -> Any:
-    """`num` evenly spaced float32 values from start to stop (stop included when endpoint)."""
+    """`num` evenly spaced float32 values from start to stop (stop included when endpoint); complex64 where start or stop is complex, or dtype says so."""
 async def eye_async(n_rows: Any, n_cols: Any = None, /, *, k: Any = 0, dtype: Any = None, device: Any = None) -> Any:
     """An n_rows x n_cols (n_cols = n_rows when None) array with ones on diagonal k (0: the main one, > 0 above it, < 0 below), zeros elsewhere (dtype float32 unless given)."""
 async def tril_async(x: Any, /, *, k: Any = 0) -> Any:
@@ -256,7 +256,7 @@ async def repeat_async(x: Any, repeats: Any, /, *, axis: Any = None) -> Any:
 async def astype_async(x: Any, dtype: Any, /, *, copy: builtins.bool = True, device: Any = None) -> Any:
     """x converted to `dtype` (floats to ints truncate, nonzero is True): a new array unless copy is False and x already has that dtype (and device)."""
 async def imag_async(x: Any, /) -> Any:
-    """The imaginary part of x: of a complex NumPy array (the fft's results), float32; of pycore's real-valued dtypes, zeros of x's dtype where x lives (as NumPy's imag)."""
+    """The imaginary part of x: of a complex64 array, float32 (a view of a GpuArray's buffer, a copy of a NumPy array's); of pycore's real-valued dtypes, zeros of x's dtype where x lives (as NumPy's imag)."""
 async def permute_dims_async(x: Any, /, axes: Any) -> Any:
     """x's axes permuted (`axes`: a permutation of 0 ... ndim - 1): a view. The awaitable form of pycore.permute_dims."""
 async def matrix_transpose_async(x: Any, /) -> Any:
@@ -278,9 +278,9 @@ async def unstack_async(x: Any, /, *, axis: Any = 0) -> tuple[Any, ...]:
 async def broadcast_shapes_async(*shapes: Any) -> tuple[int, ...]:
     """The shape that arrays of these shapes broadcast to (ValueError naming them where they do not): shapes only, no arrays. The awaitable form of pycore.broadcast_shapes."""
 async def real_async(x: Any, /) -> Any:
-    """The real part of x: x itself for pycore's real-valued dtypes (no copy, no dispatch); of a complex NumPy array (the fft's results), its real parts as float32. The awaitable form of pycore.real."""
+    """The real part of x: x itself for pycore's real-valued dtypes (no copy, no dispatch); of a complex64 array, its real parts as float32: a view of a GpuArray's buffer, a copy of a NumPy array's. The awaitable form of pycore.real."""
 async def conj_async(x: Any, /) -> Any:
-    """The complex conjugate of x: x itself for pycore's real-valued dtypes (no copy, no dispatch); of a complex NumPy array (the fft's results), its conjugate as complex64. The awaitable form of pycore.conj."""
+    """The complex conjugate of x: x itself for pycore's real-valued dtypes (no copy, no dispatch); of a complex64 array, its conjugate (one kernel for a GpuArray)."""
 def permute_dims(x: Any, /, axes: Any) -> Any:
     """x's axes permuted (`axes`: a permutation of 0 ... ndim - 1): a view."""
 def matrix_transpose(x: Any, /) -> Any:
@@ -302,17 +302,17 @@ def unstack(x: Any, /, *, axis: Any = 0) -> tuple[Any, ...]:
 def broadcast_shapes(*shapes: Any) -> tuple[int, ...]:
     """The shape that arrays of these shapes broadcast to (ValueError naming them where they do not): shapes only, no arrays."""
 def real(x: Any, /) -> Any:
-    """The real part of x: x itself for pycore's real-valued dtypes (no copy, no dispatch); of a complex NumPy array (the fft's results), its real parts as float32."""
+    """The real part of x: x itself for pycore's real-valued dtypes (no copy, no dispatch); of a complex64 array, its real parts as float32: a view of a GpuArray's buffer, a copy of a NumPy array's."""
 def conj(x: Any, /) -> Any:
-    """The complex conjugate of x: x itself for pycore's real-valued dtypes (no copy, no dispatch); of a complex NumPy array (the fft's results), its conjugate as complex64."""
+    """The complex conjugate of x: x itself for pycore's real-valued dtypes (no copy, no dispatch); of a complex64 NumPy array, its conjugate. A complex64 GpuArray's conjugate runs a kernel: `await pycore.conj_async(x)` (TypeError here)."""
 def result_type(*arrays_and_dtypes: Any) -> np.dtype:
     """The dtype arrays and dtypes (and Python scalars, weakly) promote to, by pycore's rules."""
 def can_cast(from_: Any, to: Any, /) -> builtins.bool:
-    """Whether `from_` (a dtype, or an array's) can be cast to `to` by the standard's type promotion rules, which join integers with integers and floats with floats, at a dtype that holds both: int8 to int16 or uint8 to int16 is True; bool to int32, int32 to float32 and uint32 to int32 are False, as array_api_strict says."""
+    """Whether `from_` (a dtype, or an array's) can be cast to `to` by the standard's type promotion rules, which join integers with integers and floating-point dtypes (real and complex) with each other, at a dtype that holds both: int8 to int16, uint8 to int16 or float32 to complex64 is True; bool to int32, int32 to float32, uint32 to int32 and complex64 to float32 are False, as array_api_strict says."""
 def isdtype(dtype: Any, kind: Any) -> builtins.bool:
     """Whether `dtype` is of `kind`: a dtype, a kind name ("bool", "signed integer", "unsigned integer", "integral", "real floating", "complex floating", "numeric"), or a tuple of them."""
 def finfo(type: Any, /) -> FInfo:
-    """The limits of a floating-point dtype (or an array's): bits, eps, max, min, smallest_normal."""
+    """The limits of a floating-point dtype (or an array's): bits, eps, max, min, smallest_normal; of complex64, its float32 parts' (dtype float32), as the standard says."""
 def iinfo(type: Any, /) -> IInfo:
     """The limits of an integer dtype (or an array's): bits, max, min."""
 def __array_namespace_info__() -> Info:
@@ -326,6 +326,7 @@ uint16: np.dtype[Any]
 uint32: np.dtype[Any]
 float16: np.dtype[Any]
 float32: np.dtype[Any]
+complex64: np.dtype[Any]
 async def where_async(condition: Any, x1: Any, x2: Any, /) -> Any:
     """x1's elements where `condition` (a bool array) is True, x2's elsewhere, all three broadcast together; x1 and x2 (one of them may be a Python scalar) promote to the result's dtype."""
 async def clip_async(x: Any, /, min: Any = None, max: Any = None, *, backend: str = 'auto') -> Any:

@@ -19,11 +19,11 @@ async def det_async(x: Any, /) -> Any:
 async def diagonal_async(x: Any, /, *, offset: Any = 0) -> Any:
     """The diagonals of x's matrices (a view): the awaitable form of pycore.linalg.diagonal."""
 async def eig_async(x: Any, /) -> EigResult:
-    """The eigenvalues and right eigenvectors (columns) of x's square matrices, as EigResult(eigenvalues, eigenvectors), complex64 always (as the standard says, even where they are real); NumPy arrays, on NumPy (pycore has no complex GpuArray)."""
+    """The eigenvalues and right eigenvectors (columns) of x's square matrices, as EigResult(eigenvalues, eigenvectors), complex64 always (as the standard says, even where they are real); computed on NumPy, GpuArrays for a GpuArray x."""
 async def eigh_async(x: Any, /) -> EighResult:
     """The eigenvalues (ascending) and eigenvectors (columns) of x's symmetric matrices (from the lower triangles), as EighResult(eigenvalues, eigenvectors); on NumPy."""
 async def eigvals_async(x: Any, /) -> Any:
-    """The eigenvalues of x's square matrices, complex64 always; a NumPy array, on NumPy."""
+    """The eigenvalues of x's square matrices, complex64 always; computed on NumPy (a GpuArray for a GpuArray x)."""
 async def eigvalsh_async(x: Any, /) -> Any:
     """The eigenvalues (ascending) of x's symmetric matrices (from the lower triangles); on NumPy."""
 async def inv_async(x: Any, /) -> Any:

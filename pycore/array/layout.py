@@ -172,6 +172,15 @@ class Layout:
             step *= n
         return True
 
+    def pairs(self) -> Layout:
+        """This layout of complex elements as one of their float32 halves: a last axis of 2 (the
+        real part, then the imaginary one), every stride and the offset doubled.
+
+        >>> Layout((3,), (2,), 1).pairs()
+        Layout(shape=(3, 2), strides=(4, 1), offset=2)
+        """
+        return Layout((*self.shape, 2), (*(2 * s for s in self.strides), 1), 2 * self.offset)
+
     def span(self) -> tuple[int, int]:
         """The lowest and one past the highest element index the layout touches (offset, offset
         for an empty array).

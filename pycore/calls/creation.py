@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from pycore.array.dtypes import BOOL, FLOAT32, INT32, as_array, pycore_dtype
+from pycore.array.dtypes import BOOL, COMPLEX64, FLOAT32, INT32, as_array, pycore_dtype
 from pycore.array.dtypes import scalar_value as _scalar_value
 from pycore.calls.arguments import Array, array_arg, dtype_arg, int_arg, result_device, shape_arg
 from pycore.calls.gpuarray import GpuArray, to_gpu_async
@@ -124,7 +124,7 @@ async def empty_async(shape: Any, *, dtype: Any = None, device: Any = None) -> A
     return await full_async(shape, 0, dtype=dtype_arg(dtype, FLOAT32), device=device)
 
 
-_KIND_DEFAULT = {"b": BOOL, "i": INT32, "f": FLOAT32}
+_KIND_DEFAULT = {"b": BOOL, "i": INT32, "f": FLOAT32, "c": COMPLEX64}
 
 
 def _fill_value(value: Any, dtype: Any) -> tuple[Any, np.dtype]:
@@ -134,9 +134,14 @@ def _fill_value(value: Any, dtype: Any) -> tuple[Any, np.dtype]:
         kind = "i"
     elif isinstance(value, numbers.Real):
         kind = "f"
+    elif isinstance(value, numbers.Complex):
+        kind = "c"
     else:
-        raise TypeError(f"fill_value must be a bool, int or float, got {type(value).__name__} {value!r}")
+        raise TypeError(f"fill_value must be a bool, int, float or complex, got {type(value).__name__} "
+                        f"{value!r}")
     found = dtype_arg(dtype, _KIND_DEFAULT[kind])
+    if kind == "c" and found.kind != "c":
+        raise TypeError(f"fill_value: a complex value {value!r} does not fit dtype {found}")
     return _scalar_value(value, found, "fill_value"), found
 
 
@@ -212,6 +217,14 @@ def _real(value: Any, name: str) -> int | float:
     return int(value) if isinstance(value, numbers.Integral) else float(value)
 
 
+def _number(value: Any, name: str) -> int | float | complex:
+    if isinstance(value, (complex, np.complexfloating)):
+        return complex(value)
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be an int, a float or a complex, got {type(value).__name__} {value!r}")
+    return _real(value, name)
+
+
 async def arange_async(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None,
                        device: Any = None) -> Array:
     """Evenly spaced values in [start, stop), `step` apart (arange(n): 0 to n - 1). dtype: given,
@@ -247,27 +260,30 @@ async def arange_async(start: Any, /, stop: Any = None, step: Any = 1, *, dtype:
 
 async def linspace_async(start: Any, stop: Any, /, num: Any, *, dtype: Any = None, device: Any = None,
                          endpoint: bool = True) -> Array:
-    """`num` evenly spaced float32 values from start to stop (stop included when endpoint).
+    """`num` evenly spaced float32 values from start to stop (stop included when endpoint);
+    complex64 where start or stop is complex, or dtype says so.
 
     >>> import asyncio, pycore
     >>> asyncio.run(pycore.linspace_async(0, 1, 5))
     array([0.  , 0.25, 0.5 , 0.75, 1.  ], dtype=float32)
     """
-    start, stop = _real(start, "start"), _real(stop, "stop")
+    complex_ends = any(isinstance(v, (complex, np.complexfloating)) for v in (start, stop))
+    start, stop = (_number(start, "start"), _number(stop, "stop"))
     n = int_arg(num, "num", 0)
     if not isinstance(endpoint, (bool, np.bool_)):
         raise TypeError(f"linspace: endpoint must be True or False, got {endpoint!r}")
-    found = dtype_arg(dtype, FLOAT32)
-    if found != FLOAT32:
-        raise TypeError(f"linspace: dtype must be a floating-point dtype (float32), got {found}")
+    found = dtype_arg(dtype, COMPLEX64 if complex_ends else FLOAT32)
+    if found not in (FLOAT32, COMPLEX64) or (complex_ends and found != COMPLEX64):
+        raise TypeError(f"linspace: dtype must be a floating-point dtype (float32, or complex64 for complex "
+                        f"ends), got {found}")
     div = (n - 1) if endpoint else n
     step = (stop - start) / div if div > 0 else 0.0
     last = n - 1 if endpoint and n > 1 else n
     with np.errstate(over="ignore"):
-        values = (np.float32(start), np.float32(step), last, np.float32(stop))
+        values = (found.type(start), found.type(step), last, found.type(stop))
     return await created_async("linspace", result_device(None, device), (n,), found,
                                lambda: [Part(whole((n,)), "ramp", values=values)],
-                               lambda: np.linspace(start, stop, n, endpoint=bool(endpoint)))
+                               lambda: np.linspace(start, stop, n, endpoint=bool(endpoint)).astype(found))
 
 
 async def eye_async(n_rows: Any, n_cols: Any = None, /, *, k: Any = 0, dtype: Any = None,

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from pycore.array.dtypes import DTYPES, FLOAT32, INT32, pycore_dtype
+from pycore.array.dtypes import COMPLEX64, DTYPES, FLOAT32, INT32, pycore_dtype
 from pycore.array.dtypes import result_type as _promoted
 from pycore.calls.arguments import device_arg
 from pycore.calls.gpuarray import GpuArray
@@ -52,9 +52,10 @@ def result_type(*arrays_and_dtypes: Any) -> np.dtype:
 
 def can_cast(from_: Any, to: Any, /) -> bool:
     """Whether `from_` (a dtype, or an array's) can be cast to `to` by the standard's type promotion
-    rules, which join integers with integers and floats with floats, at a dtype that holds both:
-    int8 to int16 or uint8 to int16 is True; bool to int32, int32 to float32 and uint32 to int32 are
-    False, as array_api_strict says.
+    rules, which join integers with integers and floating-point dtypes (real and complex) with each
+    other, at a dtype that holds both: int8 to int16, uint8 to int16 or float32 to complex64 is
+    True; bool to int32, int32 to float32, uint32 to int32 and complex64 to float32 are False, as
+    array_api_strict says.
 
     >>> import pycore
     >>> pycore.can_cast(pycore.uint8, pycore.int16), pycore.can_cast(pycore.bool, pycore.int32)
@@ -63,13 +64,13 @@ def can_cast(from_: Any, to: Any, /) -> bool:
     a, b = _dtype_of(from_, "from_"), pycore_dtype(to, "to")
     if a == b:
         return True
-    if {a.kind, b.kind} <= {"i", "u"} or a.kind == b.kind == "f":
+    if {a.kind, b.kind} <= {"i", "u"} or {a.kind, b.kind} <= {"f", "c"}:
         return bool(np.promote_types(a, b) == b)
     return False
 
 
 KINDS = {"bool": "b", "signed integer": "i", "unsigned integer": "u", "integral": "iu",
-         "real floating": "f", "complex floating": "c", "numeric": "iuf"}
+         "real floating": "f", "complex floating": "c", "numeric": "iufc"}
 
 
 def isdtype(dtype: Any, kind: Any) -> bool:
@@ -114,15 +115,19 @@ class IInfo:
 
 
 def finfo(type: Any, /) -> FInfo:  # noqa: A002 (the standard's name)
-    """The limits of a floating-point dtype (or an array's): bits, eps, max, min, smallest_normal.
+    """The limits of a floating-point dtype (or an array's): bits, eps, max, min, smallest_normal;
+    of complex64, its float32 parts' (dtype float32), as the standard says.
 
     >>> import pycore
     >>> pycore.finfo(pycore.float32).bits, pycore.finfo(pycore.float32).eps
     (32, 1.1920928955078125e-07)
     """
     found = _dtype_of(type, "type")
+    if found.kind == "c":
+        found = FLOAT32
     if found.kind != "f":
-        raise TypeError(f"finfo: type must be a floating-point dtype (float32), got {found}")
+        raise TypeError(f"finfo: type must be a floating-point dtype (float32, float16, complex64), "
+                        f"got {found}")
     f = np.finfo(found)
     return FInfo(int(f.bits), float(f.eps), float(f.max), float(f.min), float(f.smallest_normal), found)
 
@@ -157,9 +162,9 @@ class Info:
         return ["cpu", "gpu"] if RUNTIME.device is not None else ["cpu"]
 
     def default_dtypes(self, *, device: Any = None) -> dict[str, Any]:
-        """The default dtypes: float32 and int32 (pycore has no complex dtype: None)."""
+        """The default dtypes: float32, complex64 and int32."""
         device_arg(device)
-        return {"real floating": FLOAT32, "complex floating": None, "integral": INT32, "indexing": INT32}
+        return {"real floating": FLOAT32, "complex floating": COMPLEX64, "integral": INT32, "indexing": INT32}
 
     def dtypes(self, *, device: Any = None, kind: Any = None) -> dict[str, np.dtype]:
         """pycore's dtypes by name, those of `kind` (as isdtype takes it) when given."""

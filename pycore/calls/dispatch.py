@@ -85,7 +85,10 @@ def _checked(op: Op, program: Any, inputs: list[Any], params: dict[str, Any],
 
 
 def unfit_why(problem: Exception) -> str:
-    """The trace's `why` of an auto call that runs on NumPy because the GPU cannot take its shapes."""
+    """The trace's `why` of an auto call that runs on NumPy because the GPU cannot take it: its
+    shapes, or (a TypeError) its dtypes."""
+    if isinstance(problem, TypeError):
+        return f"{problem}: ran on NumPy"
     return f"the GPU cannot take these shapes ({problem}): ran on NumPy"
 
 

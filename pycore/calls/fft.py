@@ -8,10 +8,11 @@ WebGPU, NumPy's pocketfft in float64, its result rounded to complex64 (float32 f
 results of irfft, irfftn and hfft). An n-d transform is 1-D transforms along each axis in turn,
 any axis, in one GPU submit (no transposes).
 
-pycore has no complex dtype yet: the inputs are NumPy arrays (real float32 or float64, complex64
-or complex128; 64-bit ones narrowed to 32 bits with a NarrowingWarning) or float32 GpuArrays
-(real values), and the complex results are NumPy complex64 arrays, also for GpuArray inputs; the
-real results of a GpuArray input (irfft, irfftn, hfft) are GpuArrays. The standard asks real
+The inputs are NumPy arrays (real float32 or float64, complex64 or complex128; 64-bit ones narrowed
+to 32 bits with a NarrowingWarning) or float32 and complex64 GpuArrays. Results live where the
+input does: a GpuArray's transform is a GpuArray (complex64, or float32 for the real results of
+irfft, irfftn and hfft), so transforms chain on the GPU with the element-wise ops between them;
+a NumPy array's is a NumPy array. The standard asks real
 inputs of rfft, rfftn and ihfft (complex ones raise TypeError) and takes real inputs of the others
 as complex with zero imaginary parts; integer and bool inputs raise TypeError. Bad arguments (an
 axis out of range, n < 1, s and axes of different lengths, a norm not "backward", "ortho" or
@@ -36,12 +37,12 @@ from typing import Any
 import numpy as np
 
 from pycore.array.dtypes import FLOAT32, NarrowingWarning, as_array, pycore_dtype
-from pycore.array.layout import normalize_axis
+from pycore.array.layout import Layout, normalize_axis
 from pycore.calls.api import extension_module
 from pycore.calls.arguments import device_arg, int_arg
 from pycore.calls.creation import zeros_async
 from pycore.calls.dispatch import BACKENDS, unfit_why
-from pycore.calls.gpuarray import GpuArray, to_gpu_async
+from pycore.calls.gpuarray import GpuArray, complex_view, to_gpu_async
 from pycore.calls.manipulation import roll_async, stack_async
 from pycore.choice.selector import SELECTOR
 from pycore.engine.device import GpuOutOfMemoryError
@@ -144,11 +145,13 @@ _warned: set[str] = set()
 
 
 def _input(x: Any, fn: str, real: bool = False) -> GpuArray | np.ndarray:
-    """x as a float32 GpuArray, or a NumPy float32 or complex64 array (64-bit ones narrowed):
-    TypeError for other dtypes, and for complex ones where `real` (rfft, rfftn, ihfft)."""
+    """x as a float32 or complex64 GpuArray, or a NumPy float32 or complex64 array (64-bit ones
+    narrowed): TypeError for other dtypes, and for complex ones where `real` (rfft, rfftn, ihfft)."""
     if isinstance(x, GpuArray):
         x.check_usable()
-        if x.dtype != FLOAT32:
+        if x.dtype.kind == "c" and real:
+            raise TypeError(f"{fn}: x must have a real-valued floating-point dtype, got {x.dtype}")
+        if x.dtype not in (FLOAT32, C64):
             raise TypeError(f"{fn}: x must have a floating-point dtype, got a GpuArray of {x.dtype}"
                             + (" (convert it with pycore.astype_async(x, 'float32'))" if x.dtype.kind == "f"
                                else ""))
@@ -295,16 +298,32 @@ async def _gpu_async(job: _Job, x: GpuArray | np.ndarray) -> tuple[Any, dict[str
         exc.pycore_unfit = True  # type: ignore[attr-defined]
         raise
     if isinstance(x, GpuArray):
-        pairs = await _complex_on_gpu_async(x)
+        if x.dtype == C64:  # (bound from the buffer's start: a view is copied first)
+            src = x
+            if job.conj_in:
+                src = await x._copy_async(C64, "conj")
+            elif x.layout != Layout.contiguous(x.shape):
+                src = await x.copy_async()
+            pairs = src.pairs()
+        else:
+            pairs = await _complex_on_gpu_async(x)
         bound: Any = (*pairs.binding(), pairs.checks)
     else:
         host = np.conj(x) if job.conj_in and x.dtype == C64 else x
         bound = np.ascontiguousarray(host, dtype=C64).view(np.float32)
     out_shape = plan.outputs[0].shape[:-1]
-    if isinstance(x, GpuArray) and job.real and not job.conj_out and job.half is None:
+    if isinstance(x, GpuArray):  # (the result stays on the GPU: complex64, or its real parts)
         buf, checks, stages = await run_plans_async(device, job.fn, [(plan, [bound])], keep=True)
         pairs = GpuArray((*out_shape, 2), buffer=buf, checks=checks, device=device, dtype=FLOAT32)
-        return await pairs[..., 0].copy_async(), stages
+        cut: tuple[slice, ...] = ()
+        if job.half is not None:
+            cut = (*(slice(None),) * job.half, slice(0, out_shape[job.half] // 2 + 1))
+        if job.real:
+            return await (pairs[cut] if job.half is not None else pairs)[..., 0].copy_async(), stages
+        value = complex_view(pairs)
+        if job.conj_out:
+            value = await value._copy_async(C64, "conj")
+        return (value[cut] if job.half is not None else value), stages
     raw, _, stages = await run_plans_async(device, job.fn, [(plan, [bound])], keep=False)
     value = _finish(job, raw.view(C64).reshape(out_shape))
     return (await to_gpu_async(value) if job.real and isinstance(x, GpuArray) else value), stages
@@ -315,7 +334,7 @@ async def _numpy_async(job: _Job, x: GpuArray | np.ndarray) -> Any:
     wide = host.astype(np.complex128 if host.dtype.kind == "c" else np.float64)
     value = np.asarray(job.numpy(wide))
     value = np.ascontiguousarray(value, dtype=FLOAT32 if value.dtype.kind == "f" else C64)
-    return await to_gpu_async(value) if isinstance(x, GpuArray) and value.dtype == FLOAT32 else value
+    return await to_gpu_async(value) if isinstance(x, GpuArray) else value
 
 
 def _placement(job: _Job, x: Any, backend: str, out: tuple[int, ...]) -> tuple[bool, str, Any]:

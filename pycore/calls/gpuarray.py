@@ -242,21 +242,46 @@ class GpuArray:
         ndarray.astype: floats to ints truncate, nonzero is True."""
         return await self._copy_async(pycore_dtype(dtype, "dtype"))
 
-    async def _copy_async(self, dtype: np.dtype) -> GpuArray:
-        """The strided kernel with `copy_<type>`, converting on the way (queued, no readback)."""
+    async def _copy_async(self, dtype: np.dtype, function: str = "copy") -> GpuArray:
+        """The strided kernel with `<function>_<type>` (a copy, or conj), converting on the way
+        (queued, no readback). complex64 converts to bool only (TypeError otherwise)."""
         self.check_usable()
+        if self.dtype.kind == "c" and dtype.kind not in "cb":
+            raise TypeError(f"astype: complex64 does not convert to {dtype.name} (the standard leaves it "
+                            f"out: take real(x), imag or abs first)")
         device = self._device
         if self._buffer is None or device is None or self.size == 0:
             host = np.ascontiguousarray(await self.to_numpy_async(), dtype=dtype)
+            if function == "conj":
+                host = np.conj(host)
             return GpuArray(self.shape, host=host) if self._buffer is None else await to_gpu_async(host)
         operand = Operand(self.dtype, self.layout)
-        key = ("copy", self.dtype.name, self.layout, dtype.name, facts(device))
+        key = (function, self.dtype.name, self.layout, dtype.name, facts(device))
         held = wide(dtype)  # (a packed dtype is converted in its 32-bit form, then stored)
-        plan = planned(key, lambda: plan_elementwise("copy", f"copy_{SUFFIX[held.name]}", [operand], held,
-                                                     dtype, self.shape, facts(device)))
+        plan = planned(key, lambda: plan_elementwise(function, f"{function}_{SUFFIX[held.name]}", [operand],
+                                                     held, dtype, self.shape, facts(device)))
         buf, checks, _ = await run_plans_async(device, "copy", [(plan, [(*self.binding(), self._checks)])],
                                                keep=True)
         return GpuArray(self.shape, buffer=buf, checks=checks, device=device, dtype=dtype)
+
+    def pairs(self) -> GpuArray:
+        """A complex64 array's values as float32 pairs: a view of shape (*shape, 2), the real parts
+        at [..., 0] and the imaginary parts at [..., 1] (no copy, no dispatch).
+
+        >>> import asyncio, numpy as np, pycore
+        >>> z = asyncio.run(pycore.asarray_async(np.array([1 + 2j, 3 - 4j], np.complex64), device="gpu"))
+        >>> z.pairs().shape, z.pairs().dtype
+        ((2, 2), dtype('float32'))
+        """
+        if self.dtype.kind != "c":
+            raise TypeError(f"pairs: x must be complex64, got {self.dtype}")
+        self.check_usable()
+        if self._buffer is None:
+            assert self._host is not None
+            return GpuArray((*self.shape, 2), host=np.stack([self._host.real, self._host.imag], axis=-1))
+        return GpuArray((*self.shape, 2), buffer=self._buffer, checks=self._checks, device=self._device,
+                        dtype=FLOAT32, layout=self.layout.pairs(),
+                        base=(self if self._base is None else self._base))
 
     # -- data
     def view(self) -> GpuView | np.ndarray:
@@ -317,6 +342,24 @@ class GpuArray:
                 s >= 0 for s in lay.strides) else _gather(raw, lay, low)
         out[...] = values if self.dtype != BOOL else values != 0
         return out
+
+
+def complex_view(pairs: Any) -> Any:
+    """A new float32 result of shape (..., 2) (contiguous: real and imaginary parts, as a kernel
+    of the pairs wrote it) as the complex64 array of shape (...) it holds: a view of its buffer, or
+    of a NumPy array's memory."""
+    if isinstance(pairs, np.ndarray):
+        return np.ascontiguousarray(pairs, np.float32).view(np.complex64)[..., 0]
+    assert pairs.layout == Layout.contiguous(pairs.shape) and pairs.shape[-1] == 2
+    if pairs._buffer is None:
+        return GpuArray(pairs.shape[:-1], host=complex_view(pairs._host))
+    return GpuArray(pairs.shape[:-1], buffer=pairs._buffer, checks=pairs._checks, device=pairs._device,
+                    dtype=np.complex64, base=pairs if pairs._base is None else pairs._base)
+
+
+def host_pairs(x: np.ndarray) -> np.ndarray:
+    """A complex NumPy array's values as float32 pairs of shape (*x.shape, 2) (C-contiguous)."""
+    return np.ascontiguousarray(x, np.complex64).view(np.float32).reshape(*x.shape, 2)
 
 
 async def widened_async(x: Any) -> Any:

@@ -71,8 +71,8 @@ class Route:
 
 
 _NUMPY = "factorizations run on NumPy: no GPU kernel (computed in float64, the result narrowed to float32)"
-_NUMPY_COMPLEX = ("runs on NumPy: no GPU kernel (computed in float64; the complex results are NumPy "
-                  "complex64 arrays: pycore has no complex GpuArray)")
+_NUMPY_COMPLEX = ("runs on NumPy: no GPU kernel (computed in float64; the complex results complex64, "
+                  "uploaded for GpuArray inputs)")
 ROUTES: dict[str, Route] = {
     "matmul": Route("gpu", "the batched matmul", "matmul", 2),
     "tensordot": Route("gpu", "the operands permuted and reshaped into one matmul", "matmul", 2),
@@ -746,12 +746,15 @@ class EigResult(NamedTuple):
 
 
 async def _complex_on_numpy(fn: str, x: Any, compute: Callable[[np.ndarray], Any]) -> Any:
-    """`compute` of x's values in float64 (NumPy), its complex results as NumPy complex64 arrays
-    (for GpuArray inputs too: pycore has no complex GpuArray); recorded in the trace."""
+    """`compute` of x's values in float64 (NumPy), its complex64 results where x lives (uploaded
+    for a GpuArray); recorded in the trace."""
     start = time.perf_counter()
     values = (await _host(x)).astype(np.float64)
     with np.errstate(all="ignore"):
         found = compute(values)
+    if isinstance(x, GpuArray):
+        found = (type(found)(*[await to_gpu_async(v) for v in found]) if isinstance(found, tuple)
+                 else await to_gpu_async(found))
     ms = (time.perf_counter() - start) * 1e3
     RUNTIME.record({"op": f"linalg.{fn}", "shapes": [tuple(x.shape)], "backend": "numpy",
                     "why": ROUTES[fn].how, "ms": {"compute": ms}, "total_ms": ms})
@@ -761,7 +764,7 @@ async def _complex_on_numpy(fn: str, x: Any, compute: Callable[[np.ndarray], Any
 async def eig_async(x: Any, /) -> EigResult:
     """The eigenvalues and right eigenvectors (columns) of x's square matrices, as
     EigResult(eigenvalues, eigenvectors), complex64 always (as the standard says, even where they
-    are real); NumPy arrays, on NumPy (pycore has no complex GpuArray).
+    are real); computed on NumPy, GpuArrays for a GpuArray x.
 
     >>> import asyncio, numpy as np, pycore
     >>> asyncio.run(pycore.linalg.eig_async(np.array([[0, -1], [1, 0]], np.float32))).eigenvalues
@@ -775,7 +778,8 @@ async def eig_async(x: Any, /) -> EigResult:
 
 
 async def eigvals_async(x: Any, /) -> Any:
-    """The eigenvalues of x's square matrices, complex64 always; a NumPy array, on NumPy.
+    """The eigenvalues of x's square matrices, complex64 always; computed on NumPy (a GpuArray for a
+    GpuArray x).
 
     >>> import asyncio, numpy as np, pycore
     >>> asyncio.run(pycore.linalg.eigvals_async(np.array([[2, 0], [0, 3]], np.float32)))

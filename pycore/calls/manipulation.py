@@ -163,38 +163,55 @@ def _real_valued(x: Any, fn: str) -> Array:
     return x
 
 
-def _complex(x: Any) -> np.ndarray | None:
-    """x as a complex64 NumPy array where it is a complex NumPy array (the fft's results), else None."""
-    if isinstance(x, (np.ndarray, np.generic)) and np.asarray(x).dtype.kind == "c":
-        return np.asarray(x).astype(np.complex64, copy=False)
-    return None
-
-
 def real(x: Any, /) -> Array:
     """The real part of x: x itself for pycore's real-valued dtypes (no copy, no dispatch); of a
-    complex NumPy array (the fft's results), its real parts as float32."""
-    found = _complex(x)
-    return found.real.copy() if found is not None else _real_valued(x, "real")
+    complex64 array, its real parts as float32: a view of a GpuArray's buffer, a copy of a NumPy
+    array's."""
+    x = array_arg(x)
+    if x.dtype.kind == "c":
+        return x.pairs()[..., 0] if isinstance(x, GpuArray) else x.real.copy()
+    return _real_valued(x, "real")
 
 
 def conj(x: Any, /) -> Array:
     """The complex conjugate of x: x itself for pycore's real-valued dtypes (no copy, no dispatch);
-    of a complex NumPy array (the fft's results), its conjugate as complex64."""
-    found = _complex(x)
-    return np.conj(found) if found is not None else _real_valued(x, "conj")
+    of a complex64 NumPy array, its conjugate. A complex64 GpuArray's conjugate runs a kernel:
+    `await pycore.conj_async(x)` (TypeError here)."""
+    x = array_arg(x)
+    if x.dtype.kind == "c":
+        if isinstance(x, GpuArray):
+            raise TypeError("conj: a complex64 GpuArray's conjugate runs a kernel: use "
+                            "`await pycore.conj_async(x)`")
+        return np.conj(x)
+    return _real_valued(x, "conj")
+
+
+async def conj_async(x: Any, /) -> Array:
+    """The complex conjugate of x: x itself for pycore's real-valued dtypes (no copy, no dispatch);
+    of a complex64 array, its conjugate (one kernel for a GpuArray).
+
+    >>> import asyncio, numpy as np, pycore
+    >>> asyncio.run(pycore.conj_async(np.array([1 + 2j], np.complex64)))
+    array([1.-2.j], dtype=complex64)
+    """
+    x = array_arg(x)
+    if isinstance(x, GpuArray) and x.dtype.kind == "c":
+        return await x._copy_async(x.dtype, "conj")
+    return conj(x)
 
 
 async def imag_async(x: Any, /) -> Array:
-    """The imaginary part of x: of a complex NumPy array (the fft's results), float32; of
-    pycore's real-valued dtypes, zeros of x's dtype where x lives (as NumPy's imag).
+    """The imaginary part of x: of a complex64 array, float32 (a view of a GpuArray's buffer, a
+    copy of a NumPy array's); of pycore's real-valued dtypes, zeros of x's dtype where x lives (as
+    NumPy's imag).
 
     >>> import asyncio, numpy as np, pycore
     >>> asyncio.run(pycore.imag_async(np.array([1 + 2j, 3 - 1j], np.complex64)))
     array([ 2., -1.], dtype=float32)
     """
-    found = _complex(x)
-    if found is not None:
-        return found.imag.copy()
+    x = array_arg(x)
+    if x.dtype.kind == "c":
+        return x.pairs()[..., 1] if isinstance(x, GpuArray) else x.imag.copy()
     x = _real_valued(x, "imag")
     shape = tuple(x.shape)
     return await moved_async("imag", [x], shape, x.dtype,
@@ -451,6 +468,9 @@ async def astype_async(x: Any, dtype: Any, /, *, copy: bool = True, device: Any 
     """
     x = array_arg(x)
     found = pycore_dtype(dtype, "dtype")
+    if x.dtype.kind == "c" and found.kind not in "cb":
+        raise TypeError(f"astype: complex64 does not convert to {found.name} (the standard leaves it out: "
+                        f"take real(x), imag or abs first)")
     if not isinstance(copy, (bool, np.bool_)):
         raise TypeError(f"astype: copy must be True or False, got {copy!r}")
     where = result_device(x, device)
@@ -523,13 +543,14 @@ def _awaitable(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
 ON_GPU: dict[str, str] = {
     **{name: "a view, no dispatch" for name in ("permute_dims", "matrix_transpose", "expand_dims", "squeeze",
                                                 "broadcast_to", "broadcast_arrays", "moveaxis", "flip",
-                                                "unstack", "real", "conj")},
+                                                "unstack", "real")},
+    "conj": "a view of real dtypes; a kernel (strided.wgsl) for complex64",
     "broadcast_shapes": "shapes only",
     "reshape": "a view where the strides allow, else a copy kernel (place.wgsl)",
     **{name: "copy kernels into regions of the output (place.wgsl)" for name in ("concat", "stack", "roll",
                                                                                 "tile", "repeat")},
     "astype": "a conversion kernel (strided.wgsl)",
-    "imag": "a fill kernel (place.wgsl): zeros for pycore's real-valued dtypes",
+    "imag": "a view of complex64's imaginary parts; a fill kernel (place.wgsl): zeros for real dtypes",
 }
 
 
@@ -538,3 +559,4 @@ MANIPULATION: dict[str, Callable[..., Any]] = {f.__name__: f for f in (
     imag_async)}
 VIEWS_ASYNC: dict[str, Callable[..., Any]] = {f"{name}_async": _awaitable(fn, name)
                                                for name, fn in VIEWS.items()}
+VIEWS_ASYNC["conj_async"] = conj_async  # (a kernel for a complex64 GpuArray)

@@ -24,7 +24,15 @@ from pycore.array.dtypes import BOOL, FLOAT32, as_array, result_type, scalar_kin
 from pycore.array.layout import Layout, broadcast_shapes, matmul_shape, normalize_axes, normalize_axis
 from pycore.calls.api import PUBLIC, bind, docstring, signature_of
 from pycore.calls.dispatch import BACKENDS, KERNEL_SOURCES, is_argument_error, mark_argument_error, unfit_why
-from pycore.calls.gpuarray import GpuArray, narrowed_async, storage_of, to_gpu_async
+from pycore.calls.gpuarray import (
+    GpuArray,
+    complex_view,
+    host_pairs,
+    narrowed_async,
+    storage_of,
+    to_gpu_async,
+)
+from pycore.calls.placing import placed_async
 from pycore.calls.programs import PROGRAMS, Rowwise
 from pycore.choice.selector import SELECTOR
 from pycore.engine import interrupts
@@ -35,7 +43,8 @@ from pycore.kernels.conv import plan_conv
 from pycore.kernels.elementwise import Operand, plan_elementwise
 from pycore.kernels.matmul import plan_matmul_int
 from pycore.kernels.parts import parts, row_bytes, row_step
-from pycore.kernels.plan import SUFFIX, Plan, storage_bytes, word_of
+from pycore.kernels.place import Part
+from pycore.kernels.plan import SUFFIX, Plan, scalar_words, storage_bytes
 from pycore.kernels.reduction import Combine, plan_reduction
 from pycore.kernels.rowwise import ROW_OPS, plan_rowwise, row_limits
 from pycore.tables.ops import OPS, Op
@@ -350,14 +359,18 @@ async def ufunc_async(u: Ufunc, args: tuple[Any, ...], backend: str = "auto") ->
             shape = broadcast_shapes(*shapes) if len(shapes) > 1 else shapes[0]
         except ValueError as exc:
             raise ValueError(f"{u.name}: {exc}") from None
+        host_only = compute.kind == "c" and u.complex == "numpy"
+        if host_only and backend == "gpu":
+            raise TypeError(f"{u.name}: complex64 inputs have no GPU kernel (backend='auto' or 'numpy' "
+                            f"computes them with NumPy)")
     except (ValueError, TypeError, OverflowError) as exc:
         mark_argument_error(exc)
         raise
     keep = any(isinstance(x, GpuArray) for x in xs)
     await RUNTIME.init_async()
     device = RUNTIME.device
-    unfit = None
-    if (device is not None and backend != "numpy" and not keep and shape
+    unfit: Exception | None = TypeError(f"complex64 {u.name} has no GPU kernel") if host_only else None
+    if (device is not None and backend != "numpy" and not keep and shape and unfit is None
             and any(storage_bytes(x.shape, x.dtype) > device.max_binding for x in arrays)):
         unfit = _row_too_big(u, shape, device.max_binding) if backend == "auto" else None
         if unfit is None:  # (split in parts that fit; backend="gpu" raises if its rows do not)
@@ -385,7 +398,7 @@ async def ufunc_async(u: Ufunc, args: tuple[Any, ...], backend: str = "auto") ->
             "ufunc",
             u.name,
             # (a scalar rides in the plan's words: its bits are part of the key)
-            tuple((o.dtype.name, o.layout, o.layout or word_of(o.value, o.dtype)) for o in operands),
+            tuple((o.dtype.name, o.layout, o.layout or scalar_words(o.value, o.dtype)) for o in operands),
             compute.name,
             shape,
             facts(device),
@@ -466,6 +479,13 @@ async def reduce_async(
         x = _argument(x, "x")
         if not isinstance(x, (GpuArray, np.ndarray)):
             x = as_array(x, "x")
+        if x.dtype.kind == "c" and not r.complex:
+            raise TypeError(f"{r.name}: complex inputs are not supported (it takes real numbers)")
+        if x.dtype.kind == "c" and r.complex == "numpy" and backend == "gpu":
+            raise TypeError(f"{r.name}: complex64 inputs have no GPU kernel (backend='auto' or 'numpy' "
+                            f"computes them with NumPy)")
+        if x.dtype.kind == "c" and r.complex == "bool":  # (all, any: of the values' truth)
+            x = await x.astype_async(BOOL) if isinstance(x, GpuArray) else x.astype(BOOL)
         if r.arg and axis is not None:
             axis = normalize_axis(axis, x.ndim)
         axes = normalize_axes(axis, x.ndim)
@@ -490,6 +510,8 @@ async def reduce_async(
     except (ValueError, TypeError) as exc:
         mark_argument_error(exc)
         raise
+    pairs = x.dtype.kind == "c" and r.complex == "pairs"  # (sum, mean: of the real and imaginary parts)
+    unfit = TypeError(f"complex64 {r.name} has no GPU kernel") if x.dtype.kind == "c" and not pairs else None
     scalar = not kept and not keepdims  # (a 0-D result: a GpuArray on the GPU, else a NumPy scalar)
     keep = isinstance(x, GpuArray)
     await RUNTIME.init_async()
@@ -500,7 +522,7 @@ async def reduce_async(
     on_gpu = [isinstance(x, GpuArray) and x.device == "webgpu"]
     cost = reduction_cost(r, kept)
     use_gpu, why, choice = _placement(
-        r.name, backend, [tuple(x.shape)], on_gpu, keep, cost, x.size == 0 or not math.prod((*kept, 1))
+        r.name, backend, [tuple(x.shape)], on_gpu, keep, cost, x.size == 0 or not math.prod((*kept, 1)), unfit
     )
     shaped = full if keepdims else kept
 
@@ -518,9 +540,12 @@ async def reduce_async(
             if isinstance(x, GpuArray) and x.device == "webgpu"
             else _on_host(x)
         )
+        src_dtype = x.dtype
+        if pairs:
+            src, src_dtype = (src.pairs() if isinstance(src, GpuArray) else host_pairs(src)), FLOAT32
         layout = src.layout if isinstance(src, GpuArray) else Layout.contiguous(src.shape)
         f = facts(device)
-        key = ("reduce", r.name, x.dtype.name, layout, axes, float(correction), f)
+        key = ("reduce", r.name, src_dtype.name, layout, axes, float(correction), f)
         if r.two_pass:
             mean = Combine("sum", FLOAT32, 0.0, finish="scale")
             dev = Combine("sum", FLOAT32, 0.0, finish=r.finish, centered=True, correction=float(correction))
@@ -539,8 +564,12 @@ async def reduce_async(
         else:
             c = Combine(r.function, acc, r.identity(acc), arg=r.arg, finish=r.finish)
             plans = [
-                (_planned(key, lambda: plan_reduction(c, layout, axes, x.dtype, f, stored, r.name)), [src])
+                (_planned(key, lambda: plan_reduction(c, layout, axes, src_dtype, f,
+                                                      wide(acc) if pairs else stored, r.name)), [src])
             ]
+        if pairs:
+            value, stages = await _run_gpu(r.name, plans, keep, (*(shaped if keep else kept), 2), FLOAT32)
+            return (complex_view(value) if keep else finish(complex_view(value))), stages
         value, stages = await _run_gpu(r.name, plans, keep, shaped if keep else kept, stored)
         if keep and stored != out_dtype:
             value = await value.astype_async(out_dtype)
@@ -579,6 +608,12 @@ async def matmul_async(a: Any, b: Any, *, backend: str = "auto") -> Any:
     except (ValueError, TypeError, OverflowError) as exc:
         raise mark_argument_error(exc) from None
     dtype = result_type(xa.dtype, xb.dtype)
+    if dtype.kind == "c":
+        try:
+            matmul_shape(xa.shape, xb.shape)
+        except ValueError as exc:
+            raise mark_argument_error(exc) from None
+        return await _complex_matmul_async(xa, xb, backend)
     if not (xa.dtype.kind in "iu" and xb.dtype.kind in "iu"):  # (the float kernels: float32)
         return await narrowed_async(await PUBLIC["matmul_async"](a, b, backend=backend), dtype)
     try:
@@ -617,6 +652,43 @@ async def matmul_async(a: Any, b: Any, *, backend: str = "auto") -> Any:
         return await _result(np.asarray(np.matmul(*values)).astype(dtype, copy=False), keep)
 
     return await _call("matmul", start, use_gpu, why, choice, shapes, on_gpu_work, on_numpy_work)
+
+
+async def _complex_matmul_async(a: Any, b: Any, backend: str) -> Any:
+    """a @ b of complex64 values as one float32 matmul: a's values as pairs, (..., m, 2k), times
+    b's rows written out twice, (re, im) then i times them (-im, re), (..., 2k, 2n): each output
+    pair is a complex product's sum (its real, then its imaginary part). On NumPy where no input is
+    a GpuArray in GPU memory (or backend='numpy')."""
+    gpu = RUNTIME.device is not None and backend != "numpy" and (
+        backend == "gpu" or any(isinstance(x, GpuArray) and x._buffer is not None for x in (a, b)))
+    if not gpu:
+        values = [np.asarray(await _host(x)).astype(np.complex64, copy=False) for x in (a, b)]
+        return await _result(np.matmul(*values), isinstance(a, GpuArray) or isinstance(b, GpuArray))
+    ops = []
+    for x in (a, b):
+        if not (isinstance(x, GpuArray) and x._buffer is not None):
+            x = await to_gpu_async(np.asarray(_on_host(x)))
+        ops.append(x if x.dtype.kind == "c" else await x.astype_async(np.complex64))
+    xa = ops[0].expand_dims(0) if ops[0].ndim == 1 else ops[0]
+    xb = ops[1].expand_dims(-1) if ops[1].ndim == 1 else ops[1]
+    k, n = xb.shape[-2], xb.shape[-1]
+    left = xa.pairs().reshape((*xa.shape[:-1], 2 * k)) if xa.layout.is_contiguous else None
+    if left is None:
+        left = (await xa.copy_async()).pairs().reshape((*xa.shape[:-1], 2 * k))
+    turned = await ufunc_async(UFUNCS["multiply"], (xb, 1j), backend)  # (i b: -im + re i)
+    batch = xb.shape[:-2]
+    shape = (*batch, k, 2, n, 2)
+    whole = Layout.contiguous(shape)
+    rows = [whole.getitem((*[slice(None)] * (len(batch) + 1), j)) for j in (0, 1)]
+    right = await placed_async("matmul", lambda ls: [
+        Part(rows[0], "copy", source=ls[0], dtype=FLOAT32),
+        Part(rows[1], "copy", source=ls[1], dtype=FLOAT32, index=1)],
+        [xb.pairs(), turned.pairs()], shape, FLOAT32)
+    product = await matmul_async(left, right.reshape((*batch, 2 * k, 2 * n)), backend=backend)
+    out = complex_view(product.reshape((*product.shape[:-1], n, 2)))
+    if ops[0].ndim == 1:
+        out = out.squeeze(-2)
+    return out.squeeze(-1) if ops[1].ndim == 1 else out
 
 
 ROWWISE = cast(Rowwise, PROGRAMS["rowwise"])  # (its `tree` setting forces a kernel variant)

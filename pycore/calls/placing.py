@@ -22,12 +22,12 @@ from typing import Any
 
 import numpy as np
 
-from pycore.array.dtypes import wide
+from pycore.array.dtypes import FLOAT32, wide
 from pycore.array.layout import Layout
 from pycore.calls.gpuarray import GpuArray, narrowed_async, storage_of, to_gpu_async, widened_async
 from pycore.engine.executor import facts, run_plans_async
 from pycore.engine.runtime import RUNTIME
-from pycore.kernels.place import Part, plan_place
+from pycore.kernels.place import Part, complex_planes, plan_place
 from pycore.kernels.plan import packed
 
 
@@ -48,14 +48,16 @@ async def placed_async(name: str, parts: Callable[[list[Layout]], list[Part]], x
                        shape: tuple[int, ...], dtype: np.dtype) -> GpuArray:
     """Run the parts `parts(layouts of xs)` (on GpuArrays, host arrays uploaded) into a new GpuArray.
     A packed dtype's regions are placed in its 32-bit form (a region may start inside a word),
-    then packed by one conversion."""
-    if packed(dtype):
+    then packed by one conversion; complex64 regions are placed as the float32 planes of their
+    real and imaginary parts (`complex_planes`), packed inputs widened first."""
+    if packed(dtype) or (dtype.kind == "c" and any(packed(x.dtype) for x in xs if hasattr(x, "dtype"))):
         xs = [await widened_async(x) for x in xs]
 
         def widened(layouts: list[Layout]) -> list[Part]:
             return [replace(p, dtype=wide(p.dtype)) if p.dtype is not None else p for p in parts(layouts)]
 
         return await narrowed_async(await placed_async(name, widened, xs, shape, wide(dtype)), dtype)
+    planes = dtype.kind == "c"
     start = time.perf_counter()
     await RUNTIME.init_async()
     device = RUNTIME.device
@@ -66,7 +68,10 @@ async def placed_async(name: str, parts: Callable[[list[Layout]], list[Part]], x
         return await to_gpu_async(np.empty(shape, dtype))
     layouts = [x.layout if isinstance(x, GpuArray) else Layout.contiguous(np.shape(x)) for x in inputs]
     f = facts(device)
-    plan = plan_place(parts(layouts), shape, dtype, f)
+    if planes:
+        plan = plan_place(complex_planes(parts(layouts)), (*shape, 2), FLOAT32, f)
+    else:
+        plan = plan_place(parts(layouts), shape, dtype, f)
     bound = [(*x.binding(), x.checks) if isinstance(x, GpuArray) else storage_of(np.asarray(x))
              for x in inputs]
     buf, checks, stages = await run_plans_async(device, name, [(plan, bound)], keep=True)

@@ -33,7 +33,14 @@ from pycore.array.dtypes import result_type as _promoted
 from pycore.array.dtypes import scalar_value as _scalar_value
 from pycore.array.layout import Layout, broadcast_shapes, normalize_axes, normalize_axis
 from pycore.calls.arguments import array_arg, int_arg
-from pycore.calls.gpuarray import GpuArray, narrowed_async, storage_of, widened_async
+from pycore.calls.gpuarray import (
+    GpuArray,
+    complex_view,
+    host_pairs,
+    narrowed_async,
+    storage_of,
+    widened_async,
+)
 from pycore.calls.manipulation import concat_async
 from pycore.calls.nd import reduce_async, ufunc_async
 from pycore.calls.placing import host_values, on_gpu, result_async
@@ -99,6 +106,14 @@ async def _planned_async(
     return GpuArray(spec.shape, buffer=buf, checks=checks, device=device, dtype=spec.dtype)
 
 
+async def _pairs_async(x: Any) -> Any:
+    """An array's values as complex64 float32 pairs (*shape, 2): a view of a complex64 GpuArray,
+    a real one converted first; a NumPy array's as a new array."""
+    if isinstance(x, GpuArray):
+        return (x if x.dtype.kind == "c" else await x.astype_async(np.complex64)).pairs()
+    return host_pairs(np.asarray(x))
+
+
 def _scalar(value: Any) -> bool:
     return not isinstance(value, (GpuArray, np.ndarray, np.generic)) and scalar_kind(value) is not None
 
@@ -136,6 +151,9 @@ async def where_async(condition: Any, x1: Any, x2: Any, /) -> Array:
     )
     xs = [cond, a, b]
     shape = _shape_of("where", *xs)
+    if on_gpu(xs) and 0 not in shape and dtype.kind == "c":  # (the float32 pairs, the condition for both)
+        c = cond.expand_dims(-1) if isinstance(cond, GpuArray) else np.expand_dims(cond, -1)
+        return complex_view(await where_async(c, await _pairs_async(a), await _pairs_async(b)))
     if on_gpu(xs) and 0 not in shape:
         given = dtype  # (a packed dtype is selected in its 32-bit form, then packed)
         xs, dtype = [await widened_async(x) for x in xs], wide(dtype)
@@ -306,6 +324,8 @@ async def take_async(x: Any, indices: Any, /, *, axis: Any = None) -> Array:
     _check_bounds("take", idx, n, a)
     shape = (*x.shape[:a], *idx.shape, *x.shape[a + 1 :])
     xs = [x, idx]
+    if on_gpu(xs) and 0 not in shape and x.dtype.kind == "c":  # (the float32 pairs along the same axis)
+        return complex_view(await take_async(await _pairs_async(x), idx, axis=a))
     if on_gpu(xs) and 0 not in shape:
         k, given = idx.ndim, x.dtype
         x = await widened_async(x)  # (gathered in its 32-bit form, then packed)
@@ -364,6 +384,9 @@ async def take_along_axis_async(x: Any, indices: Any, /, *, axis: Any = -1) -> A
     shape = tuple(idx.shape[a] if d == a else m for d, m in enumerate(others))
     _check_bounds("take_along_axis", idx, n, a)
     xs = [x, idx]
+    if on_gpu(xs) and 0 not in shape and x.dtype.kind == "c":  # (the float32 pairs, each index for both)
+        i2 = idx.expand_dims(-1) if isinstance(idx, GpuArray) else np.expand_dims(idx, -1)
+        return complex_view(await take_along_axis_async(await _pairs_async(x), i2, axis=a))
     if on_gpu(xs) and 0 not in shape:
         given = x.dtype
         x = await widened_async(x)  # (gathered in its 32-bit form, then packed)
@@ -416,7 +439,11 @@ async def _cumulative_async(op: str, x: Any, axis: Any, dtype: Any, include_init
         a = normalize_axis(int_arg(axis, "axis"), x.ndim)
     shape = tuple(x.shape)
     out_shape = tuple(m + incl if d == a else m for d, m in enumerate(shape))
-    if on_gpu([x]) and 0 not in shape:
+    if (x.dtype.kind == "c") != (found.kind == "c"):
+        raise TypeError(f"{fn}: dtype {found} does not hold the sums of {x.dtype} values")
+    if on_gpu([x]) and 0 not in shape and found.kind == "c" and op == "sum":  # (the pairs' sums)
+        return complex_view(await _cumulative_async(op, await _pairs_async(x), a, np.float32, incl))
+    if on_gpu([x]) and 0 not in shape and found.kind != "c":
         x = await widened_async(x)  # (scanned in 32 bits; a packed result is packed after)
         return await narrowed_async(await _planned_async(
             fn,

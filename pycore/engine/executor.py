@@ -224,6 +224,8 @@ def _inlined(device: Device, plan: Plan, j: int, producer: Expr, first: list[int
         if len(new.calls) > FUSED_CALLS or len(new.arrays) > f.max_storage - 1:
             return None  # (the output is a storage binding too)
         return planned(("fused", new.key(), f), lambda: plan_expr(new, f)), order
+    if any(o.dtype.kind == "c" for o in producer.operands):
+        return None  # (a reduction's and a product's loads read 32-bit elements: complex64 stays out)
     reading = plan.reduce
     prologue = reading.prologue
     n_arr = 1 if prologue is None else len(prologue.arrays)
@@ -253,7 +255,7 @@ def _into_product(device: Device, plan: Plan, j: int, product: Product, first: l
     after the product's own epilogue, where it has one), and which of the combined bindings (the
     plan's, then the product's a, b and epilogue arrays) it binds; None where that cannot fuse."""
     expr = plan.expr
-    if expr is None:
+    if expr is None or any(o.dtype.kind == "c" for o in expr.operands):
         return None
     k = expr.arrays[j]
     shape = product.shape

@@ -39,6 +39,7 @@ from pycore.kernels.plan import (
     load_packed,
     pack_word,
     packed,
+    scalar_words,
     storage_bytes,
     value_type,
     wgsl_type,
@@ -61,15 +62,24 @@ class Operand:
 
 
 def convert(expr: str, src: np.dtype, dst: np.dtype) -> str:
-    """WGSL converting a vec4 of `src` values (as stored) to `dst` values (as stored).
+    """WGSL converting a vec4 of `src` values (as stored) to `dst` values (as stored); complex64
+    values are a C4 (shaders/complex.wgsl): real ones convert to it, it converts to bool only.
 
     >>> i32, f32 = np.dtype("int32"), np.dtype("float32")
     >>> convert("a", i32, f32), convert("a", i32, np.dtype(bool))
     ('vec4<f32>(a)', 'select(vec4<u32>(0u), vec4<u32>(1u), a != vec4<i32>(0))')
+    >>> convert("a", i32, np.dtype("complex64"))
+    'c4_real(vec4<f32>(a))'
     """
     src, dst = wide(src), wide(dst)  # (a packed dtype's values are held in 32 bits)
     if src == dst:
         return expr
+    if dst.kind == "c":
+        return f"c4_real({convert(expr, src, F32)})"
+    if src.kind == "c":
+        if dst.name != "bool":
+            raise TypeError(f"complex64 values do not convert to {dst.name} (take real() or abs() first)")
+        return f"c4_nonzero({expr})"
     if dst.name == "bool" and src.name == "float32":  # on the bits: NaN is nonzero (`!=` may fold it)
         bits = f"bitcast<vec4<u32>>({expr}) & vec4<u32>(0x7fffffffu)"
         return f"select(vec4<u32>(0u), vec4<u32>(1u), ({bits}) != vec4<u32>(0u))"
@@ -115,7 +125,9 @@ def _whole(dtype: np.dtype, offset: int, strides: tuple[int, ...], out: np.dtype
 
 
 def _type_name(dtype: np.dtype) -> str:
-    """A dtype's name in kernel names: its WGSL type, or a packed dtype's NumPy name."""
+    """A dtype's name in kernel names: its WGSL type, or a packed dtype's NumPy name (c64: complex64)."""
+    if dtype.kind == "c":
+        return "c64"
     return dtype.name if packed(dtype) else wgsl_type(dtype)
 
 
@@ -165,7 +177,8 @@ class Expr:
 
     def key(self) -> tuple:
         """What makes two expressions the same kernel and words (a plan's cache key)."""
-        return (tuple((o.dtype.name, o.layout, o.layout or word_of(o.value, o.dtype)) for o in self.operands),
+        return (tuple((o.dtype.name, o.layout, o.layout or scalar_words(o.value, o.dtype))
+                      for o in self.operands),
                 tuple(c.key() for c in self.calls), self.shape)
 
     def reshaped(self, shape: tuple[int, ...]) -> Expr | None:
@@ -200,7 +213,7 @@ class Expr:
 
     def fixed_words(self) -> list[int]:
         """The uniform words of the scalars' bits, then the calls' f32 parameters."""
-        return ([word_of(o.value, o.dtype) for o in self.operands if o.layout is None]
+        return ([w for o in self.operands if o.layout is None for w in scalar_words(o.value, o.dtype)]
                 + [word_of(p, F32) for c in self.calls for p in c.params])
 
     @cached_property
@@ -305,11 +318,14 @@ def _tidied(operands: list[Operand], op_keys: list[Any], calls: list[Call], shap
 
 
 def scalar_vec4(dtype: np.dtype, at: int) -> str:
-    """WGSL of a scalar operand as every lane of a vec4: its bits in uniform word `at`.
+    """WGSL of a scalar operand as every lane of a vec4: its bits in uniform word `at` (a complex64
+    one's in words `at` and `at + 1`, as a C4).
 
     >>> scalar_vec4(np.dtype("float32"), 5)
     'vec4<f32>(bitcast<f32>(word(5u)))'
     """
+    if dtype.kind == "c":
+        return f"C4({scalar_vec4(F32, at)}, {scalar_vec4(F32, at + 1)})"
     t = value_type(dtype)
     return f"vec4<{t}>(bitcast<{t}>(word({at}u)))"
 
@@ -335,8 +351,9 @@ def program_lines(program: tuple[tuple[str, tuple[int, ...], str, bool, str, int
         result = f"{function}({', '.join(xs)})"
         if returns_bool:
             result = f"select(vec4<u32>(0u), vec4<u32>(1u), {result})"
-        else:
-            result = convert(result, compute_dt, np.dtype(out))
+        else:  # (a complex function giving a real value, abs, gives it as float32)
+            gives = F32 if compute_dt.kind == "c" and np.dtype(out).kind != "c" else compute_dt
+            result = convert(result, gives, np.dtype(out))
         body.append(f"    let v{c} = {result};")
     return body
 
@@ -357,7 +374,7 @@ def _kernel(
     shape_at = 2 + n_arr  # words: count, first, offsets..., shape..., strides..., scalars..., params...
     stride_at = shape_at + rank
     scalar_at = stride_at + n_arr * rank
-    param_at = scalar_at + sum(1 for _, s in operands if s)
+    param_at = scalar_at + sum(_words(name) for name, s in operands if s)
     n_words = param_at + sum(c[5] for c in program)
     out_dt = np.dtype(program[-1][4])
     packed_out = packed(out_dt)
@@ -376,12 +393,25 @@ def _kernel(
     scalar_k = 0
     for k, (name, scalar) in enumerate(operands):
         dt = np.dtype(name)
-        t = value_type(dt)
+        t = "f32" if dt.kind == "c" else value_type(dt)
         if scalar:
             values.append(scalar_vec4(dt, scalar_at + scalar_k))
-            scalar_k += 1
+            scalar_k += _words(name)
             continue
         j = arrays.index(k)
+        if dt.kind == "c":  # (two f32 words an element: a C4 of the real parts and the imaginary ones)
+            inputs.append(f"@group(0) @binding({j}) var<storage, read> in{j}: array<f32>;")
+            re: list[str] = []
+            im: list[str] = []
+            for lane in range(PER_THREAD):
+                terms = " + ".join(f"i32(c{d}_{lane}) * iword({stride_at + j * rank + d}u)"
+                                   for d in range(rank))
+                load.append(f"    let e{k}_{lane} = 2u * u32(iword({2 + j}u) + {terms});")
+                re.append(f"in{j}[e{k}_{lane}]")
+                im.append(f"in{j}[e{k}_{lane} + 1u]")
+            load.append(f"    let a{k} = C4(vec4<f32>({', '.join(re)}), vec4<f32>({', '.join(im)}));")
+            values.append(f"a{k}")
+            continue
         stored = "u32" if packed(dt) else t
         inputs.append(f"@group(0) @binding({j}) var<storage, read> in{j}: array<{stored}>;")
         lanes = []
@@ -420,6 +450,9 @@ def _kernel(
                 word_value = f"w{arrays[0]}_{w}"
             lead = at[w * per]
             store.append(f"    if ({lead} < n) {{ out[({lead}) / {per}u] = {word_value}; }}")
+    elif out_dt.kind == "c":
+        store = [f"    if ({at[j]} < n) {{ out[2u * ({at[j]})] = y.re[{j}]; "
+                 f"out[2u * ({at[j]}) + 1u] = y.im[{j}]; }}" for j in range(PER_THREAD)]
     else:
         store = [f"    if ({at[j]} < n) {{ out[{at[j]}] = y[{j}]; }}" for j in range(PER_THREAD)]
     flags = iter(whole or [False] * n_arr)
@@ -434,7 +467,7 @@ def _kernel(
             wgsl_template("strided")
             .replace("{{inputs}}", "\n".join(inputs))
             .replace("{{out}}", str(n_arr))
-            .replace("{{out_type}}", "u32" if packed_out else wgsl_type(out_dt))
+            .replace("{{out_type}}", "u32" if packed_out else _type_name(out_dt).replace("c64", "f32"))
             .replace("{{first}}", first)
             .replace("{{meta}}", str(n_arr + 1))
             .replace("{{meta_vec4s}}", str(-(-n_words // 4)))
@@ -442,10 +475,17 @@ def _kernel(
             .replace("{{body}}", "\n".join(body))
             .replace("{{store}}", "\n".join(store))
         )
+        names = [n for n, _ in operands] + [c[2] for c in program] + [c[4] for c in program]
+        complex_lib = [wgsl_template("complex")] if "complex64" in names else []
         return used_only("\n".join([wgsl_template("common"), wgsl_functions("elementwise"),
-                                     wgsl_functions("binary"), wgsl_typed("ufuncs"), filled]))
+                                     wgsl_functions("binary"), wgsl_typed("ufuncs"), *complex_lib, filled]))
 
     return Kernel(name, "strided", ("read",) * n_arr + ("write", "uniform"), source)
+
+
+def _words(name: str) -> int:
+    """Uniform words of a scalar operand of dtype `name`: a complex64's two, else one."""
+    return 2 if name == "complex64" else 1
 
 
 TILE = 32  # rows and columns of the output per workgroup of the tiled kernel (shaders/tiled.wgsl)
@@ -529,7 +569,7 @@ def _plan_tiled(function: str, operands: list[Operand], compute: np.dtype, out: 
     least a tile, an input is read column-wise (stride 1 along the rows, not along the columns),
     and the output fits one binding and the grid. None otherwise."""
     layouts = [o.layout for o in operands if o.layout is not None]
-    if packed(out) or any(packed(o.dtype) for o in operands):
+    if packed(out) or out.kind == "c" or any(packed(o.dtype) or o.dtype.kind == "c" for o in operands):
         return None  # (the tiles hold 32-bit values)
     views = [layout.broadcast_to(shape) for layout in layouts]
     dims, strides = collapse(shape, [v.strides for v in views])

@@ -23,7 +23,7 @@ mode's values.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
@@ -46,6 +46,7 @@ from pycore.kernels.plan import (
 from pycore.kernels.wgsl import wgsl_template
 
 WORKGROUP = 256  # threads per workgroup (common.wgsl's WORKGROUP)
+F32 = np.dtype(np.float32)
 MODES = ("copy", "value", "ramp", "diagonal")
 TRIANGLES = ("tril", "triu")
 VALUES = {"copy": 0, "value": 1, "ramp": 4, "diagonal": 1}  # the words of each mode's values
@@ -178,4 +179,42 @@ def plan_place(parts: list[Part], shape: tuple[int, ...], dtype: np.dtype, facts
     return Plan(tuple(steps), (Output(tuple(shape), dtype),))
 
 
-__all__ = ["MODES", "Part", "plan_place"]
+def _plane(layout: Layout, k: int) -> Layout:
+    """A layout of complex64 elements as the float32 elements of their real (k = 0) or imaginary
+    (k = 1) parts."""
+    return Layout(layout.shape, tuple(2 * s for s in layout.strides), 2 * layout.offset + k)
+
+
+def complex_planes(parts: list[Part]) -> list[Part]:
+    """The parts of a complex64 output as parts of its float32 pairs (the output as (*shape, 2)):
+    each part once on the plane of real parts and once on the imaginary parts'. A real source or a
+    diagonal fills the imaginary plane with zeros; values and ramps split into their two parts.
+
+    >>> region = Layout.contiguous((3,))
+    >>> [(p.region.offset, p.region.strides, p.values)
+    ...  for p in complex_planes([Part(region, "value", values=(1 + 2j,))])]
+    [(0, (2,), (1.0,)), (1, (2,), (2.0,))]
+    """
+    out = []
+    for p in parts:
+        for k in (0, 1):
+            region = _plane(p.region, k)
+            if p.mode == "copy" and p.dtype is not None and p.dtype.kind == "c":
+                assert p.source is not None
+                out.append(replace(p, region=region, source=_plane(p.source, k), dtype=F32))
+            elif p.mode in ("copy", "diagonal") and k == 1:  # (real values: no imaginary parts)
+                out.append(Part(region, "value", values=(0.0,)))
+            elif p.mode in ("copy", "diagonal"):
+                out.append(replace(p, region=region))
+            else:
+                part = [complex(v) for v in p.values]
+                values = [v.imag if k else v.real for v in part]
+                if p.mode == "ramp":  # (start, step, last index, last value)
+                    values[2] = p.values[2]
+                elif p.triangle is not None:
+                    values[-1] = p.values[-1]
+                out.append(replace(p, region=region, values=tuple(values)))
+    return out
+
+
+__all__ = ["MODES", "Part", "complex_planes", "plan_place"]

@@ -139,7 +139,7 @@ def item_bytes(dtype: np.dtype) -> int:
 
 
 WGSL_TYPE = {"float32": "f32", "int32": "i32", "uint32": "u32", "bool": "u32"}
-SUFFIX = {"float32": "f32", "int32": "i32", "uint32": "u32", "bool": "bool"}
+SUFFIX = {"float32": "f32", "int32": "i32", "uint32": "u32", "bool": "bool", "complex64": "c64"}
 PACKED_WGSL = {"int8": "i32", "int16": "i32", "uint8": "u32", "uint16": "u32", "float16": "f32"}
 
 
@@ -161,8 +161,9 @@ def wgsl_type(dtype: np.dtype) -> str:
     none: a planner that reads arrays as typed words refuses them here (see `value_type`)."""
     found = WGSL_TYPE.get(dtype.name)
     if found is None:
-        raise TypeError(f"{dtype.name} is stored packed (several elements to a u32 word); this kernel "
-                        f"reads 32-bit elements only")
+        how = ("two float32 words an element" if dtype.kind == "c"
+               else "packed (several elements to a u32 word)")
+        raise TypeError(f"{dtype.name} is stored as {how}; this kernel reads 32-bit elements only")
     return found
 
 
@@ -243,6 +244,18 @@ def word_of(value: Any, dtype: np.dtype) -> int:
     with np.errstate(over="ignore"):
         value = np.array(value, dtype=dtype)  # (a float16 scalar rounds here, then widens)
         return int(value.astype(wide(dtype)).view(np.uint32))
+
+
+def scalar_words(value: Any, dtype: np.dtype) -> tuple[int, ...]:
+    """A scalar's words in a uniform block: one (`word_of`), or a complex64's two (re, im).
+
+    >>> scalar_words(1 - 2j, np.dtype("complex64"))
+    (1065353216, 3221225472)
+    """
+    if dtype.kind == "c":
+        value = complex(value)
+        return (word_of(value.real, np.dtype(np.float32)), word_of(value.imag, np.dtype(np.float32)))
+    return (word_of(value, dtype),)
 
 
 def i32_word(value: int) -> int:

@@ -13,6 +13,11 @@ only). "gives": "same" (the promoted dtype), "bool", or for reductions a fixed d
 counts as int32). The packed dtypes (int8, int16, uint8, uint16, float16) are computed in their
 32-bit form (`dtypes.wide`) on both backends and rounded once to the result's dtype.
 
+complex64 ("complex"): "gpu" where the op has a `<name>_c64` function (shaders/complex.wgsl),
+"numpy" where the standard defines the op for complex numbers and pycore computes it with NumPy
+(complex64 in, complex64 out; `backend="gpu"` refuses it), "" where the op takes real numbers only
+(complex inputs raise TypeError, as the standard says). abs gives float32.
+
 Accuracy: `ulps` is the largest error of a float result on the GPU, in float32 units in the last
 place against the exact value (0: exact, as NumPy's float32), or `atol` absolutely where that is
 larger (logaddexp near 0). Measured on the CPU adapters (SwiftShader, lavapipe); the NumPy backend
@@ -22,7 +27,7 @@ gives NumPy's own.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -44,6 +49,7 @@ class Ufunc:
     aliases: tuple[str, ...] = ()  # older names that call this op
     ulps: float = 0.0  # the GPU's largest error of a float result, in float32 ULPs (0: exact)
     atol: float = 0.0  # or this absolute error, where the result nears a zero that cancellation makes
+    complex: str = ""  # complex64 inputs: "gpu" | "numpy" | "" (real numbers only: TypeError)
 
     @property
     def kind(self) -> str:  # (the cost model's rate class)
@@ -51,6 +57,12 @@ class Ufunc:
 
     def compute_dtype(self, dtype: np.dtype) -> np.dtype:
         """The dtype inputs promoted to `dtype` are computed in (or TypeError)."""
+        if dtype.kind == "c":
+            if self.takes == "bool":  # (the logical ops: nonzero is True)
+                return BOOL
+            if not self.complex:
+                raise TypeError(f"{self.name}: complex inputs are not supported (it takes real numbers)")
+            return dtype
         if self.takes == "float":
             return dtype if dtype.kind == "f" else FLOAT32
         if self.takes == "bool":
@@ -68,7 +80,9 @@ class Ufunc:
         return dtype
 
     def result_dtype(self, compute: np.dtype) -> np.dtype:
-        return BOOL if self.gives == "bool" else compute
+        if self.gives == "bool":
+            return BOOL
+        return FLOAT32 if compute.kind == "c" and self.name == "abs" else compute
 
 
 def _binary(
@@ -119,8 +133,42 @@ def _int_power(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.asarray(out, dtype=x.dtype)
 
 
+_NAN_C = complex(np.nan, np.nan)
+
+
+def _sign(x: np.ndarray) -> np.ndarray:
+    """NumPy's sign; of a complex x, x / |x| as the standard says: NaN + NaN i for a NaN part (NumPy
+    gives 1j for NaN + inf i), and no overflow on the way (x is scaled by its larger part first)."""
+    if np.asarray(x).dtype.kind != "c":
+        return np.sign(x)
+    x = np.asarray(x)
+    with np.errstate(all="ignore"):
+        m = np.maximum(np.abs(x.real), np.abs(x.imag))
+        u = x / np.where(m > 0, m, 1)
+        inf_re, inf_im = np.isinf(x.real), np.isinf(x.imag)  # (one infinite part: its direction)
+        axis = np.where(inf_re, np.sign(x.real), 0) + 1j * np.where(inf_im, np.sign(x.imag), 0)
+        u = np.where(inf_re ^ inf_im, axis, u)
+        found = np.where(m > 0, u / np.abs(u), 0).astype(x.dtype)
+    return np.where(np.isnan(x.real) | np.isnan(x.imag), np.asarray(_NAN_C, x.dtype), found)
+
+
+def _nan_parts(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """NumPy's complex product or quotient with the standard's NaN + NaN i wherever an operand has
+    a NaN part (NumPy's quotient may keep an infinite part); real operands as NumPy's."""
+    def run(*xs: Any) -> Any:
+        found = fn(*xs)
+        if np.asarray(found).dtype.kind != "c":
+            return found
+        nan = np.zeros((), bool)
+        for x in xs:
+            x = np.asarray(x)
+            nan = nan | (np.isnan(x.real) | np.isnan(x.imag) if x.dtype.kind == "c" else np.isnan(x))
+        return np.where(nan, np.asarray(_NAN_C, np.asarray(found).dtype), found)
+    return run
+
+
 def _power(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    return np.power(x, y) if np.result_type(x, y).kind == "f" else _int_power(x, y)
+    return np.power(x, y) if np.result_type(x, y).kind in "fc" else _int_power(x, y)
 
 
 UFUNCS: dict[str, Ufunc] = {
@@ -150,7 +198,7 @@ UFUNCS: dict[str, Ufunc] = {
             "multiply",
             "numeric",
             "same",
-            np.multiply,
+            _nan_parts(np.multiply),
             "x1 * x2 element-wise, broadcasting; integers wrap.",
             "pycore.multiply_async([[1.0], [2.0]], [3.0, 4.0])",
             "array([[3., 4.],\n       [6., 8.]], dtype=float32)",
@@ -160,7 +208,7 @@ UFUNCS: dict[str, Ufunc] = {
             "divide",
             "float",
             "same",
-            np.divide,
+            _nan_parts(np.divide),
             "x1 / x2 (true division; integers give float32).",
             "pycore.divide_async([1, 3], 2)",
             "array([0.5, 1.5], dtype=float32)",
@@ -440,8 +488,8 @@ UFUNCS: dict[str, Ufunc] = {
             'sign',
             'numeric',
             'same',
-            np.sign,
-            '-1, 0 or 1 by the sign of x (0 for ±0, NaN for NaN).',
+            _sign,
+            '-1, 0 or 1 by the sign of x (0 for ±0, NaN for NaN); of a complex x, x / |x|.',
             'pycore.sign_async([-3.0, 0.0, 2.5])',
             'array([-1.,  0.,  1.], dtype=float32)',
         ),
@@ -738,7 +786,7 @@ UFUNCS: dict[str, Ufunc] = {
             'reciprocal',
             'float',
             'same',
-            np.reciprocal,
+            _nan_parts(np.reciprocal),
             '1 / x (integers give float32).',
             'pycore.reciprocal_async([2, 4])',
             'array([0.5 , 0.25], dtype=float32)',
@@ -765,9 +813,14 @@ class Reduction:
     empty_ok: bool = True  # NumPy gives a value for an empty reduction (False: ValueError)
     flops: float = 1.0
     kind: str = "reduce"
+    complex: str = ""  # complex64 inputs: "pairs" (the float32 pairs reduce: sum, mean), "numpy"
+    # (prod), "bool" (all, any: nonzero is True), "" (real numbers only: TypeError)
 
     def acc_dtype(self, dtype: np.dtype) -> np.dtype:
-        """The accumulator's dtype for inputs of `dtype` (a 32-bit one: packed dtypes widen)."""
+        """The accumulator's dtype for inputs of `dtype` (a 32-bit one: packed dtypes widen; the
+        float32 pairs of a complex64 input)."""
+        if dtype.kind == "c":
+            return FLOAT32
         if self.gives == "float32":
             return FLOAT32
         if self.takes == "bool":
@@ -781,6 +834,8 @@ class Reduction:
         default integer of their signedness; float16 stays float16)."""
         if self.arg:
             return INT32
+        if dtype.kind == "c" and self.gives != "bool":
+            return dtype
         if dtype == FLOAT16 and self.gives != "bool":
             return FLOAT16
         return dtype if self.gives == "same" else self.acc_dtype(dtype)
@@ -815,6 +870,15 @@ def _np_arg(fn: Callable[..., Any]) -> Callable[..., Any]:
         return fn(x, axis=ax, keepdims=keepdims)
 
     return run
+
+
+COMPLEX_GPU = ("add", "subtract", "multiply", "divide", "equal", "not_equal", "abs", "negative", "positive",
+               "sign", "square", "sqrt", "exp", "log", "log2", "log10", "isnan", "isinf", "isfinite",
+               "reciprocal", "round")
+COMPLEX_NUMPY = ("pow", "expm1", "log1p", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
+                 "asinh", "acosh", "atanh")
+for _name in COMPLEX_GPU + COMPLEX_NUMPY:
+    UFUNCS[_name] = replace(UFUNCS[_name], complex="gpu" if _name in COMPLEX_GPU else "numpy")
 
 
 REDUCTIONS: dict[str, Reduction] = {
@@ -877,7 +941,8 @@ REDUCTIONS: dict[str, Reduction] = {
             gives="float32",
             identity=lambda d: 0.0,
             finish="scale",
-            numpy=lambda x, axis, keepdims: np.mean(x, axis=axis, keepdims=keepdims, dtype=np.float64),
+            numpy=lambda x, axis, keepdims: np.mean(
+                x, axis=axis, keepdims=keepdims, dtype=np.complex128 if x.dtype.kind == "c" else np.float64),
             summary="The arithmetic mean over `axis`, in float32 (compensated sums); NaN for no elements.",
             example="pycore.mean_async([[1, 2], [3, 5]], axis=0)",
             shows="array([2. , 3.5], dtype=float32)",
@@ -962,6 +1027,9 @@ REDUCTIONS: dict[str, Reduction] = {
         ),
     ]
 }
+
+for _name, _how in {"sum": "pairs", "mean": "pairs", "prod": "numpy", "all": "bool", "any": "bool"}.items():
+    REDUCTIONS[_name] = replace(REDUCTIONS[_name], complex=_how)
 
 
 def promoted(dtypes: list[np.dtype]) -> np.dtype:

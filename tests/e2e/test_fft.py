@@ -142,14 +142,21 @@ for s, axes in [(None, None), ((8, 12), (0, 2)), ((5, 7), (2, 1))]:
     await check(f"irfftn s={s} axes={axes}", await F.irfftn_async(spectrum, s=s, axes=axes, backend="gpu"),
                 np.fft.irfftn(spectrum.astype(np.complex128), s=s, axes=axes), lengths, np.float32)
 
-# float32 GpuArray inputs (real values): complex results read back, real ones kept on the GPU
+# float32 and complex64 GpuArray inputs: every result a GpuArray (complex64, or float32)
 r = rng.standard_normal((5, 24)).astype(np.float32)
 g = await pycore.to_gpu_async(r)
 rw = r.astype(np.float64)
-await check("fft GpuArray", await F.fft_async(g, backend="gpu"), np.fft.fft(rw), [24])
+await check("fft GpuArray", await F.fft_async(g, backend="gpu"), np.fft.fft(rw), [24], on_gpu_result=True)
 await check("rfft GpuArray axis 0", await F.rfft_async(g, axis=0, backend="gpu"), np.fft.rfft(rw, axis=0),
-            [5])
-await check("fftn GpuArray view", await F.fftn_async(g.T, backend="gpu"), np.fft.fftn(rw.T), [24, 5])
+            [5], on_gpu_result=True)
+await check("fftn GpuArray view", await F.fftn_async(g.T, backend="gpu"), np.fft.fftn(rw.T), [24, 5],
+            on_gpu_result=True)
+zc = complex_data((4, 30))
+gz = await pycore.to_gpu_async(zc)
+await check("ifft complex64 GpuArray view", await F.ifft_async(gz[:, ::-2], backend="gpu"),
+            np.fft.ifft(zc[:, ::-2].astype(np.complex128)), [15], on_gpu_result=True)
+await check("hfft complex64 GpuArray", await F.hfft_async(gz, backend="gpu"),
+            np.fft.hfft(zc.astype(np.complex128)), [58], np.float32, on_gpu_result=True)
 await check("irfft GpuArray", await F.irfft_async(g, n=40, backend="gpu"), np.fft.irfft(rw, n=40), [40],
             np.float32, on_gpu_result=True)
 await check("hfft GpuArray", await F.hfft_async(g, backend="gpu"), np.fft.hfft(rw), [46], np.float32,

@@ -225,7 +225,8 @@ def test_host_held_gpuarrays_give_gpuarrays():
 @pytest.mark.parametrize("expr, error, message", [
     ("pycore.zeros_async((2, -1))", ValueError, "shape[1] must be >= 0, got -1"),
     ("pycore.zeros_async((2, 1.5))", TypeError, "shape[1] must be an int, got float 1.5"),
-    ("pycore.full_async(2, 1j)", TypeError, "fill_value must be a bool, int or float"),
+    ("pycore.full_async(2, 1j, dtype='float32')", TypeError, "fill_value: a complex value 1j does not fit"),
+    ("pycore.full_async(2, 'a')", TypeError, "fill_value must be a bool, int, float or complex"),
     ("pycore.full_async(2, -1, dtype='uint32')", OverflowError, "fill_value: Python int -1 is out of uint32"),
     ("pycore.zeros_async(2, dtype='float64')", TypeError, "dtype: dtype float64 is not supported"),
     ("pycore.zeros_async(2, device='tpu')", ValueError, "device must be None, 'cpu' or 'gpu'"),
@@ -263,8 +264,10 @@ def test_host_held_gpuarrays_give_gpuarrays():
      "broadcast_to: x of shape (3,) does not"),
     ("pycore.moveaxis_async(np.ones((2, 3), 'f4'), (0, 1), 0)", ValueError, "moveaxis: source (0, 1)"),
     ("pycore.unstack_async(np.float32(1))", ValueError, "unstack: x must have at least 1 dimension"),
-    ("pycore.astype_async(np.ones(3, 'f4'), 'complex64')", TypeError,
-     "dtype: dtype complex64 is not supported"),
+    ("pycore.astype_async(np.ones(3, 'c8'), 'float32')", TypeError,
+     "astype: complex64 does not convert to float32"),
+    ("pycore.astype_async(np.ones(3, 'f4'), 'complex128')", TypeError,
+     "dtype: dtype complex128 is not supported"),
 ])
 def test_bad_input_raises_naming_the_argument(expr, error, message):
     with pytest.raises(error, match=re.escape(message)):
@@ -316,10 +319,11 @@ def test_the_inspection_namespace():
     assert info.capabilities()["boolean indexing"] is False
     assert set(info.capabilities()) >= set(xp.__array_namespace_info__().capabilities())
     assert info.default_device() == "cpu" and info.devices() == ["cpu"]  # (the NumPy backend here)
-    assert info.default_dtypes() == {"real floating": np.float32, "complex floating": None,
+    assert info.default_dtypes() == {"real floating": np.float32, "complex floating": np.complex64,
                                      "integral": np.int32, "indexing": np.int32}
     assert list(info.dtypes()) == ["bool", "int8", "int16", "int32", "uint8", "uint16", "uint32", "float16",
-                                   "float32"]
+                                   "float32", "complex64"]
+    assert list(info.dtypes(kind="complex floating")) == ["complex64"]
     assert list(info.dtypes(kind="integral")) == ["int8", "int16", "int32", "uint8", "uint16", "uint32"]
     assert list(info.dtypes(kind=("bool", "real floating"))) == ["bool", "float16", "float32"]
     with pytest.raises(ValueError, match="device must be"):

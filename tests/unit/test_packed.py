@@ -20,7 +20,8 @@ from pycore.kernels.reduction import Combine, plan_reduction
 from pycore.tables.ufuncs import REDUCTIONS
 from tests.unit.test_cpython_api import run
 
-NARROW = {"int64": np.dtype("int32"), "uint64": np.dtype("uint32"), "float64": np.dtype("float32")}
+NARROW = {"int64": np.dtype("int32"), "uint64": np.dtype("uint32"), "float64": np.dtype("float32"),
+          "complex128": np.dtype("complex64")}
 
 
 def test_promotion_is_numpys_table_narrowed_to_32_bits():

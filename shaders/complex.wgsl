@@ -1,0 +1,169 @@
+// complex64 in the element-wise kernels (pycore/kernels/elementwise.py): a complex64 element is two
+// float32 words, its real then its imaginary part (NumPy's layout). A thread's four elements are a
+// C4, their real parts and their imaginary parts as vec4s; `<op>_c64` is an op on C4s, the
+// functions below it work on one value as vec2<f32> (re, im). They call the float functions of
+// shaders/ufuncs.wgsl (m_exp, m_log, m_sin, m_cos, m_atan2, m_hypot, m_log1p, divide_f32), which the
+// generator puts before this file.
+//
+// Arithmetic is NumPy's: products by the schoolbook formula, quotients by Smith's method (the
+// larger part of the divisor divides first; the parts are divided by the scaled divisor rather than
+// multiplied by its reciprocal, which a GPU that flushes subnormals would zero), a zero divisor
+// dividing each part by |re| (inf or NaN); a NaN part gives NaN + NaN i, as the standard says.
+// A GPU may fuse a product and a sum into one rounding (fma), so a part that cancels may differ from
+// NumPy's float32 by a few units of the operands' magnitude; elsewhere results agree to float32
+// rounding. exp, log and sqrt follow the C99 special cases the Array API standard lists (±0, ±inf,
+// NaN parts).
+
+struct C4 {
+    re: vec4<f32>,
+    im: vec4<f32>,
+}
+
+fn c_at(z: C4, k: u32) -> vec2<f32> { return vec2<f32>(z.re[k], z.im[k]); }
+fn c4_of(p: vec2<f32>, q: vec2<f32>, r: vec2<f32>, s: vec2<f32>) -> C4 {
+    return C4(vec4<f32>(p.x, q.x, r.x, s.x), vec4<f32>(p.y, q.y, r.y, s.y));
+}
+fn c4_real(x: vec4<f32>) -> C4 { return C4(x, vec4<f32>(0.0)); }  // a real value as complex
+fn c4_nonzero(z: C4) -> vec4<u32> {  // as bool (u32 0 or 1), on the bits: NaN is nonzero, -0 is zero
+    let bits = (bitcast<vec4<u32>>(z.re) | bitcast<vec4<u32>>(z.im)) & vec4<u32>(0x7fffffffu);
+    return select(vec4<u32>(0u), vec4<u32>(1u), bits != vec4<u32>(0u));
+}
+
+fn copy_c64(a: C4) -> C4 { return a; }
+fn positive_c64(a: C4) -> C4 { return a; }
+fn negative_c64(a: C4) -> C4 { return C4(negative_f32(a.re), negative_f32(a.im)); }
+fn conj_c64(a: C4) -> C4 { return C4(a.re, negative_f32(a.im)); }
+fn add_c64(a: C4, b: C4) -> C4 { return C4(a.re + b.re, a.im + b.im); }
+fn subtract_c64(a: C4, b: C4) -> C4 { return C4(a.re - b.re, a.im - b.im); }
+fn c4_any_nan(a: C4, b: C4) -> vec4<bool> { return is_nan4(a.re) | is_nan4(a.im) | is_nan4(b.re) | is_nan4(b.im); }
+fn c4_nan_where(z: C4, nan: vec4<bool>) -> C4 {  // NaN + NaN i where `nan` (the standard's rule for a NaN part)
+    let n = bitcast<vec4<f32>>(vec4<u32>(0x7fc00000u) | (bitcast<vec4<u32>>(z.re) & vec4<u32>(0u)));  // (not a constant: WGSL has no NaN constants)
+    return C4(select(z.re, n, nan), select(z.im, n, nan));
+}
+// (a NaN part gives NaN parts explicitly: a compiler may fold the product of a converted real
+// operand's zero imaginary part with a NaN to 0)
+fn multiply_c64(a: C4, b: C4) -> C4 {
+    return c4_nan_where(C4(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re), c4_any_nan(a, b));
+}
+fn square_c64(a: C4) -> C4 { return multiply_c64(a, a); }
+fn equal_c64(a: C4, b: C4) -> vec4<bool> { return equal_f32(a.re, b.re) & equal_f32(a.im, b.im); }
+fn not_equal_c64(a: C4, b: C4) -> vec4<bool> { return not_equal_f32(a.re, b.re) | not_equal_f32(a.im, b.im); }
+fn isnan_c64(a: C4) -> vec4<bool> { return is_nan4(a.re) | is_nan4(a.im); }
+fn isinf_c64(a: C4) -> vec4<bool> { return isinf_f32(a.re) | isinf_f32(a.im); }
+fn isfinite_c64(a: C4) -> vec4<bool> { return isfinite_f32(a.re) & isfinite_f32(a.im); }
+fn abs_c64(a: C4) -> vec4<f32> { return hypot_f32(a.re, a.im); }  // (a float32 result; inf beats NaN)
+fn round_c64(a: C4) -> C4 { return C4(round_f32(a.re), round_f32(a.im)); }
+
+fn cx_divide(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> {
+    let br = abs(b.x);
+    let bi = abs(b.y);
+    if (br >= bi) {
+        if (is_zero(b.x) && is_zero(b.y)) {
+            let d = divide_f32(vec4<f32>(a.x, a.y, 0.0, 0.0), vec4<f32>(br));
+            return d.xy;
+        }
+        let rat = divide_f32(vec4<f32>(b.y), vec4<f32>(b.x)).x;
+        let d = vec4<f32>(b.x + b.y * rat);
+        return divide_f32(vec4<f32>(a.x + a.y * rat, a.y - a.x * rat, 0.0, 0.0), d).xy;
+    }
+    let rat = divide_f32(vec4<f32>(b.x), vec4<f32>(b.y)).x;
+    let d = vec4<f32>(b.y + b.x * rat);
+    return divide_f32(vec4<f32>(a.x * rat + a.y, a.y * rat - a.x, 0.0, 0.0), d).xy;
+}
+fn divide_c64(a: C4, b: C4) -> C4 {
+    let q = c4_of(cx_divide(c_at(a, 0u), c_at(b, 0u)), cx_divide(c_at(a, 1u), c_at(b, 1u)),
+                  cx_divide(c_at(a, 2u), c_at(b, 2u)), cx_divide(c_at(a, 3u), c_at(b, 3u)));
+    return c4_nan_where(q, c4_any_nan(a, b));
+}
+fn reciprocal_c64(a: C4) -> C4 { return divide_c64(c4_real(vec4<f32>(1.0)), a); }
+
+// z / |z| (0 for 0; NaN parts for a NaN part or two infinite ones; ±1 or ±i for one infinite part)
+fn cx_sign(z: vec2<f32>) -> vec2<f32> {
+    if (is_nan(z.x) || is_nan(z.y) || (is_inf(z.x) && is_inf(z.y))) {
+        return vec2<f32>(nan_like(z.x), nan_like(z.x));
+    }
+    if (is_zero(z.x) && is_zero(z.y)) { return vec2<f32>(0.0, 0.0); }
+    if (is_inf(z.x)) { return vec2<f32>(sign(z.x), 0.0); }
+    if (is_inf(z.y)) { return vec2<f32>(0.0, sign(z.y)); }
+    let u = z / max(abs(z.x), abs(z.y));  // (1 <= |u| <= sqrt 2: |z| may overflow where z does not)
+    let m = m_hypot(u.x, u.y);
+    return vec2<f32>(u.x / m, u.y / m);
+}
+fn sign_c64(a: C4) -> C4 {
+    return c4_of(cx_sign(c_at(a, 0u)), cx_sign(c_at(a, 1u)), cx_sign(c_at(a, 2u)), cx_sign(c_at(a, 3u)));
+}
+
+// e^re (cos im + i sin im), with the standard's special cases
+fn cx_exp(z: vec2<f32>) -> vec2<f32> {
+    let x = z.x;
+    let y = z.y;
+    if (is_zero(y)) { return vec2<f32>(m_exp(x), y); }  // (e^x + 0i, the zero's sign kept; NaN + 0i)
+    if (is_inf(x) && !negative_bit(x)) {  // +inf
+        if (!is_finite(y)) { return vec2<f32>(x, nan_like(x)); }  // (±inf + NaN i)
+    }
+    if (is_inf(x) && negative_bit(x)) {  // -inf: ±0 with the direction of y (0 for y inf or NaN)
+        if (!is_finite(y)) { return vec2<f32>(0.0, 0.0); }
+        return vec2<f32>(0.0 * m_cos(y), 0.0 * m_sin(y));
+    }
+    let e = m_exp(x);
+    if (is_inf(e)) {  // (e^x overflows where cos or sin is small: e^(x - ln 2) twice)
+        let h = m_exp(x - LN2);
+        return vec2<f32>(h * m_cos(y) * 2.0, h * m_sin(y) * 2.0);
+    }
+    return vec2<f32>(e * m_cos(y), e * m_sin(y));
+}
+fn exp_c64(a: C4) -> C4 {
+    return c4_of(cx_exp(c_at(a, 0u)), cx_exp(c_at(a, 1u)), cx_exp(c_at(a, 2u)), cx_exp(c_at(a, 3u)));
+}
+
+// log|z| + i atan2(im, re): with m, n the larger and smaller |part|, log|z| is log1p((m - 1)(m + 1)
+// + n²) / 2 near |z| = 1 (no cancellation), else log m + log1p((n / m)²) / 2 (no overflow)
+fn cx_log(z: vec2<f32>) -> vec2<f32> {
+    let angle = m_atan2(z.y, z.x);
+    let m = max(abs(z.x), abs(z.y));
+    let n = min(abs(z.x), abs(z.y));
+    if (is_inf(z.x) || is_inf(z.y)) { return vec2<f32>(inf_like(m), angle); }  // (+inf, even with NaN)
+    if (is_nan(z.x) || is_nan(z.y)) { return vec2<f32>(nan_like(m), nan_like(m)); }
+    if (m > 0.5 && m < 2.0) {
+        return vec2<f32>(0.5 * m_log1p((m - 1.0) * (m + 1.0) + n * n), angle);
+    }
+    if (is_zero(m)) { return vec2<f32>(m_log(m), angle); }  // (-inf)
+    let r = n / m;
+    return vec2<f32>(m_log(m) + 0.5 * m_log1p(r * r), angle);
+}
+fn log_c64(a: C4) -> C4 {
+    return c4_of(cx_log(c_at(a, 0u)), cx_log(c_at(a, 1u)), cx_log(c_at(a, 2u)), cx_log(c_at(a, 3u)));
+}
+fn log2_c64(a: C4) -> C4 {
+    let v = log_c64(a);
+    return C4(v.re * INV_LN2, v.im * INV_LN2);
+}
+fn log10_c64(a: C4) -> C4 {
+    let v = log_c64(a);
+    return C4(v.re * 0.4342944819032518, v.im * 0.4342944819032518);
+}
+
+// the principal square root (re >= 0, im with the sign of z's im), scaled so nothing overflows
+fn cx_sqrt(z: vec2<f32>) -> vec2<f32> {
+    let x = z.x;
+    let y = z.y;
+    if (is_inf(y)) { return vec2<f32>(inf_like(y), y); }  // (inf ± inf i, even for a NaN re)
+    if (is_nan(x)) { return vec2<f32>(x, nan_like(x)); }
+    if (is_inf(x)) {
+        if (negative_bit(x)) {  // -inf: 0 + inf i (NaN re for a NaN im)
+            return vec2<f32>(select(0.0, nan_like(x), is_nan(y)), copy_sign(inf_like(x), y));
+        }
+        return vec2<f32>(x, select(copy_sign(0.0, y), nan_like(x), is_nan(y)));  // +inf: inf + 0i
+    }
+    if (is_nan(y)) { return vec2<f32>(nan_like(y), nan_like(y)); }
+    if (is_zero(x) && is_zero(y)) { return vec2<f32>(0.0, y); }
+    // t = sqrt((|x| + |z|) / 2), of z / 16 times 4 where |x| + |z| could overflow
+    let big = max(abs(x), abs(y)) > 1e37;
+    let s = select(1.0, 0.0625, big);
+    let t = m_sqrt(0.5 * (abs(x * s) + m_hypot(x * s, y * s))) * select(1.0, 4.0, big);
+    if (!negative_bit(x)) { return vec2<f32>(t, 0.5 * y / t); }
+    return vec2<f32>(0.5 * abs(y) / t, copy_sign(t, y));
+}
+fn sqrt_c64(a: C4) -> C4 {
+    return c4_of(cx_sqrt(c_at(a, 0u)), cx_sqrt(c_at(a, 1u)), cx_sqrt(c_at(a, 2u)), cx_sqrt(c_at(a, 3u)));
+}
