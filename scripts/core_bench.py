@@ -249,6 +249,18 @@ i32, i8 = np.dtype(np.int32), np.dtype(np.int8)
 cases["add int8"] = (lambda: ewp("add_i32", [A8, A8], A.shape, i32, i8), [A8, A8], 3 * big_bytes // 4)
 cases["int8 (image data) to float32"] = (lambda: ewp("copy_f32", [A8], A.shape, f32, f32), [A8],
                                          5 * big_bytes // 4)
+# complex64 (shaders/complex.wgsl: two float32 words an element): A's and B's bytes as side x side/2
+# complex values; arithmetic is bandwidth-bound like float32's, exp and abs add the scalar functions
+from pycore.calls.gpuarray import complex_view
+c64 = np.dtype(np.complex64)
+CA = complex_view(A.reshape((side, half, 2)))
+CB = complex_view(B.reshape((side, half, 2)))
+cases["add complex64"] = (lambda: ewp("add_c64", [CA, CB], CA.shape, c64, c64), [CA, CB], 3 * big_bytes)
+cases["multiply complex64"] = (lambda: ewp("multiply_c64", [CA, CB], CA.shape, c64, c64), [CA, CB],
+                               3 * big_bytes)
+cases["exp complex64"] = (lambda: ewp("exp_c64", [CA], CA.shape, c64, c64), [CA], 2 * big_bytes)
+cases["abs complex64 (float32 out)"] = (lambda: ewp("abs_c64", [CA], CA.shape, c64, f32), [CA],
+                                        3 * big_bytes // 2)
 # fused element-wise kernels (what the queue's fusion runs for a chain of calls on temporaries): a
 # two-input chain ((a * 2 + b) * a - 1: four calls) and GELU's tanh form (eight calls on one input);
 # bytes are the inputs read once and the output written once (tanh is the activation's `tanh__f`)
@@ -349,6 +361,42 @@ for pair in mm_arrays.values():
     for x in pair:
         x.release()
 
+# attention from timestamps (TFLOP/s: two products of 2 B L S d FLOPs each): the fused kernel
+# (kernels/attention.py: tiles of keys folded into a running softmax, the scores never stored)
+# against the kernels the composed calls run (the batched product q k^T, softmax over its rows, the
+# product with v; k^T given contiguous, so without the transpose a view costs the composed path)
+from pycore.kernels.attention import plan_attention
+att = {}
+for label, (bh, tokens, d, causal) in {"8x8 heads, 512 tokens, d 64": (64, 512, 64, False),
+                                       "8 heads, 4096 tokens, d 64": (8, 4096, 64, False),
+                                       "8 heads, 4096 tokens, d 64, causal": (8, 4096, 64, True)}.items():
+    if cpu:
+        break
+    qkv = [await pycore.to_gpu_async(rng.standard_normal((bh, tokens, d), dtype=np.float32))
+           for _ in range(3)]
+    kT = await pycore.to_gpu_async(rng.standard_normal((bh, d, tokens), dtype=np.float32))
+    scores = await pycore.to_gpu_async(rng.standard_normal((bh, tokens, tokens), dtype=np.float32))
+    fused_plan = plan_attention(qkv[0].layout, qkv[1].layout, qkv[2].layout, None, "", causal, d ** -0.5, f)
+    ms_rounds = {"fused": [], "composed": []}
+    for _ in range(3):
+        ms_rounds["fused"].append(await kernel_ms(fused_plan, qkv[:3]))
+        if not causal:
+            rows = Layout.contiguous((bh * tokens, tokens))
+            parts = [await kernel_ms(mm_plan((bh, tokens, d), (bh, d, tokens)), [qkv[0], kT]),
+                     await kernel_ms(plan_rowwise(ROW_OPS["softmax"], rows, 1, f), [scores]),
+                     await kernel_ms(mm_plan((bh, tokens, tokens), (bh, tokens, d)), [scores, qkv[2]])]
+            ms_rounds["composed"].append(None if None in parts else sum(parts))
+    flops = 4.0 * bh * tokens * tokens * d * (0.5 if causal else 1.0)
+    entry = {}
+    for k, got in ms_rounds.items():
+        got = [ms for ms in got if ms is not None]
+        if got:
+            entry[k] = {"ms": min(got), "TFLOP/s": flops / min(got) / 1e9, "rounds": ms_rounds[k]}
+    att[label] = entry
+    for x in (*qkv, kT, scores):
+        x.release()
+out["attention_kernel_times"] = att
+
 # batched matmul against the same work as separate 2-D products (both chained, results kept)
 mm = {}
 for batch, m, k, n in ((8, 1024, 1024, 1024), (8, 512, 64, 512), (32, 256, 256, 256)):
@@ -442,6 +490,12 @@ def main(argv: list[str]) -> int:
         for k, v in result.get("matmul_kernel_times", {}).items():
             if v["ms"] is not None:
                 print(f"  {k:44s} {v['ms']:8.3f} ms  {v['TFLOP/s']:6.2f} TFLOP/s")
+        print("attention kernels (GPU timestamps; TFLOP/s): the fused kernel, the composed calls' kernels")
+        for k, v in result.get("attention_kernel_times", {}).items():
+            line = "; ".join(f"{how} {r['ms']:.3f} ms, {r['TFLOP/s']:.2f} TFLOP/s" for how, r in v.items())
+            if "fused" in v and "composed" in v:
+                line += f"; composed / fused {v['composed']['ms'] / v['fused']['ms']:.2f}"
+            print(f"  {k:40s} {line}")
         print("fused element-wise and reduction kernels (inputs read once, output written once; "
               "target >= 0.70 of copy)")
         for k in ("fused (a*2+b)*a-1 (4 calls)", "fused GELU (tanh form, 8 calls)",
@@ -451,7 +505,9 @@ def main(argv: list[str]) -> int:
         print("packed dtypes: elements per second against the same op on float32 (target: float16 >= 1.8)")
         for k, base in (("copy float16", "copy"), ("add float16", "add contiguous"), ("exp float16", "exp"),
                         ("sum axis=1 float16", "sum axis=1"), ("sum axis=0 float16", "sum axis=0"),
-                        ("add int8", "add contiguous"), ("int8 (image data) to float32", "copy")):
+                        ("add int8", "add contiguous"), ("int8 (image data) to float32", "copy"),
+                        ("add complex64", "add contiguous"), ("multiply complex64", "add contiguous"),
+                        ("exp complex64", "exp"), ("abs complex64 (float32 out)", "abs")):
             if kt.get(k, {}).get("ms") and kt[base]["ms"]:
                 print(f"  {k:28s} {kt[k]['ms']:8.3f} ms  {kt[base]['ms'] / kt[k]['ms']:5.2f}x {base}"
                       f"  ({kt[k]['GB/s'] / copy:.2f} of copy bandwidth)")

@@ -4,11 +4,11 @@ Pyodide on Dawn (Node, scripts/dawn.mjs) on whatever adapter Dawn finds, with TF
 and jax-js (eager and jitted) doing the same work beside it, a raw-JS transfer floor and a copy
 kernel's bandwidth on pycore's device.
 
-Seven pipelines written as a user writes them (a dense layer, column standardization of a 25 MB
+Eight pipelines written as a user writes them (a dense layer, column standardization of a 25 MB
 table, a k-means step, a blur + clip chain over 8 images of 512 x 512, attention over 8 x 8 heads of
-512 tokens, a layer-norm + GELU MLP block, a softmax cross-entropy loss), each timed resident
-(inputs on the GPU, chains of COUNT runs, the last result read back) and round trip (host arrays in,
-host result out), every library's result checked against float64 NumPy.
+512 tokens and over 8 heads of 4096 tokens, a layer-norm + GELU MLP block, a softmax cross-entropy
+loss), each timed resident (inputs on the GPU, chains of COUNT runs, the last result read back) and
+round trip (host arrays in, host result out), every library's result checked against float64 NumPy.
 
     python3 scripts/pipeline_bench.py [--small] [--count N] [--repeats N] [--only a,b] [--out FILE.json]
 

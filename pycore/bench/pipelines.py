@@ -1,9 +1,10 @@
 """The pipeline benchmark: whole computations written as a user writes them with pycore (a dense
 layer, column statistics of a table, a k-means step, an image filter chain, attention over a batch
-of heads, a layer-norm + GELU MLP block, a softmax cross-entropy loss), each beside the same work in
-TF.js and jax-js in the same process on the same adapter (web/bench/baselines.js's tfPipeline and
-jaxPipeline), a raw-JS transfer floor (upload every input, read every output, nothing else) and a
-copy kernel's bandwidth on pycore's device (baselines.js's transferFloor and copyBandwidth).
+of heads of 512 tokens and over heads of 4096, a layer-norm + GELU MLP block, a softmax
+cross-entropy loss), each beside the same work in TF.js and jax-js in the same process on the same
+adapter (web/bench/baselines.js's tfPipeline and jaxPipeline), a raw-JS transfer floor (upload
+every input, read every output, nothing else) and a copy kernel's bandwidth on pycore's device
+(baselines.js's transferFloor and copyBandwidth).
 
 Two modes, each library alike:
 
@@ -268,6 +269,9 @@ PIPELINES: dict[str, Pipeline] = {p.name: p for p in (
     Pipeline("attention", "softmax(q k^T / sqrt(d)) v over (batch, heads)", attention_async,
              _attention_ref, _attention_make, {"batch": 8, "heads": 8, "tokens": 512, "d": 64},
              {"batch": 1, "heads": 2, "tokens": 16, "d": 8}),
+    Pipeline("attention_long", "the same over 8 heads of 4096 tokens", attention_async, _attention_ref,
+             _attention_make, {"batch": 1, "heads": 8, "tokens": 4096, "d": 64},
+             {"batch": 1, "heads": 1, "tokens": 96, "d": 8}),
     Pipeline("mlp_block", "gelu(layer_norm(x) @ W1 + b1) @ W2 + b2", mlp_block_async, _mlp_ref, _mlp_make,
              {"n": 2048, "d": 512}, {"n": 32, "d": 16}, tolerance=1e-3),
     Pipeline("cross_entropy", "mean softmax cross-entropy of logits vs classes", cross_entropy_async,

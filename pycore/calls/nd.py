@@ -39,6 +39,7 @@ from pycore.engine import interrupts
 from pycore.engine.device import GpuOutOfMemoryError
 from pycore.engine.executor import facts, planned, replay, run_plans_async
 from pycore.engine.runtime import RUNTIME
+from pycore.kernels.attention import plan_attention
 from pycore.kernels.conv import plan_conv
 from pycore.kernels.elementwise import Operand, plan_elementwise
 from pycore.kernels.matmul import plan_matmul_int
@@ -805,29 +806,61 @@ async def normalized_rows_async(name: str, x: GpuArray, axis: int, weight: Any, 
     return value if x.dtype == FLOAT32 else await value.astype_async(x.dtype)
 
 
+async def _one_kernel_async(name: str, operands: list[Any], key: tuple,
+                            plan_of: Callable[[list[Layout], Any], Plan], why: str) -> GpuArray:
+    """A call that runs one planned kernel on GpuArrays and host arrays (uploaded with the call):
+    its first output as a GpuArray, recorded in the trace. `key` (with the operands' layouts)
+    identifies the plan. A ValueError where the device cannot take the shapes."""
+    start = time.perf_counter()
+    device = RUNTIME.device
+    assert device is not None
+    layouts = [v.layout if isinstance(v, GpuArray) else Layout.contiguous(v.shape) for v in operands]
+    f = facts(device)
+    plan = _planned((name, *layouts, *key, f), lambda: plan_of(layouts, f))
+    out = plan.outputs[0]
+    value, stages = await _run_gpu(name, [(plan, operands)], True, out.shape, out.dtype)
+    stages = dict(stages)
+    stages["python"] = time.perf_counter() - start - sum(stages.values())
+    _record(name, [tuple(v.shape) for v in operands], "webgpu", stages, why, None, start)
+    return value
+
+
+def _f32_operand(v: Any) -> Any:
+    return v if isinstance(v, GpuArray) else np.ascontiguousarray(v, FLOAT32)
+
+
 async def convolved_async(x: GpuArray, w: Any, bias: Any, stride: tuple[int, ...],
                           pads: tuple[tuple[int, int], ...], dilation: tuple[int, ...], groups: int
                           ) -> GpuArray:
     """nn.conv of a float32 GpuArray x by float32 w (and bias): the direct kernel (kernels/conv.py),
     w and bias GpuArrays or host arrays (uploaded with the call). A ValueError where the device
     cannot take the shapes: the caller composes the convolution of other calls instead."""
-    start = time.perf_counter()
-    device = RUNTIME.device
-    assert device is not None
-    operands = [x, *(v if isinstance(v, GpuArray) else np.ascontiguousarray(v, FLOAT32)
-                     for v in (w, bias) if v is not None)]
-    layouts = [v.layout if isinstance(v, GpuArray) else Layout.contiguous(v.shape) for v in operands]
-    f = facts(device)
-    b_layout = layouts[2] if bias is not None else None
-    plan = _planned(("conv", *layouts, stride, pads, dilation, groups, f),
-                    lambda: plan_conv(layouts[0], layouts[1], b_layout, stride, pads, dilation, groups, f))
-    shape = plan.outputs[0].shape
-    value, stages = await _run_gpu("conv", [(plan, operands)], True, shape, FLOAT32)
-    stages = dict(stages)
-    stages["python"] = time.perf_counter() - start - sum(stages.values())
-    _record("conv", [tuple(x.shape), tuple(w.shape)], "webgpu", stages,
-            "a GpuArray input (one direct kernel)", None, start)
-    return value
+    operands = [x, *(_f32_operand(v) for v in (w, bias) if v is not None)]
+
+    def plan_of(layouts: list[Layout], f: Any) -> Plan:
+        b_layout = layouts[2] if bias is not None else None
+        return plan_conv(layouts[0], layouts[1], b_layout, stride, pads, dilation, groups, f)
+
+    return await _one_kernel_async("conv", operands, (stride, pads, dilation, groups), plan_of,
+                                   "a GpuArray input (one direct kernel)")
+
+
+async def attended_async(q: GpuArray, k: Any, v: Any, mask: Any, causal: bool, scale: float) -> GpuArray:
+    """nn.scaled_dot_product_attention of a float32 GpuArray q with float32 k and v (GpuArrays or
+    host arrays, uploaded with the call) and a bool or float32 mask (or None): the fused kernel
+    (kernels/attention.py). A ValueError where the device cannot take the shapes: the caller
+    composes the attention of other calls instead."""
+    kind = "" if mask is None else "bool" if mask.dtype == BOOL else "float"
+    operands = [q, _f32_operand(k), _f32_operand(v)]
+    if mask is not None:
+        operands.append(mask if isinstance(mask, GpuArray) or kind == "bool" else _f32_operand(mask))
+
+    def plan_of(layouts: list[Layout], f: Any) -> Plan:
+        m_layout = layouts[3] if mask is not None else None
+        return plan_attention(layouts[0], layouts[1], layouts[2], m_layout, kind, causal, scale, f)
+
+    return await _one_kernel_async("scaled_dot_product_attention", operands, (kind, causal, scale), plan_of,
+                                   "a GpuArray input (one fused kernel)")
 
 
 # ---------------------------------------------------------------- the public functions

@@ -3,9 +3,11 @@ one_hot, embedding, cross_entropy, scaled_dot_product_attention, conv, max_pool2
 
 Each is composed of pycore's public n-d calls (element-wise functions, reductions with axis and
 keepdims, the batched matmul, softmax and log_softmax, take, take_along_axis, where, stack, concat,
-reshape and strided views), so each step runs where those calls run: on the GPU for GpuArray inputs
-(results are GpuArrays there), on NumPy for host arrays (results are NumPy arrays; 0-D ones NumPy
-scalars, as the reductions give). ROUTES says how each is composed and how many calls it makes.
+reshape and strided views), or for GpuArrays of a kernel of its own (layer_norm and rms_norm over
+the last axis, conv with small windows, scaled_dot_product_attention), so each step runs where those
+calls run: on the GPU for GpuArray inputs (results are GpuArrays there), on NumPy for host arrays
+(results are NumPy arrays; 0-D ones NumPy scalars, as the reductions give). ROUTES says how each
+is composed and how many calls it makes.
 
 Floating inputs are float32 or float16 (TypeError for other dtypes, naming the argument), and results
 have the inputs' floating dtype (float16 ones computed in float32 where softmax and matmul do); indices
@@ -27,14 +29,15 @@ from typing import Any
 
 import numpy as np
 
-from pycore.array.dtypes import FLOAT32, pycore_dtype, result_type
+from pycore.array.dtypes import BOOL, FLOAT32, pycore_dtype, result_type
 from pycore.array.layout import broadcast_shapes, normalize_axes, normalize_axis
 from pycore.calls.api import extension_module
 from pycore.calls.arguments import array_of
 from pycore.calls.gpuarray import GpuArray
 from pycore.calls.namespace import NSPUBLIC
-from pycore.calls.nd import NDPUBLIC, convolved_async, normalized_rows_async
+from pycore.calls.nd import NDPUBLIC, attended_async, convolved_async, normalized_rows_async
 from pycore.calls.selection import SELPUBLIC
+from pycore.kernels.attention import MAX_DIM
 from pycore.kernels.conv import DIRECT_TAPS
 
 Array = Any  # a GpuArray or a NumPy array (array-likes are taken where an array is)
@@ -53,8 +56,11 @@ ROUTES: dict[str, str] = {
     "embedding": "take along the table's rows (indices of any shape): 1 call",
     "cross_entropy": "log_softmax, take_along_axis, negative (+ mean over the classes, 2 multiplies and "
                      "an add for label smoothing) (+ mean or sum): 3 to 8 calls",
-    "scaled_dot_product_attention": "multiply q by the scale, matmul q k^T (batched), where or add of "
-                                    "the masks, softmax, matmul by v: 4 to 6 calls",
+    "scaled_dot_product_attention": "a float32 GpuArray q with heads of at most 128 (k, v float32, the mask "
+                                    "bool or float32): one kernel (attention.wgsl: tiles of keys folded "
+                                    "into a running softmax, the scores never stored); otherwise multiply q "
+                                    "by the scale, matmul q k^T (batched), where or add of the masks, "
+                                    "softmax, matmul by v: 4 to 6 calls",
     "conv": "a float32 GpuArray with a window of at most 64 taps (channels per group x kernel elements): "
             "one kernel (conv.wgsl); otherwise concat per padded axis, stack of the prod(kernel) strided "
             "views (im2col), one batched matmul of the groups (+ add bias): 2 to 6 calls",
@@ -396,6 +402,9 @@ async def scaled_dot_product_attention_async(q: Any, k: Any, v: Any, /, mask: An
         if not fits:
             raise ValueError(f"{fn}: mask of shape {tuple(mask.shape)} does not broadcast to the scores' "
                              f"shape {scores_shape}")
+    fused = await _fused_attention(q, k, v, mask, bool(is_causal), scale)
+    if fused is not None:
+        return fused
     scores = await _call("matmul", await _call("multiply", q, scale), await _call("matrix_transpose", k))
     if mask is not None:
         scores = (await _call("where", mask, scores, -math.inf) if mask.dtype.kind == "b"
@@ -404,6 +413,27 @@ async def scaled_dot_product_attention_async(q: Any, k: Any, v: Any, /, mask: An
         scores = await _call("where", np.tri(q.shape[-2], k.shape[-2], dtype=bool), scores, -math.inf)
     out = await _call("matmul", await _call("softmax", scores, -1), v)
     return await _as(out, result_type(q.dtype, k.dtype, v.dtype))
+
+
+async def _fused_attention(q: Any, k: Any, v: Any, mask: Any, causal: bool, scale: float) -> Any:
+    """The attention in one kernel (kernels/attention.py), where it can run: q a float32 GpuArray
+    on the GPU, k, v float32 and the mask bool or float32, heads of at most MAX_DIM, something to
+    attend; else None (matmul, softmax and matmul run), also where the device cannot take the
+    shapes."""
+    if not (isinstance(q, GpuArray) and q.device == "webgpu" and q.dtype == FLOAT32 and q.size):
+        return None
+    if k.dtype != FLOAT32 or v.dtype != FLOAT32 or not (k.size and v.size):
+        return None
+    if max(q.shape[-1], v.shape[-1]) > MAX_DIM or (mask is not None and mask.dtype not in (FLOAT32, BOOL)):
+        return None
+    if any(isinstance(a, GpuArray) and a.device != "webgpu" for a in (k, v, mask)):
+        return None
+    try:
+        return await attended_async(q, k, v, mask, causal, scale)
+    except ValueError as exc:
+        if getattr(exc, "pycore_unfit", False):
+            return None
+        raise
 
 
 # ---------------------------------------------------------------- convolution and pooling

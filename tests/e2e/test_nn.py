@@ -269,3 +269,96 @@ def test_norms_over_the_last_axis_of_gpuarrays_run_as_one_fused_kernel(gpu):
     r = gpu.py(FUSED)
     assert r["failures"] == [], r["failures"][:20]
     assert r["calls"] == 18
+
+
+ATTENTION = '''
+import math
+from pycore.calls.gpuarray import GpuArray
+nn = pycore.nn
+rng = np.random.default_rng(17)
+failures, calls = [], 0
+
+def f32(*shape):
+    return rng.standard_normal(shape).astype(np.float32)
+
+def reference(q, k, v, keep=None, add=None, scale=None, causal=False):
+    scale = 1 / math.sqrt(q.shape[-1]) if scale is None else scale
+    s = np.einsum("...id,...jd->...ij", q.astype(np.float64), k.astype(np.float64)) * scale
+    if add is not None:
+        s = s + add
+    if keep is not None:
+        s = np.where(keep, s, -np.inf)
+    if causal:
+        s = np.where(np.tri(q.shape[-2], k.shape[-2], dtype=bool), s, -np.inf)
+    with np.errstate(all="ignore"):
+        e = np.exp(s - s.max(-1, keepdims=True))
+        return (e / e.sum(-1, keepdims=True)) @ v.astype(np.float64)
+
+async def check(label, make, want, fused=True):
+    global calls
+    calls += 1
+    pycore.engine.runtime.RUNTIME.trace.clear()
+    got = await make()
+    ran = [(e["op"], e["backend"], e["why"]) for e in pycore.trace()]
+    one = len(ran) == 1 and ran[0][1] == "webgpu" and "one fused kernel" in ran[0][2]
+    if one != fused:
+        failures.append(f"{label}: ran {ran}")
+    if not (isinstance(got, GpuArray) and got.device == "webgpu"):
+        failures.append(f"{label}: {got!r} is not on the GPU")
+        return
+    value = await got.to_numpy_async()
+    if value.shape != want.shape or value.dtype != np.float32 or not np.allclose(
+            value, want, rtol=2e-5, atol=2e-5, equal_nan=True):
+        failures.append(f"{label}: {value.shape} {value.ravel()[:4].tolist()} != {want.shape} "
+                        f"{want.ravel()[:4].tolist()}")
+
+# more queries than a workgroup takes and more keys than a tile: a head of 10 (not a multiple of
+# 4), a value head of 7, batch and heads
+q, k, v = f32(2, 3, 300, 10), f32(2, 3, 100, 10), f32(2, 3, 100, 7)
+gq, gk, gv = [await pycore.to_gpu_async(a) for a in (q, k, v)]
+sdpa = nn.scaled_dot_product_attention_async
+await check("plain", lambda: sdpa(gq, gk, gv), reference(q, k, v))
+await check("causal, more queries than keys", lambda: sdpa(gq, gk, gv, is_causal=True),
+            reference(q, k, v, causal=True))
+keep = rng.random((3, 300, 100)) < 0.5
+keep[:, 7] = False  # (a query that attends nothing: NaN, as the unfused softmax gives)
+await check("bool mask broadcast over the batch", lambda: sdpa(gq, gk, gv, mask=keep),
+            reference(q, k, v, keep=keep))
+add = f32(300, 100)
+await check("additive mask, k and v on the host, a scale", lambda: sdpa(gq, k, v, mask=add, scale=0.2),
+            reference(q, k, v, add=add, scale=0.2))
+await check("additive mask and causal", lambda: sdpa(gq, gk, gv, mask=add, is_causal=True),
+            reference(q, k, v, add=add, causal=True))
+kt = (await pycore.to_gpu_async(np.ascontiguousarray(np.swapaxes(k, -1, -2)))).mT
+await check("k a transposed view, k and v shared by the heads", lambda: sdpa(gq, kt[:, :1], gv[:, :1]),
+            reference(q, k[:, :1], v[:, :1]))
+await check("q a strided view", lambda: sdpa(gq[:, :, ::3], gk, gv), reference(q[:, :, ::3], k, v))
+qn, kn = q.copy(), k.copy()
+qn[0, 0, 3, 2] = np.nan
+kn[1, 2, 7, 0] = np.inf
+gqn, gkn = await pycore.to_gpu_async(qn), await pycore.to_gpu_async(kn)
+await check("NaN and inf", lambda: sdpa(gqn, gkn, gv), reference(qn, kn, v))
+ninf = np.where(rng.random((300, 100)) < 0.3, -np.inf, 0.0).astype(np.float32)
+await check("additive -inf mask", lambda: sdpa(gq, gk, gv, mask=ninf), reference(q, k, v, add=ninf))
+q2, k2, v2 = f32(5, 128), f32(9, 128), f32(9, 128)
+g2 = [await pycore.to_gpu_async(a) for a in (q2, k2, v2)]
+await check("2-D, heads of 128, causal", lambda: sdpa(*g2, is_causal=True),
+            reference(q2, k2, v2, causal=True))
+q3 = f32(4, 130)  # (a head past MAX_DIM: the composed calls)
+g3 = await pycore.to_gpu_async(q3)
+await check("a head of 130", lambda: sdpa(g3, g3, g3), reference(q3, q3, q3), fused=False)
+# many keys: past the loop iterations a capped driver runs (lavapipe), the composed calls
+qa, ka, va = f32(1, 4, 8), f32(1, 20000, 8), f32(1, 20000, 8)
+gqa = await pycore.to_gpu_async(qa)
+capped = pycore.engine.runtime.RUNTIME.device.loop_cap is not None
+await check("20,000 keys", lambda: sdpa(gqa, ka, va), reference(qa, ka, va), fused=not capped)
+gq = gk = gv = kt = gqn = gkn = g3 = gqa = None
+g2 = []
+{"failures": failures, "calls": calls}
+'''
+
+
+def test_attention_runs_as_one_fused_kernel(gpu):
+    r = gpu.py(ATTENTION)
+    assert r["failures"] == [], r["failures"][:20]
+    assert r["calls"] == 12

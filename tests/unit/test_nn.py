@@ -335,3 +335,32 @@ def test_float16_inputs_give_float16_results() -> None:
     t = np.array([0, 4, 2], np.int32)
     half(run(nn.cross_entropy_async(h[0, 0, :3], t, reduction="none")),
          ref_cross_entropy(x64[0, 0, :3], t, 0.0))
+
+
+def test_the_fused_attention_plan() -> None:
+    """kernels/attention.py plans one kernel for any batch layout, and refuses what the kernel or
+    the device cannot take (nn composes the attention of other calls then)."""
+    from pycore.array.layout import Layout
+    from pycore.kernels.attention import MAX_DIM, loop_iterations, plan_attention
+    from pycore.kernels.plan import Facts
+
+    q, k = Layout.contiguous((2, 3, 300, 10)), Layout.contiguous((2, 1, 100, 10))
+    v = Layout.contiguous((100, 7))
+    mask = Layout.contiguous((300, 100))
+    gpu, cpu = Facts(), Facts(cpu_adapter=True, loop_cap=65_535)
+    plan = plan_attention(q, k, v, mask, "bool", True, 0.5, gpu)
+    (step,) = plan.steps
+    assert plan.outputs[0].shape == (2, 3, 300, 7)
+    assert step.kernel.name == "attend:3x2:256x64:bool:causal[2]" and step.grid == (2 * 3 * 2, 1, 1)
+    rolled = plan_attention(q, k, v, None, "", False, 0.5, cpu).steps[0].kernel
+    assert rolled.name == "attend:3x2:64x64:rolled[2]"
+    wide = Layout.contiguous((4, MAX_DIM + 1))
+    with pytest.raises(ValueError, match="exceed"):
+        plan_attention(wide, wide, wide, None, "", False, 1.0, gpu)
+    keys = Layout.contiguous((20_000, 8))
+    assert loop_iterations(2, 2, 64, 64, 20_000) > 65_535
+    with pytest.raises(ValueError, match="loop iterations"):
+        plan_attention(Layout.contiguous((4, 8)), keys, keys, None, "", False, 1.0, cpu)
+    assert plan_attention(Layout.contiguous((4, 8)), keys, keys, None, "", False, 1.0, gpu).steps
+    with pytest.raises(ValueError, match="binding"):
+        plan_attention(q, k, v, None, "", False, 1.0, Facts(max_binding=1024))

@@ -387,6 +387,19 @@ export async function jaxFft(shape, axes, count, repeats, jitted = false) {
 
 // ---------------------------------------------------------------- the pipelines
 
+// Attention over heads (pycore/bench/pipelines.py's attention and attention_long: the same work)
+const ATTENTION = {
+  tf: (tf, [q, k, v]) => {
+    const scores = tf.div(tf.matMul(q, k, false, true), Math.sqrt(q.shape[3]));
+    return tf.matMul(tf.softmax(scores), v);
+  },
+  jax: (jax, q, k, v) => {
+    const np = jax.numpy;
+    const scale = 1 / Math.sqrt(q.shape[3]);
+    return np.matmul(jax.nn.softmax(np.matmul(q, np.swapaxes(k, -1, -2)).mul(scale), -1), v);
+  },
+};
+
 // pycore/bench/pipelines.py's pipelines, written as a user of each library would write them. tf: TF.js
 // ops on tensors (tf.tidy disposes the intermediates). jax: jax-js functions that take ownership of
 // their arguments (`.ref` where an array is used again), eager or under jax.jit.
@@ -433,17 +446,8 @@ const PIPELINES = {
     },
     jax: (jax, x, w) => jax.numpy.clip(jax.lax.conv(x, w, [1, 1], "SAME").sub(0.5).mul(4).add(0.5), 0, 1),
   },
-  attention: {
-    tf: (tf, [q, k, v]) => {
-      const scores = tf.div(tf.matMul(q, k, false, true), Math.sqrt(q.shape[3]));
-      return tf.matMul(tf.softmax(scores), v);
-    },
-    jax: (jax, q, k, v) => {
-      const np = jax.numpy;
-      const scale = 1 / Math.sqrt(q.shape[3]);
-      return np.matmul(jax.nn.softmax(np.matmul(q, np.swapaxes(k, -1, -2)).mul(scale), -1), v);
-    },
-  },
+  attention: ATTENTION,
+  attention_long: ATTENTION,
   mlp_block: {
     tf: (tf, [x, g, b, w1, b1, w2, b2]) => {
       const { mean, variance } = tf.moments(x, -1, true);

@@ -1,0 +1,152 @@
+"""The fused attention generator and planner: shaders/attention.wgsl filled in for given head
+sizes, mask kind, causality and batch rank. One kernel computes softmax(q k^T * scale + mask) v
+for every batch entry and query, folding each tile of keys into a running softmax (as flash
+attention does), so the (L, S) scores are never written: the work one call does is reading q, k, v
+(and the mask) and writing the output. calls/nn.py's scaled_dot_product_attention uses it for
+float32 arrays on the GPU whose head sizes are at most MAX_DIM; other calls compose matmul,
+softmax and matmul.
+
+>>> from pycore.array.layout import Layout
+>>> q = Layout.contiguous((8, 8, 512, 64))
+>>> p = plan_attention(q, q, q, None, "", False, 0.125, Facts())
+>>> p.outputs[0].shape, p.steps[0].kernel.name, p.steps[0].grid
+((8, 8, 512, 64), 'attend:16x16:256x32[1]', (128, 1, 1))
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+
+import numpy as np
+
+from pycore.array.layout import Layout, collapse
+from pycore.kernels.plan import (
+    Facts,
+    Kernel,
+    Output,
+    Plan,
+    Slot,
+    Step,
+    grid_for,
+    i32_word,
+    walk_lines,
+    word_of,
+)
+from pycore.kernels.wgsl import used_only, wgsl_template
+
+F32 = np.dtype(np.float32)
+# queries per workgroup, a thread each: on a GPU, WebGPU's default limit (an H200 ran 8 x 8 heads of
+# 512 tokens 3x faster with 256 than with 64: more warps share each tile of keys)
+QUERIES = {"gpu": 256, "cpu": 64}
+MAX_DIM = 128  # the largest head size (q's and v's last axis) the kernel keeps in registers
+TILE_BYTES = 16384  # workgroup memory for a tile of k and v (WebGPU's default limit for all of it)
+MASKS = ("", "bool", "float")  # no mask, a boolean one (True: attend), an additive one
+BATCH_AT = 20  # the first word of the batch shape
+
+
+def keys_per_tile(d4: int, v4: int, most: int = 64) -> int:
+    """Keys per tile: the largest power of two up to `most` whose k and v rows fit TILE_BYTES.
+
+    >>> keys_per_tile(16, 16), keys_per_tile(32, 32), keys_per_tile(1, 1)
+    (32, 16, 64)
+    """
+    bc = most
+    while bc > 1 and bc * (d4 + v4) * 16 > TILE_BYTES:
+        bc //= 2
+    return bc
+
+
+def loop_iterations(d4: int, v4: int, br: int, bc: int, n_k: int) -> int:
+    """The loop iterations one invocation of the kernel runs in all (rows of d4 and v4 vec4s, br
+    queries per workgroup, tiles of bc of n_k keys), for drivers that cap them (Facts.loop_cap).
+
+    >>> loop_iterations(2, 2, 64, 64, 4000)
+    25411
+    """
+    tile = 1 + -(-bc * d4 * 4 // br) + -(-bc * v4 * 4 // br) + bc * (1 + d4) + v4 + bc * (1 + v4)
+    return 5 * d4 + v4 + -(-n_k // bc) * tile + 5 * v4
+
+
+@cache
+def _kernel(d4: int, v4: int, mask: str, causal: bool, batch_rank: int, br: int, bc: int, unrolled: bool
+            ) -> Kernel:
+    """The kernel for rows of d4 and v4 vec4s, a mask kind of MASKS, with or without is_causal, br
+    queries per workgroup and bc keys per tile; its loops over a row and a tile `unrolled` (constant
+    bounds) or not (bounds read at run time)."""
+    n_words = BATCH_AT + 5 * batch_rank
+    targets = [(name, BATCH_AT + batch_rank * (1 + j)) for j, name in enumerate(("qb", "kb", "vb", "mb"))]
+    batch = walk_lines("bb", "b", batch_rank, BATCH_AT, targets)
+    binding, masking = "", []
+    if mask:
+        element = "u32" if mask == "bool" else "f32"
+        binding = f"@group(0) @binding(5) var<storage, read> mask: array<{element}>;"
+        at = "mask[u32(mb + i32(qi) * iword(18u) + i32(min(kj, n_k - 1u)) * iword(19u))]"
+        masking.append(f"            sj = select(neg_inf, sj, {at} != 0u);" if mask == "bool"
+                       else f"            sj = sj + {at};")
+    if causal:
+        masking.append("            sj = select(neg_inf, sj, kj <= i);")
+    last = "min(n_k, i0 + BR)" if causal else "n_k"  # (causal: no key past the block's last query)
+
+    def source() -> str:
+        filled = (wgsl_template("attention").replace("{{meta_vec4s}}", str(-(-n_words // 4)))
+                  .replace("{{mask_binding}}", binding).replace("{{br}}", str(br))
+                  .replace("{{bc}}", str(bc)).replace("{{d4}}", str(d4)).replace("{{v4}}", str(v4))
+                  .replace("{{kt_size}}", str(bc * d4)).replace("{{vt_size}}", str(bc * v4))
+                  .replace("{{batch}}", "\n".join(batch)).replace("{{mask}}", "\n".join(masking))
+                  .replace("{{last}}", f"    let last = {last};"))
+        for slot, const, runtime in (("d4_n", "D4", "d4r"), ("v4_n", "V4", "v4r"), ("bc_n", "BC", "bcr")):
+            filled = filled.replace(f"{{{{{slot}}}}}", const if unrolled else runtime)
+        return used_only("\n".join([wgsl_template("common"), filled]))
+
+    bindings = ("read", "read", "read", "write", "uniform") + (("read",) if mask else ())
+    name = (f"attend:{d4}x{v4}:{br}x{bc}{'' if unrolled else ':rolled'}{':' + mask if mask else ''}"
+            f"{':causal' * causal}[{batch_rank}]")
+    return Kernel(name, "attend", bindings, source)
+
+
+def plan_attention(q: Layout, k: Layout, v: Layout, mask: Layout | None, mask_kind: str, causal: bool,
+                   scale: float, facts: Facts) -> Plan:
+    """The plan of softmax(q k^T * scale + mask) v for float32 q (..., L, D), k (..., S, D) and
+    v (..., S, Dv) read through their layouts, whose batch axes broadcast; `mask` (broadcasting to
+    (..., L, S)) of `mask_kind` ("bool": u32 words, True to attend; "float": added to the scores),
+    or None; `causal` keeps key j for query i where j <= i. The output (..., L, Dv) is C-ordered.
+    The caller has checked the arguments; a ValueError where a head is larger than MAX_DIM, an
+    array does not fit one binding or the keys need more loop iterations than the driver runs (the
+    caller composes the attention of other calls instead)."""
+    n_q, d = q.shape[-2:]
+    n_k, dv = v.shape[-2:]
+    if d > MAX_DIM or dv > MAX_DIM:
+        raise ValueError(f"attention: heads of {d} and {dv} exceed the fused kernel's {MAX_DIM}")
+    heads = [x.shape[:-2] for x in (q, k, v, mask) if x is not None]
+    batch = tuple(np.broadcast_shapes(*heads))
+    views = [x.broadcast_to((*batch, *x.shape[-2:])) for x in (q, k, v)]
+    views.append(Layout.contiguous((*batch, 1, 1)) if mask is None else mask.broadcast_to((*batch, n_q, n_k)))
+    n_batch = math.prod(batch)
+    for what, layout in zip(("q", "k", "v", "mask"), (q, k, v, mask), strict=True):
+        if layout is not None and 4 * (layout.span()[1] + 1) > facts.max_binding:
+            raise ValueError(f"attention: {what} of shape {layout.shape} does not fit one GPU binding")
+    out_shape = (*batch, n_q, dv)
+    if 4 * math.prod(out_shape) > facts.max_binding:
+        raise ValueError(f"attention: the result of shape {out_shape} does not fit one GPU binding")
+    dims, each = collapse(tuple(batch), [tuple(x.strides[:-2]) for x in views])
+    if not batch:
+        dims, each = (), [() for _ in views]
+    d4, v4 = -(-d // 4), -(-dv // 4)
+    bc = keys_per_tile(d4, v4)
+    gpu = not facts.cpu_adapter
+    br = QUERIES["gpu" if gpu else "cpu"]
+    if facts.loop_cap and loop_iterations(d4, v4, br, bc, n_k) > facts.loop_cap:
+        raise ValueError(f"attention: {n_k} keys take more loop iterations than the driver's cap "
+                         f"({facts.loop_cap:,})")
+    kernel = _kernel(d4, v4, mask_kind if mask is not None else "", causal, len(dims), br, bc, gpu)
+    blocks = -(-n_q // br)
+    words = [n_q, n_k, d, dv, word_of(scale, F32), blocks, n_batch, bc, *(x.offset for x in views)]
+    for x in views:
+        words += x.strides[-2:]
+    words += [*dims, *(s for st in each for s in st)]
+    slots: tuple[Slot, ...] = (Slot("in", 0), Slot("in", 1), Slot("in", 2), Slot("out", 0), Slot("meta"))
+    if mask is not None:
+        slots = (*slots, Slot("in", 3))
+    grid = grid_for(n_batch * blocks, facts.max_groups)
+    return Plan((Step(kernel, slots, tuple(i32_word(w) for w in words), grid),), (Output(out_shape, F32),))
