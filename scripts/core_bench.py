@@ -23,6 +23,10 @@ whatever adapter Dawn finds; `--native` for wgpu-py): ratios that do not depend 
 - matmul kernels timed the same way (TFLOP/s): 2-D products, a batch as one dispatch with
   workgroups along z against a dispatch per product, a long-K product split into slices of K
   against one pass;
+- attention timed the same way (TFLOP/s): nn.scaled_dot_product_attention's fused kernel against
+  the kernels of the composed calls (the batched products and the softmax), at 8 x 8 heads of 512
+  tokens and 8 heads of 4096 tokens;
+- packed (float16, int8) and complex64 element-wise kernels against the same work on float32;
 - batched matmul against the same products as separate 2-D calls (then batched again: the
   first timed case of a process runs slower on some machines);
 - every timed case once against NumPy (float64).
