@@ -13,9 +13,9 @@
 // give NaN rows, as there.
 //
 // Words of `words`: 0 queries L, 1 keys S, 2 q's and k's dim D, 3 v's dim Dv, 4 the scale (f32
-// bits), 5 query blocks per batch entry, 6 batch entries, 7 keys per tile (BC), 8-11 the offsets of q, k, v
-// and the mask, 12-19 the row and column strides of q, k, v and the mask, then the batch shape
-// (collapsed) and each operand's strides over it (q, k, v, mask).
+// bits), 5 query blocks per batch entry, 6 batch entries, 7 keys per tile (BC), 8-11 the offsets
+// of q, k, v and the mask, 12-19 the row and column strides of q, k, v and the mask, then the
+// batch shape (collapsed) and each operand's strides over it (q, k, v, mask).
 
 @group(0) @binding(0) var<storage, read> q: array<f32>;
 @group(0) @binding(1) var<storage, read> k: array<f32>;
