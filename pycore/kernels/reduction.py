@@ -95,6 +95,7 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
     if emit_pairs:
         center += f"\n@group(0) @binding({4 if c.pairs else 3}) var<storage, read_write> out_i: array<u32>;"
     fixed = 3 + bool(c.centered or c.pairs) + emit_pairs  # (bindings before a prologue's other inputs)
+    lanes = lanes if prologue is None and not c.arg else 4
     if prologue is None:
         inputs, kept, value, loads, n_words, shown = _one_input(c, src_dt, kept_rank, red_rank, words, lanes)
     else:
@@ -128,7 +129,6 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
     # `lanes` (four) loads in flight per thread, then as many steps (the last ones guarded): in
     # order into one accumulator, or for an arg reduction into four independent (value, index)
     # pairs merged at the end (its combine compares indices, so the order does not matter)
-    lanes = lanes if prologue is None and not c.arg else 4
     loop = []
     if c.arg:
         loop += [f"    var v{j} = v;\n    var vi{j} = vi;" for j in range(1, 4)]
@@ -397,7 +397,8 @@ def plan_reduction(
     left = (count or n_red) - c.correction
     scale = word_of(1.0 / left if left > 0 else math.inf, F32) if c.finish and not split else 0
     pairs_out = split and c.arg  # a split arg reduction's partials: values, and their indices beside
-    lanes = LANES.get(src.itemsize, 4) if packed(src) and as_words is None else 4
+    plain = packed(src) and as_words is None and prologue is None and not c.arg
+    lanes = LANES.get(src.itemsize, 4) if plain else 4
     kernel = _kernel(first, src.name, (c.acc if split else out).name, len(k_dims), len(r_dims), ox, ry,
                      pairs_out, as_words is not None,
                      None if prologue is None else (prologue.program, prologue.specs), lanes)
