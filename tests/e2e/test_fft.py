@@ -175,7 +175,7 @@ a = np.arange(10, dtype=np.float32).reshape(2, 5)
 v = await F.fftshift_async(await pycore.to_gpu_async(a))
 if not isinstance(v, GpuArray) or not np.array_equal(await v.to_numpy_async(), np.fft.fftshift(a)):
     failures.append("fftshift GpuArray")
-g = v = None  # (the worker is shared: later tests count the GPU memory in use)
+g = v = gz = None  # (the worker is shared: later tests count the GPU memory in use)
 {"failures": failures, "calls": counted[0], "worst": worst}
 '''
 
