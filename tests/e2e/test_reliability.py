@@ -507,10 +507,13 @@ async def interrupted_read():
     before = await y.to_numpy_async()  # (compiled, and read: valid whatever follows)
     # queue until 8 slices are held back (the read then waits at least 3 times, submitting a slice
     # after each wait): each matmul predicted at 5 ms and two slices in flight at most, whatever the
-    # cost model learned from earlier calls (a transport that cannot tell when a slice is done, the
-    # native one, counts it done when its predicted time has passed)
+    # cost model learned from earlier calls; a transport that cannot tell when a slice is done, the
+    # native one, counts it done when its predicted time has passed, so there each matmul is
+    # predicted at 50 ms, longer than a call takes on a slow host (at 5 ms, slices were retired as
+    # fast as they filled and none was held)
     ahead, dev.ahead_ms = dev.ahead_ms, 0.0
-    pycore.SELECTOR.work_ms = lambda *args, **kwargs: 5.0
+    predicted = 50.0 if pycore.info()["transport"] == "native" else 5.0
+    pycore.SELECTOR.work_ms = lambda *args, **kwargs: predicted
     z, n = y, 0
     try:
         while len(dev.slices) < 8 and n < 5000:
