@@ -104,8 +104,8 @@ def test_ctrl_c_stops_a_chain_of_gpu_ops_and_pycore_stays_consistent(gpu_page):
     start(page, "for i in range(100000):\n    y = await pycore.matmul_async(x, x, backend='gpu')")
     time.sleep(1.0)
     assert interrupt(page) < INTERRUPT_MS
-    type_line(page, "i > 10")  # (it ran)
-    assert output_after(page, ">>> i > 10").strip().endswith("True")
+    type_line(page, "i > 2")  # (it ran: a 512² product's round trip takes 0.1 s on a slow CPU adapter)
+    assert output_after(page, ">>> i > 2").strip().endswith("True")
     start(page, "chained = await pycore.to_gpu_async(x)\n"
                 "for i in range(100000):\n    chained = await pycore.scale_async(chained, 1.0)")
     time.sleep(1.0)
