@@ -118,6 +118,7 @@ class ConsoleSession:
 
     async def push(self, line):
         """Run one line; returns "incomplete" (show the ... prompt), or "done"."""
+        self._forget_interrupt()
         future = self.console.push(line)
         if future.syntax_check == "incomplete":
             return "incomplete"
@@ -137,6 +138,7 @@ class ConsoleSession:
         """Run several lines at once (a paste), as a notebook cell: one block, its last expression
         shown. Returns "done"."""
         self.reset_buffer()
+        self._forget_interrupt()
         try:
             with self.console.redirect_streams():
                 value = await eval_code_async(source, self.namespace, filename="<console>")
@@ -149,6 +151,14 @@ class ConsoleSession:
             return "done"
         self._show(value)
         return "done"
+
+    @staticmethod
+    def _forget_interrupt():
+        """A Ctrl+C that came after the last command ended is not for this one (the page clears
+        the signal; this forgets what Python noted of it)."""
+        from pycore.engine import interrupts
+
+        interrupts.forget()
 
     def _show(self, value):
         """What the REPL's displayhook does: print the result's repr and keep it in `_`."""

@@ -122,7 +122,7 @@ async function boot({ interrupt, settings, calibrate }) {
   });
   if (interrupt) {
     pyodide.runPython("import js, pycore.engine.interrupts\n" +
-      "pycore.engine.interrupts.install(js.pycoreInterrupt, internal=('/console.py',))");
+      "pycore.engine.interrupts.install(js.pycoreInterrupt, internal=('/console.py',), target='<console>')");
   }
   const info = await stage("gpu", async () =>
     JSON.parse(await pyodide.runPythonAsync("import json, pycore\njson.dumps(await pycore.init_async())")));

@@ -18,12 +18,20 @@ on. The handler installed here looks at where it runs:
 Passing it on writes another signal (REPOST) into the buffer: Pyodide delivers it to the handler
 again a few dozen steps later, or a readback waiting for the GPU takes it (see browser.py). Once
 the interrupt is raised, signals passed on before are ignored: one key press, one KeyboardInterrupt.
+
+A host that runs other Python beside the command being interrupted (the page answers scripts'
+requests while a console command awaits the GPU; pycore calibrates and compiles in background
+tasks) names the command's code (`target`: its file name, "<console>"): an interrupt is raised,
+kept for a safe point, or taken by a readback only in a call stack that runs that code, and passed
+on everywhere else. Without it, the first Python code that happened to run took the key press,
+and the command went on.
 """
 
 from __future__ import annotations
 
 import os
 import signal
+import sys
 import sysconfig
 from typing import Any
 
@@ -32,31 +40,45 @@ REPOST = int(getattr(signal, "SIGUSR1", 10))
 PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # pycore/ (this is pycore/engine/)
 STDLIB = os.path.dirname(os.__file__)
 SITE = sysconfig.get_paths()["purelib"]
-_state: dict[str, Any] = {"buffer": None, "internal": (), "outstanding": False, "pending": False, "count": 0}
+_state: dict[str, Any] = {"buffer": None, "internal": (), "target": None, "outstanding": False,
+                          "pending": False, "count": 0}
 
 
-def install(buffer: Any, internal: tuple[str, ...] = ()) -> None:
+def install(buffer: Any, internal: tuple[str, ...] = (), target: str | None = None) -> None:
     """Handle the signals Pyodide reads from `buffer` (the Int32Array given to
     pyodide.setInterruptBuffer) as the module doc says; code in files named in `internal` (the
-    host's own Python, such as its console) is never interrupted."""
-    _state.update(buffer=buffer, internal=tuple(internal), outstanding=False, pending=False)
+    host's own Python, such as its console) is never interrupted; with `target` (a file name), only
+    a call stack running that file's code is."""
+    _state.update(buffer=buffer, internal=tuple(internal), target=target, outstanding=False, pending=False)
     signal.signal(signal.SIGINT, _on_signal)
     signal.signal(REPOST, _on_signal)
 
 
 def buffer() -> Any:
-    """The interrupt buffer `install` was given (None before): readbacks wait on it too."""
+    """The interrupt buffer for a readback about to wait for the GPU: the one `install` was given,
+    where the code running now is what an interrupt is for (see `target`); else None."""
+    if _state["buffer"] is None or not _for_target(sys._getframe(1)):
+        return None
     return _state["buffer"]
 
 
 def check() -> None:
-    """A safe point: raise the interrupt that came while pycore was busy, if one did.
+    """A safe point: raise the interrupt that came while pycore was busy, if one did (and the code
+    running now is what it is for).
 
     >>> check()  # (nothing pending)
     """
-    if _state["pending"]:
+    if _state["pending"] and _for_target(sys._getframe(1)):
         taken()
         raise KeyboardInterrupt
+
+
+def forget() -> None:
+    """A new command starts: an interrupt meant for the last one, and not raised, is void.
+
+    >>> forget()
+    """
+    _state.update(outstanding=False, pending=False)
 
 
 def count() -> int:
@@ -78,8 +100,24 @@ def taken() -> None:
         js.Atomics.store(_state["buffer"], 0, 0)
 
 
+def _for_target(frame: Any) -> bool:
+    """Whether `frame`'s call stack runs the code interrupts are for (any code, without a target)."""
+    target = _state["target"]
+    if target is None:
+        return True
+    while frame is not None:
+        if frame.f_code.co_filename == target:
+            return True
+        frame = frame.f_back
+    return False
+
+
 def _internal(where: str) -> bool:
-    if where.startswith("<frozen ") or (where.startswith(STDLIB) and not where.startswith(SITE)):
+    # ("<string>": code the standard library generates, such as a NamedTuple's or a dataclass's
+    # __new__ and __init__: the interrupt lands in whoever called it)
+    if where.startswith(("<frozen ", "<string>")):
+        return True
+    if where.startswith(STDLIB) and not where.startswith(SITE):
         return True
     return any(where.endswith(name) for name in _state["internal"])
 
@@ -89,6 +127,9 @@ def _on_signal(signum: int, frame: Any) -> None:
         _state["outstanding"] = True
     elif not _state["outstanding"]:
         return  # passed on before the interrupt was raised
+    if not _for_target(frame):  # other code than the command's (a page request, a background task)
+        _repost()
+        return
     caller = frame  # the innermost frame that is not the standard library's or the host's
     while caller is not None and _internal(caller.f_code.co_filename):
         caller = caller.f_back
@@ -97,6 +138,12 @@ def _on_signal(signum: int, frame: Any) -> None:
     elif caller is not None and caller is frame:
         taken()
         raise KeyboardInterrupt
+    _repost()
+
+
+def _repost() -> None:
+    """Pass the interrupt on: Pyodide delivers it again a few dozen steps later (or a readback
+    waiting for the GPU takes it)."""
     import js  # type: ignore[import-not-found]  # (installed only in Pyodide)
 
     js.Atomics.store(_state["buffer"], 0, REPOST)

@@ -50,6 +50,13 @@ def interrupt(page) -> float:
     return w["printed"] - w["key"]
 
 
+def as_console(page, code: str):
+    """Run `code` in the page as the console runs a command (interrupts are for its code); the
+    value of its last expression."""
+    return page.py(f"from pyodide.code import eval_code_async\n"
+                   f"await eval_code_async({code!r}, globals(), filename='<console>')")
+
+
 def test_python_runs_in_a_worker_on_both_pages(gpu_page, fallback_page, browser, server):
     where = "import js\nstr(js.constructor.name)"
     for page in (gpu_page, fallback_page):
@@ -125,6 +132,30 @@ def test_ctrl_c_stops_a_chain_of_gpu_ops_and_pycore_stays_consistent(gpu_page):
     assert output_after(page, ">>> r = await").strip().endswith("True")
 
 
+def test_ctrl_c_is_for_the_console_command_not_python_running_beside_it(gpu_page):
+    """A script's request to the page runs Python while a console command awaits the GPU: Ctrl+C
+    meanwhile interrupts the command (once the request's code yields), never the request."""
+    page = gpu_page.page
+    type_line(page, "xs = np.random.default_rng(2).random((64, 64)).astype(np.float32)\n"
+                    "ys = await pycore.matmul_async(xs, xs, backend='gpu')")
+    start(page, "for i in range(1000000):\n    ys = await pycore.matmul_async(xs, xs, backend='gpu')")
+    beside = ("import js, time\nstarted = js.Date.now()\nt = time.perf_counter()\n"
+              "while time.perf_counter() - t < 1.5: pass\nf'{started} {js.Date.now()}'")
+    page.evaluate("(c) => { globalThis.__beside = pyodide.runPythonAsync(c).then(String, "
+                  "(e) => 'interrupted: ' + e.message.slice(-60)); }", beside)
+    time.sleep(0.5)
+    key = page.evaluate("() => Date.now()")
+    interrupt(page)
+    got = page.evaluate("() => globalThis.__beside")
+    assert not got.startswith("interrupted"), got
+    started, ended = map(float, got.split())
+    assert started < key < ended, "the request did not run at the key press: start it earlier"
+    out = output_after(page, ">>> for i in range(1000000)")
+    assert out.count("KeyboardInterrupt") == 1
+    type_line(page, "del ys; i > 0")
+    assert output_after(page, ">>> del ys; i > 0").strip().endswith("True")
+
+
 def test_ctrl_c_during_a_read_cancels_the_queued_gpu_work(gpu_page):
     """A read that waits for queued GPU work says so in the status line; Ctrl+C during the wait drops
     the work not yet handed to the GPU (SwiftShader here): a small op right after is fast, the
@@ -174,8 +205,9 @@ def test_ctrl_c_during_a_read_cancels_the_queued_gpu_work(gpu_page):
 
 
 def test_a_command_batch_interrupted_mid_execute_raises(gpu_page):
-    """The interrupt is signalled from inside execute_async, while it encodes its 20th matmul."""
-    result = gpu_page.py("""
+    """The interrupt is signalled from inside execute_async, while it encodes its 20th matmul (the
+    code runs as the console's: interrupts are for it)."""
+    result = as_console(gpu_page, """
 import gc, js
 from pycore.calls.programs import PROGRAMS
 gc.collect()

@@ -110,7 +110,7 @@ class FakeGpu(Transport):
 
 @pytest.fixture()
 def gpu(monkeypatch) -> Iterator[tuple[Device, FakeGpu]]:
-    for key, value in {"buffer": None, "pending": False, "outstanding": False}.items():
+    for key, value in {"buffer": None, "pending": False, "outstanding": False, "target": None}.items():
         monkeypatch.setitem(interrupts._state, key, value)  # (no page: nothing to signal)
     fake = FakeGpu()
     yield Device(fake), fake
