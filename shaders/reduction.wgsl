@@ -15,7 +15,9 @@
 // fixed bindings, their offsets and strides in the words: see reduction.py). Words of `words`: 0 outputs, 1 reduced elements
 // per output, 2 segment length, 3 output blocks, 4 the input's offset, 5 the identity's bits,
 // 6 the final scale (mean, var, std), then the kept shape and strides, then the reduced shape and
-// strides.
+// strides. A 16-bit input whose last axis is kept may be read a word at a time: each thread then
+// reduces two neighbouring outputs at once (its accumulator a vec2; the kept axes walked in words,
+// word 0 counting pairs of outputs) and writes both.
 
 {{inputs}}
 @group(0) @binding(1) var<storage, read_write> out: array<{{out_type}}>;
@@ -65,7 +67,7 @@ fn reduce_axes(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_
     let oc = min(o, n_out - 1u);
 {{kept}}
     let r_hi = min(r_lo + word(2u), n_red);
-    var v = bitcast<{{acc_type}}>(word(5u));
+    var v = {{identity}};
     var vi = 0xffffffffu;
     var comp = {{acc_type}}(0);
 {{loop}}
@@ -76,7 +78,7 @@ fn reduce_axes(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_
         workgroupBarrier();
         if (lid.y < stride) {
             let m = merge(scratch[slot], scratch_i[slot], scratch[slot + stride * OX], scratch_i[slot + stride * OX]);
-            scratch[slot] = bitcast<{{acc_type}}>(m.x);
+            scratch[slot] = bitcast<{{acc_type}}>({{merged}});
             scratch_i[slot] = m.y;
         }
     }
@@ -84,7 +86,7 @@ fn reduce_axes(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_
     if (lid.y == 0u && live) {
         let total = scratch[lid.x];
         let total_i = scratch_i[lid.x];
-        out[segment * n_out + o] = {{finish}};
+        {{store}}
         {{store_index}}
     }
 }

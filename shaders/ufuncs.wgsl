@@ -618,6 +618,27 @@ fn expm1_f32(a: vec4<f32>) -> vec4<f32> {
     return vec4<f32>(m_expm1(a.x), m_expm1(a.y), m_expm1(a.z), m_expm1(a.w));
 }
 fn log_f32(a: vec4<f32>) -> vec4<f32> { return vec4<f32>(m_log(a.x), m_log(a.y), m_log(a.z), m_log(a.w)); }
+// Results rounded to float16 afterwards (a call whose out dtype is float16: elementwise.py's
+// HALF_RESULTS): the hardware's exp and log, whose error (a few float32 ULPs: WGSL's bound) is far
+// below a float16 ULP, on arguments kept where the builtins' results are finite and normal; NaN,
+// infinities, zeros and negative numbers by hand (WGSL lets builtins assume finite values).
+fn exp_to_f16(a: vec4<f32>) -> vec4<f32> {
+    // (below -18 the result rounds to float16's 0, above 11.5 to its inf: -inf and +inf too)
+    return select(exp(clamp(a, vec4<f32>(-18.0), vec4<f32>(11.5))), a, is_nan4(a));
+}
+fn log_to_f16(a: vec4<f32>) -> vec4<f32> {
+    let bits = bitcast<vec4<u32>>(a);
+    let tiny = bits < vec4<u32>(0x00800000u);  // (+0 and positive subnormals: scaled by 2^24 first)
+    let s = select(a, a * 16777216.0, tiny);
+    let y = log(clamp(s, vec4<f32>(1.1754944e-38), vec4<f32>(3.4028234e38)))
+        - select(vec4<f32>(0.0), vec4<f32>(16.635532333438686), tiny);
+    let none = bits & vec4<u32>(0u);  // (the constants made at run time: inf is no WGSL constant)
+    let inf = bitcast<vec4<f32>>(none | vec4<u32>(0x7f800000u));
+    var r = select(y, -inf, (bits & vec4<u32>(0x7fffffffu)) == vec4<u32>(0u));  // log(+-0) = -inf
+    r = select(r, inf, bits == vec4<u32>(0x7f800000u));
+    r = select(r, bitcast<vec4<f32>>(none | vec4<u32>(0x7fc00000u)), bits > vec4<u32>(0x80000000u));  // < 0
+    return select(r, a, is_nan4(a));
+}
 fn log1p_f32(a: vec4<f32>) -> vec4<f32> {
     return vec4<f32>(m_log1p(a.x), m_log1p(a.y), m_log1p(a.z), m_log1p(a.w));
 }

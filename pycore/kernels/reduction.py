@@ -77,17 +77,22 @@ class Combine:
 
 @cache
 def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: int, ry: int,
-            emit_pairs: bool = False, words: bool = False, prologue: tuple | None = None, lanes: int = 4
-            ) -> Kernel:
+            emit_pairs: bool = False, words: bool = False, prologue: tuple | None = None, lanes: int = 4,
+            columns: bool = False) -> Kernel:
     """The kernel of one pass. An arg reduction's pass that writes partials (`emit_pairs`) writes
     each partial's value to `out` and its index to binding 3; a pass over such partials
     (`c.pairs`) reads the indices from binding 3. `words`: a 16-bit input read a word (two
     neighbouring reduced elements) at a time, its layout in words (`_in_words`). `prologue`: the
     reduced values are an element-wise expression (`Expr.program`, `Expr.specs`) of inputs read
     through their own strides (`_prologue_parts`), `src` its result's dtype. `lanes`: the loads
-    each thread has in flight (4; more for a plain reduction of 8-bit elements, LANES)."""
+    each thread has in flight (4; more for a plain reduction of 8-bit elements, LANES). `columns`:
+    a 16-bit input whose reduced elements are read a word at a time, two neighbouring outputs' each
+    (`_column_words`): a thread computes both, its accumulator a vec2, and writes two outputs."""
     acc_t = wgsl_type(c.acc)
     fn = f"{c.function}_{'u32' if c.acc == BOOL else acc_t}"
+    one_fn, one_t = fn, acc_t
+    if columns:  # (each function applied to both lanes)
+        acc_t, fn = f"vec2<{acc_t}>", f"{fn}_2"
     src_dt = np.dtype(src)
     center = "@group(0) @binding(3) var<storage, read> center: array<f32>;" if c.centered else ""
     if c.pairs:
@@ -96,7 +101,9 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
         center += f"\n@group(0) @binding({4 if c.pairs else 3}) var<storage, read_write> out_i: array<u32>;"
     fixed = 3 + bool(c.centered or c.pairs) + emit_pairs  # (bindings before a prologue's other inputs)
     lanes = lanes if prologue is None and not c.arg else 4
-    if prologue is None:
+    if columns:
+        inputs, kept, value, loads, n_words, shown = _column_input(c, src_dt, kept_rank, red_rank)
+    elif prologue is None:
         inputs, kept, value, loads, n_words, shown = _one_input(c, src_dt, kept_rank, red_rank, words, lanes)
     else:
         inputs, kept, value, loads, n_words, shown = _prologue_parts(c, prologue, kept_rank, red_rank, fixed)
@@ -115,11 +122,14 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
     else:
         step = f"        v = {fn}(v, x);"
         if c.kahan:  # compensated while finite (an overflow to inf must stay inf, not turn NaN)
+            zero, finite = ("vec2<f32>(0.0)", "finite_2") if columns else ("0.0", "is_finite")
             step = (
                 "        let yk = x - comp;\n        let tk = v + yk;\n"
-                "        comp = select(0.0, (tk - v) - yk, is_finite(tk));\n        v = tk;"
+                f"        comp = select({zero}, (tk - v) - yk, {finite}(tk));\n        v = tk;"
             )
         merge = f"    return vec2<u32>(bitcast<u32>({fn}(v, w)), 0u);"
+        if columns:
+            merge = f"    return bitcast<vec2<u32>>({fn}(v, w));"
         finish = {
             "": "total",
             "scale": "total * bitcast<f32>(word(6u))",
@@ -150,10 +160,16 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
         for j in range(1, 4):
             loop += [f"    let m{j} = merge(v, vi, v{j}, vi{j});",
                      f"    v = bitcast<{acc_t}>(m{j}.x);", f"    vi = m{j}.y;"]
-    store = "out_i[segment * n_out + o] = total_i;" if emit_pairs else ""
+    store = f"out[segment * n_out + o] = {finish};"
+    if columns:  # (outputs 2o and 2o + 1 of the 2 n_out)
+        at = "segment * 2u * n_out + 2u * o"
+        store = (f"out[{at}] = {finish.replace('total', 'total.x')};\n"
+                 f"        out[{at} + 1u] = {finish.replace('total', 'total.y')};")
+    store_index = "out_i[segment * n_out + o] = total_i;" if emit_pairs else ""
     name = (
         f"reduce:{c.function}{'~' if c.centered else ''}{'+i' if c.pairs else ''}{'>i' if emit_pairs else ''}"
-        f"{c.finish and ':' + c.finish}:{shown}{'/words' if words else ''}{f'/{lanes}' if lanes != 4 else ''}"
+        f"{c.finish and ':' + c.finish}:{shown}{'/words' if words else ''}{'/columns' if columns else ''}"
+        f"{f'/{lanes}' if lanes != 4 else ''}"
         f"[{kept_rank}|{red_rank}]:{ox}x{ry}:{wgsl_type(np.dtype(out))}"
     )
     if c.acc == BOOL:
@@ -171,14 +187,23 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
             .replace("{{ry}}", str(ry))
             .replace("{{threads}}", str(ox * ry))
             .replace("{{merge}}", merge)
+            .replace("{{merged}}", "m" if columns else "m.x")
+            .replace("{{identity}}", f"{acc_t}(bitcast<{one_t}>(word(5u)))" if columns
+                     else f"bitcast<{acc_t}>(word(5u))")
             .replace("{{kept}}", "\n".join(kept))
             .replace("{{value}}", "\n".join(value))
             .replace("{{index}}", "\n".join(index))
-            .replace("{{store_index}}", store)
+            .replace("{{store}}", store)
+            .replace("{{store_index}}", store_index)
             .replace("{{loop}}", "\n".join(loop))
-            .replace("{{finish}}", finish)
         )
         libraries = [wgsl_template("common"), wgsl_typed("reductions")]
+        if columns:
+            both = f"{acc_t}({one_fn}(a.x, b.x), {one_fn}(a.y, b.y))"
+            libraries.append(
+                f"fn {fn}(a: {acc_t}, b: {acc_t}) -> {acc_t} {{ return {both}; }}\n"
+                "fn finite_2(x: vec2<f32>) -> vec2<bool> {\n"
+                "    return vec2<bool>(is_finite(x.x), is_finite(x.y));\n}")
         if prologue is not None:  # (what an element-wise expression may call)
             libraries += [wgsl_functions("elementwise"), wgsl_functions("binary"), wgsl_typed("ufuncs")]
         return used_only("\n".join([*libraries, filled]))
@@ -233,6 +258,35 @@ def _one_input(c: Combine, src_dt: np.dtype, kept_rank: int, red_rank: int, word
     inputs = [f"@group(0) @binding(0) var<storage, read> src: array<{stored}>;"]
     shown = src_dt.name if packed(src_dt) else wgsl_type(src_dt)
     return inputs, kept, fn_lines, loads, n_words, shown
+
+
+def _column_input(c: Combine, src_dt: np.dtype, kept_rank: int, red_rank: int) -> Parts:
+    """As `_one_input`, for a 16-bit input read a word (two neighbouring outputs' elements) at a
+    time: the value is both halves, as a vec2 of the accumulator's type (`_kernel`'s columns)."""
+    kept_at = 7
+    red_at = kept_at + 2 * kept_rank
+    n_words = red_at + 2 * red_rank
+    acc_t = wgsl_type(c.acc)
+    kept = ["    var base = iword(4u);",
+            *walk_lines("ko", "oc", kept_rank, kept_at, [("base", kept_at + kept_rank)])]
+    reduced = ["    var off = base;", *walk_lines("rr", "r", red_rank, red_at, [("off", red_at + red_rank)]),
+               "    let w = src[u32(off)];"]
+    if src_dt.kind == "f":
+        halves = ["h.x", "h.y"]
+        reduced.append("    let h = unpack2x16float(w);")
+    else:
+        word = "bitcast<i32>(w)" if src_dt.kind == "i" else "w"
+        halves = [f"extractBits({word}, {b}u, 16u)" for b in (0, 16)]
+    value = f"vec2<{acc_t}>({', '.join(convert_scalar(e, src_dt, c.acc) for e in halves)})"
+    if c.centered:  # (output oc's pair of centers)
+        reduced.append(f"    let dev = {value} - vec2<f32>(center[2u * oc], center[2u * oc + 1u]);")
+        value = "dev * dev"
+    reduced.append(f"    return {value};")
+    fn_lines = [f"fn value(r: u32, base: i32, oc: u32) -> vec2<{acc_t}> {{", *reduced, "}"]
+    loads = ["        let x0 = value(r0, base, oc);",
+             *[f"        let x{j} = value(min(r{j}, r_hi - 1u), base, oc);" for j in range(1, 4)]]
+    inputs = ["@group(0) @binding(0) var<storage, read> src: array<u32>;"]
+    return inputs, kept, fn_lines, loads, n_words, src_dt.name
 
 
 def _prologue_parts(c: Combine, prologue: tuple, kept_rank: int, red_rank: int, fixed: int) -> Parts:
@@ -369,14 +423,19 @@ def plan_reduction(
         layout = as_words
     kept_axes = [d for d in range(layout.ndim) if d not in axes]
     kept_shape = tuple(layout.shape[d] for d in kept_axes)
+    n_kept = math.prod(kept_shape)  # (the outputs: n_out counts the kernel's, pairs of them in columns)
+    columns = _column_words(c, layout, axes, src) if prologue is None and as_words is None else None
+    if columns is not None:
+        layout = columns
+    walked_shape = tuple(layout.shape[d] for d in kept_axes)
     red_shape = tuple(layout.shape[d] for d in axes)
-    n_out, n_red = math.prod(kept_shape), math.prod(red_shape)
+    n_out, n_red = math.prod(walked_shape), math.prod(red_shape)
     if n_out == 0 or n_red == 0:
         raise ValueError(f"{name}: nothing to reduce on the GPU (the NumPy path answers empty inputs)")
     views = [layout]
     if prologue is not None:
         views = [o.layout.broadcast_to(layout.shape) for o in prologue.operands if o.layout is not None]
-    k_dims, k_each = collapse(kept_shape, [tuple(v.strides[d] for d in kept_axes) for v in views])
+    k_dims, k_each = collapse(walked_shape, [tuple(v.strides[d] for d in kept_axes) for v in views])
     r_dims, r_each = collapse(red_shape, [tuple(v.strides[d] for d in axes) for v in views])
     if n_out == 1:
         k_dims, k_each = (), [() for _ in views]
@@ -401,7 +460,8 @@ def plan_reduction(
     lanes = LANES.get(src.itemsize, 4) if plain else 4
     kernel = _kernel(first, src.name, (c.acc if split else out).name, len(k_dims), len(r_dims), ox, ry,
                      pairs_out, as_words is not None,
-                     None if prologue is None else (prologue.program, prologue.specs), lanes)
+                     None if prologue is None else (prologue.program, prologue.specs), lanes,
+                     columns is not None)
     identity = word_of(c.identity, c.acc)
     words = [n_out, n_red, seg_len, blocks, i32_word(layout.offset), identity, scale]
     if prologue is None:
@@ -420,11 +480,11 @@ def plan_reduction(
     slots = (*slots, *[Slot("in", j) for j in range(1, len(views))])  # (a prologue's other inputs)
     steps.append(Step(kernel, slots, tuple(words), grid_for(blocks * segments, facts.max_groups)))
     scratch = []
-    if split:  # partials (segments, n_out), C order (and their indices): combine over axis 0
-        scratch += [4 * segments * n_out] * (2 if pairs_out else 1)
+    if split:  # partials (segments, n_kept), C order (and their indices): combine over axis 0
+        scratch += [4 * segments * n_kept] * (2 if pairs_out else 1)
         rest = plan_reduction(
             Combine(c.function, c.acc, c.identity, c.arg, c.finish, False, c.correction, pairs=c.arg),
-            Layout.contiguous((segments, n_out)),
+            Layout.contiguous((segments, n_kept)),
             (0,),
             c.acc,
             facts,
@@ -443,18 +503,36 @@ def plan_reduction(
 
 def _in_words(c: Combine, layout: Layout, axes: tuple[int, ...], src: np.dtype) -> Layout | None:
     """A 16-bit input's layout in u32 words, where a reduction can read two reduced elements per
-    load: the last axis is reduced, contiguous and of even length, and every other stride and
-    the offset are even (so each word holds two of one output's elements, in order). None
-    otherwise, and for arg reductions (their indices are elements').
+    load: the last axis is reduced (`_words`; so each word holds two of one output's elements, in
+    order). None otherwise.
 
     >>> f16 = np.dtype("float16")
     >>> _in_words(Combine("sum", F32, 0.0), Layout.contiguous((3, 8)), (1,), f16)
     Layout(shape=(3, 4), strides=(4, 1), offset=0)
     """
+    return _words(c, layout, src) if layout.ndim - 1 in axes else None
+
+
+def _column_words(c: Combine, layout: Layout, axes: tuple[int, ...], src: np.dtype) -> Layout | None:
+    """A 16-bit input's layout in u32 words where a thread can reduce two neighbouring outputs
+    from each word it loads: the last axis is kept (`_words`). None otherwise.
+
+    >>> f16 = np.dtype("float16")
+    >>> _column_words(Combine("sum", F32, 0.0), Layout.contiguous((3, 8)), (0,), f16)
+    Layout(shape=(3, 4), strides=(4, 1), offset=0)
+    """
+    return _words(c, layout, src) if layout.ndim and layout.ndim - 1 not in axes else None
+
+
+def _words(c: Combine, layout: Layout, src: np.dtype) -> Layout | None:
+    """A 16-bit input's layout in u32 words (its last axis halved), where the last axis is
+    contiguous and of even length and every other stride and the offset are even; None otherwise,
+    and for the reductions that read elements one by one (arg reductions: their indices are
+    elements')."""
     if not (packed(src) and src.itemsize == 2) or c.arg or c.function not in ("sum", "prod", "max", "min"):
         return None
     last = layout.ndim - 1
-    if last < 0 or last not in axes or layout.strides[last] != 1 or layout.shape[last] % 2:
+    if last < 0 or layout.strides[last] != 1 or layout.shape[last] % 2:
         return None
     if layout.offset % 2 or any(s % 2 for d, s in enumerate(layout.strides) if d != last):
         return None

@@ -87,7 +87,7 @@ def test_a_large_packed_output_is_written_in_chunks_that_start_where_a_binding_c
 def test_reductions_read_packed_sources_and_accumulate_in_32_bits():
     f16 = np.dtype("float16")
     c = Combine("sum", np.dtype("float32"), 0.0)
-    plan = plan_reduction(c, Layout.contiguous((6, 10)), (0,), f16, Facts())  # (columns: an element a load)
+    plan = plan_reduction(c, Layout.contiguous((6, 9)), (0,), f16, Facts())  # (odd: an element a load)
     source = plan.steps[0].kernel.source()  # type: ignore[union-attr]
     assert "f16_to_f32(extractBits(src[" in source and plan.outputs[0].dtype == np.float32
     rows = plan_reduction(c, Layout.contiguous((6, 10)), (1,), f16, Facts())  # (rows: two elements a load)
@@ -95,6 +95,21 @@ def test_reductions_read_packed_sources_and_accumulate_in_32_bits():
     assert "unpack2x16float(w)" in source and "float16/words" in rows.steps[0].kernel.name  # type: ignore[union-attr]
     odd = plan_reduction(c, Layout.contiguous((6, 9)), (1,), f16, Facts())  # (an odd row: elements)
     assert "words" not in odd.steps[0].kernel.name  # type: ignore[union-attr]
+    # columns of even rows: a thread reduces two neighbouring columns from each word, and writes both
+    columns = plan_reduction(c, Layout.contiguous((4096, 6)), (0,), f16, Facts())
+    first = columns.steps[0]
+    assert isinstance(first, Step) and "float16/columns" in first.kernel.name
+    assert first.words[0] == 3 and columns.outputs[0].shape == (6,)  # (3 pairs of outputs)
+    assert "unpack2x16float(w)" in first.kernel.source() and "out[segment * 2u * n_out + 2u * o + 1u]" in (
+        first.kernel.source())
+    if len(columns.steps) > 1:  # (split: the partials of the 6 columns, combined)
+        assert columns.scratch[0] == 4 * 6 * (columns.steps[1].words[1])  # type: ignore[union-attr]
+    for layout, axes in [(Layout.contiguous((6, 9)), (0,)), (Layout((6, 8), (8, 1), 1), (0,)),
+                         (Layout.contiguous((6, 8)), (1,))]:  # odd, an odd offset, rows
+        assert "columns" not in plan_reduction(c, layout, axes, f16, Facts()).steps[0].kernel.name  # type: ignore[union-attr]
+    arg = plan_reduction(Combine("argmax", np.dtype("float32"), -np.inf, arg=True), Layout.contiguous((6, 8)),
+                         (0,), f16, Facts())
+    assert "columns" not in arg.steps[0].kernel.name  # type: ignore[union-attr]
     assert REDUCTIONS["sum"].result_dtype(np.dtype("int8")) == np.int32
     assert REDUCTIONS["sum"].result_dtype(np.dtype("uint16")) == np.uint32
     assert REDUCTIONS["mean"].result_dtype(f16) == f16
