@@ -100,31 +100,33 @@ def wgsl_typed(name: str) -> str:
 _FN = re.compile(r"(?m)^fn (\w+)\(")
 _WORD = re.compile(r"\b\w+\b")
 _COMMENT_LINE = re.compile(r"(?m)^[ \t]*//.*\n")
+_BRACE = re.compile(r"//[^\n]*|[{}]")  # (a comment to the end of its line is skipped whole)
 
 
 def _function_spans(source: str) -> list[tuple[str, int, int]]:
     """(name, start, end) of each top-level `fn` without attributes (its text through its closing
-    brace; braces inside `//` comments are not counted)."""
+    brace; braces inside `//` comments are not counted).
+
+    >>> _function_spans("fn a() { // }\\n}\\n@compute @workgroup_size(1)\\nfn main() {}\\nfn b() { {} }")
+    [('a', 0, 15), ('b', 57, 70)]
+    """
     spans = []
     for found in _FN.finditer(source):
-        if source[:found.start()].rstrip().rsplit("\n", 1)[-1].lstrip().startswith("@"):
+        j = found.start() - 1
+        while j >= 0 and source[j] in " \t\r\n":
+            j -= 1
+        if source[source.rfind("\n", 0, j + 1) + 1:j + 1].lstrip().startswith("@"):
             continue  # (an entry point: `@compute @workgroup_size(...)` on the line before)
-        depth, i, opened = 0, found.end(), False
-        while i < len(source):
-            c = source[i]
-            if c == "/" and source.startswith("//", i):
-                i = source.find("\n", i)
-                if i < 0:
-                    break
-                continue
-            if c == "{":
+        depth, opened = 0, False
+        for token in _BRACE.finditer(source, found.end()):
+            t = token.group()
+            if t == "{":
                 depth, opened = depth + 1, True
-            elif c == "}":
+            elif t == "}":
                 depth -= 1
                 if opened and depth == 0:
-                    spans.append((found.group(1), found.start(), i + 1))
+                    spans.append((found.group(1), found.start(), token.end()))
                     break
-            i += 1
     return spans
 
 
