@@ -102,7 +102,7 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
     fixed = 3 + bool(c.centered or c.pairs) + emit_pairs  # (bindings before a prologue's other inputs)
     lanes = lanes if prologue is None and not c.arg else 4
     if columns:
-        inputs, kept, value, loads, n_words, shown = _column_input(c, src_dt, kept_rank, red_rank)
+        inputs, kept, value, loads, n_words, shown = _column_input(c, src_dt, kept_rank, red_rank, lanes)
     elif prologue is None:
         inputs, kept, value, loads, n_words, shown = _one_input(c, src_dt, kept_rank, red_rank, words, lanes)
     else:
@@ -252,15 +252,19 @@ def _one_input(c: Combine, src_dt: np.dtype, kept_rank: int, red_rank: int, word
     reduced.append(f"    return {value};")
     acc_t = wgsl_type(c.acc)
     fn_lines = [f"fn value(r: u32, base: i32, oc: u32) -> {acc_t} {{", *reduced, "}"]
-    loads = ["        let x0 = value(r0, base, oc);",
-             *[f"        let x{j} = value(min(r{j}, r_hi - 1u), base, oc);" for j in range(1, lanes)]]
     stored = "u32" if packed(src_dt) else wgsl_type(src_dt)
     inputs = [f"@group(0) @binding(0) var<storage, read> src: array<{stored}>;"]
     shown = src_dt.name if packed(src_dt) else wgsl_type(src_dt)
-    return inputs, kept, fn_lines, loads, n_words, shown
+    return inputs, kept, fn_lines, _loads(lanes), n_words, shown
 
 
-def _column_input(c: Combine, src_dt: np.dtype, kept_rank: int, red_rank: int) -> Parts:
+def _loads(lanes: int) -> list[str]:
+    """The loop's `lanes` loads of `value` (the last ones clamped to the block's last row)."""
+    return ["        let x0 = value(r0, base, oc);",
+            *[f"        let x{j} = value(min(r{j}, r_hi - 1u), base, oc);" for j in range(1, lanes)]]
+
+
+def _column_input(c: Combine, src_dt: np.dtype, kept_rank: int, red_rank: int, lanes: int = 4) -> Parts:
     """As `_one_input`, for a 16-bit input read a word (two neighbouring outputs' elements) at a
     time: the value is both halves, as a vec2 of the accumulator's type (`_kernel`'s columns)."""
     kept_at = 7
@@ -283,10 +287,8 @@ def _column_input(c: Combine, src_dt: np.dtype, kept_rank: int, red_rank: int) -
         value = "dev * dev"
     reduced.append(f"    return {value};")
     fn_lines = [f"fn value(r: u32, base: i32, oc: u32) -> vec2<{acc_t}> {{", *reduced, "}"]
-    loads = ["        let x0 = value(r0, base, oc);",
-             *[f"        let x{j} = value(min(r{j}, r_hi - 1u), base, oc);" for j in range(1, 4)]]
     inputs = ["@group(0) @binding(0) var<storage, read> src: array<u32>;"]
-    return inputs, kept, fn_lines, loads, n_words, src_dt.name
+    return inputs, kept, fn_lines, _loads(lanes), n_words, src_dt.name
 
 
 def _prologue_parts(c: Combine, prologue: tuple, kept_rank: int, red_rank: int, fixed: int) -> Parts:

@@ -29,7 +29,27 @@ WATCH_INTERRUPT = """() => {
       if (n.textContent.includes("KeyboardInterrupt")) w.printed = performance.now();
     }
   }).observe(document.getElementById("console-output"), { childList: true });
+  // the page's own long tasks (its main thread busy: the key or the output handled late)
+  globalThis.__longTasks = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) __longTasks.push([e.startTime, e.duration]);
+  }).observe({ type: "longtask" });
 }"""
+
+# Records, in the worker, the garbage collector's pauses of 10 ms or more (epoch ms, ms, generation).
+WATCH_PAUSES = """
+import gc, sys, time, types
+if "_test_pauses" not in sys.modules:
+    _m = sys.modules["_test_pauses"] = types.ModuleType("_test_pauses")
+    _m.pauses, _m.started = [], [0.0]
+    def _gc_pause(phase, info, m=_m):
+        if phase == "start":
+            m.started[0] = time.perf_counter()
+        elif (ms := (time.perf_counter() - m.started[0]) * 1e3) >= 10:
+            m.pauses.append([time.time() * 1e3 - ms, ms, info["generation"]])
+    gc.callbacks.append(_gc_pause)
+sys.modules["_test_pauses"].pauses.clear()
+"""
 
 
 def start(page, code: str) -> None:
@@ -48,6 +68,31 @@ def interrupt(page) -> float:
     w = page.evaluate("() => globalThis.__interrupt")
     assert w["printed"] is not None, "no KeyboardInterrupt was printed"
     return w["printed"] - w["key"]
+
+
+def quick_interrupt(gpu_page, code: str, wait_s: float, attempts: int = 2) -> None:
+    """Start `code` in the console, press Ctrl+C after `wait_s`: KeyboardInterrupt within
+    INTERRUPT_MS. A slow attempt is tried again (up to `attempts` in all: a pause of the machine
+    running the tests is no fault of the page); the failure names what else was busy meanwhile:
+    the page's main thread (its long tasks) and the worker's garbage collector (its pauses)."""
+    page, slow = gpu_page.page, []
+    for _ in range(attempts):
+        gpu_page.py(WATCH_PAUSES)
+        start(page, code)
+        time.sleep(wait_s)
+        ms = interrupt(page)
+        if ms < INTERRUPT_MS:
+            return
+        key = page.evaluate("() => performance.timeOrigin + __interrupt.key")
+        window = [key - 1000, key + ms]
+        tasks = page.evaluate("() => __longTasks.map(([t, d]) => [performance.timeOrigin + t, d])")
+        pauses = gpu_page.py("import sys\nsys.modules['_test_pauses'].pauses")
+        near = [(round(t - key), round(d), *more) for t, d, *more in (*tasks, *pauses)
+                if t + d > window[0] and t < window[1]]
+        busy = {"page long tasks": [n for n in near if len(n) == 2],
+                "worker gc pauses (and generation)": [n for n in near if len(n) == 3]}
+        slow.append(f"{ms:.0f} ms (ms from the key, ms taken: {busy})")
+    raise AssertionError(f"KeyboardInterrupt came after {INTERRUPT_MS} ms or more each time: {slow}")
 
 
 def as_console(page, code: str):
@@ -73,11 +118,15 @@ def test_python_runs_in_a_worker_on_both_pages(gpu_page, fallback_page, browser,
         viz.close()
 
 
+def test_the_cycle_collector_skips_what_boot_made(gpu_page):
+    """The modules loaded at boot are frozen out of the cycle collector's walks: a full collection
+    walks only what code made since (before, each took 55-85 ms in the console's loops)."""
+    assert gpu_page.py("import gc\ngc.get_freeze_count()") > 20_000
+
+
 def test_ctrl_c_stops_a_pure_python_loop(gpu_page):
     page = gpu_page.page
-    start(page, "n = 0\nwhile True:\n    n += 1")
-    time.sleep(0.5)
-    assert interrupt(page) < INTERRUPT_MS
+    quick_interrupt(gpu_page, "n = 0\nwhile True:\n    n += 1", 0.5)
     assert "KeyboardInterrupt" in output_after(page, ">>> n = 0")
     type_line(page, "n > 1000, 6 * 7")
     assert "(True, 42)" in output_after(page, ">>> n > 1000")
@@ -108,15 +157,12 @@ def test_ctrl_c_stops_a_chain_of_gpu_ops_and_pycore_stays_consistent(gpu_page):
     # call waiting for its kernel's first compile stops once the compile ends: compile them first
     type_line(page, "x = np.random.default_rng(1).random((512, 512)).astype(np.float32)\n"
                     "y = await pycore.matmul_async(x, x, backend='gpu')")
-    start(page, "for i in range(100000):\n    y = await pycore.matmul_async(x, x, backend='gpu')")
-    time.sleep(1.0)
-    assert interrupt(page) < INTERRUPT_MS
+    quick_interrupt(gpu_page, "for i in range(100000):\n"
+                              "    y = await pycore.matmul_async(x, x, backend='gpu')", 1.0)
     type_line(page, "i > 2")  # (it ran: a 512² product's round trip takes 0.1 s on a slow CPU adapter)
     assert output_after(page, ">>> i > 2").strip().endswith("True")
-    start(page, "chained = await pycore.to_gpu_async(x)\n"
-                "for i in range(100000):\n    chained = await pycore.scale_async(chained, 1.0)")
-    time.sleep(1.0)
-    assert interrupt(page) < INTERRUPT_MS
+    quick_interrupt(gpu_page, "chained = await pycore.to_gpu_async(x)\nfor i in range(100000):\n"
+                              "    chained = await pycore.scale_async(chained, 1.0)", 1.0)
     type_line(page, "i > 10")
     assert output_after(page, ">>> i > 10").strip().endswith("True")
     out = output_after(page, ">>> chained = await")
