@@ -71,12 +71,13 @@ class BufferPool:
             self._using(size)
             self.reuses += 1
             return buf
+        peak = self.peak_bytes
         self._using(size)
         self._trim()  # (room for it: free buffers of other classes may go first)
         try:
             buf = self._create(size, usage)
         except BaseException:
-            self._in_use_bytes -= size
+            self._in_use_bytes, self.peak_bytes = self._in_use_bytes - size, peak
             raise
         self.allocations += 1
         self._size[id(buf)] = (size, usage)
