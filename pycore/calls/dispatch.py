@@ -226,7 +226,12 @@ async def run_async(op: Op, inputs: list[Any], params: dict[str, Any], backend: 
             product = await _dot_async(inputs, backend)
             if product is not None:
                 return product
-        inputs = [await _plain_async(x) for x in inputs]
+        plain = [await _plain_async(x) for x in inputs]
+        if any(p is not x for p, x in zip(plain, inputs, strict=True)):  # (a view copied: a known plan
+            replayed = await _replayed_async(op, program, plain, params, backend, start)  # may take it now)
+            if replayed is not None:
+                return replayed
+        inputs = plain
         try:
             arrays, shapes = _checked(op, program, inputs, params, backend)
         except (ValueError, TypeError) as exc:

@@ -26,7 +26,7 @@ import numpy as np
 from pycore.array.dtypes import BOOL, FLOAT32, as_array, pycore_dtype, wide
 from pycore.array.layout import Layout
 from pycore.engine.device import Check, Device
-from pycore.engine.executor import facts, planned, run_plans_async
+from pycore.engine.executor import facts, planned, replay, run_plans_async
 from pycore.engine.runtime import RUNTIME
 from pycore.engine.session import GpuSession, GpuView
 from pycore.kernels.elementwise import Operand, plan_elementwise
@@ -260,8 +260,12 @@ class GpuArray:
         held = wide(dtype)  # (a packed dtype is converted in its 32-bit form, then stored)
         plan = planned(key, lambda: plan_elementwise(function, f"{function}_{SUFFIX[held.name]}", [operand],
                                                      held, dtype, self.shape, facts(device)))
-        buf, checks, _ = await run_plans_async(device, "copy", [(plan, [(*self.binding(), self._checks)])],
-                                               keep=True)
+        bound = [(*self.binding(), self._checks)]
+        queued = replay(device, "copy", plan, bound)  # (queued at once where its kernel is compiled)
+        if queued is None:
+            buf, checks, _ = await run_plans_async(device, "copy", [(plan, bound)], keep=True)
+        else:
+            buf, checks = queued
         return GpuArray(self.shape, buffer=buf, checks=checks, device=device, dtype=dtype)
 
     def pairs(self) -> GpuArray:

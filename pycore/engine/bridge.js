@@ -194,14 +194,14 @@
       if (!interrupt || typeof Atomics.waitAsync !== "function") return done;
       return Promise.race([done, signalled(interrupt, done)]);
     },
-    // Resolves with the encode time (ms) when neither this work nor the `earlier` checks (an array
+    // Resolves with the encode time (ms) when neither this work (if any) nor the `earlier` checks (an array
     // of their promises, or null) report an error; else with [earlier errors, error, map error,
     // encode ms]; or, if `interrupt` (an Int32Array on a SharedArrayBuffer: Pyodide's interrupt
     // buffer, or null) is signalled first, with "interrupted", taking the signal: the result is
     // then never copied (the caller discards `staging`).
     submitAndRead(device, commands, staging, nbytes, ptr, earlier, interrupt) {
       const start = performance.now();
-      const errors = encode(device, commands);
+      const errors = commands.length ? encode(device, commands) : null;  // (none: submitted before)
       const encodeMs = performance.now() - start;
       const mapped = staging.mapAsync(GPUMapMode.READ, 0, nbytes)
         .then(() => null, (e) => "mapAsync failed: " + (e?.message ?? e));

@@ -150,7 +150,7 @@ class NativeTransport(Transport):
         if not out.flags.c_contiguous:
             raise ValueError("submit_and_read_async needs a C-contiguous destination")
         start = time.perf_counter()
-        error = self.submit(commands)
+        error = self.submit(commands) if commands else None
         encode_ms = (time.perf_counter() - start) * 1e3
         if error is None:
             try:

@@ -275,10 +275,11 @@ class GpuSession:
 
         Without a read nothing is awaited, and nothing is submitted yet (unless `submit`): the
         commands join the device's queue (see device.py), so ops whose results stay on the GPU
-        cost no submit each, and their check is settled at the next read. With a read, the queue
-        is submitted first, then every unsettled check and the mapping are awaited together, in
-        one await, and the read raises if its own work, or work it depends on, was rejected.
-        (Earlier queued work is submitted slice by slice first: Device.drain_async, traced apart.)
+        cost no submit each, and their check is settled at the next read. With a read, its commands
+        join the queue's last slice when work is held back there (else they are submitted apart),
+        the queue is submitted, then every unsettled check and the mapping are awaited together, in
+        one await, and the read raises if its own work, or work it depends on, was rejected. (Queued
+        work is submitted slice by slice: Device.drain_async, its waits traced apart.)
         Stages: "dispatch" is encoding and submitting; "readback" is waiting for the GPU (its
         compute time included) and copying the result into NumPy memory."""
         if self.deferred:
@@ -302,7 +303,13 @@ class GpuSession:
             return
         interrupts.check()
         raise_for(self.op_name, [c for c in inherited if c.cancelled])  # (nothing to wait for)
-        await device.drain_async()  # (earlier queued work, slice by slice: traced as its own wait)
+        if device.slices:  # queued work is held back: this read's commands (the copy to `staging`
+            # last) join it, and go with its last submit: one submit and one error check per read
+            claimed, self.claimed = self.claimed, []
+            check = device.enqueue(self.op_name, commands, self._pins, False, (), claimed)
+            self.checks = pending_of([*self.checks, check])
+            commands = []
+        await device.drain_async()  # (queued work, slice by slice: a wait for it is traced apart)
         t = time.perf_counter()
         device.flush()
         earlier = device.take_checks()

@@ -118,8 +118,9 @@ class Transport(ABC):
     @abstractmethod
     async def submit_and_read_async(self, commands: list[Command], staging: Any, out: np.ndarray,
                                     earlier: list[Any]) -> tuple[list[str | None], str | None, float]:
-        """Submit `commands` (the last copies into the MAP_READ buffer `staging`), map `staging`
-        and copy its first out.nbytes bytes into `out`; settle the `earlier` checks on the way.
+        """Submit `commands` (the last copies into the MAP_READ buffer `staging`; none: the copy was
+        submitted before), map `staging` and copy its first out.nbytes bytes into `out`; settle
+        the `earlier` checks on the way.
         Returns (earlier checks' errors, this submit's error, milliseconds spent encoding)."""
     @abstractmethod
     async def work_done_async(self) -> None:

@@ -25,8 +25,8 @@ from pycore.engine.device import (
     queue_status,
     slices_of,
 )
-from pycore.engine.session import DATA_USAGE, raise_for
-from pycore.engine.transport import Dispatch, Transport
+from pycore.engine.session import DATA_USAGE, GpuSession, raise_for
+from pycore.engine.transport import Copy, Dispatch, Transport
 
 
 class Mark:
@@ -45,6 +45,7 @@ class FakeGpu(Transport):
         self.limits: dict[str, int] = {}
         self.features: list[str] = []
         self.submits: list[list[Any]] = []
+        self.reads: list[tuple[list[Any], Any]] = []  # (commands submitted with the read, staging)
         self.marks: list[Mark] = []
         self.waits = 0
         self.interrupt_at_wait: int | None = None
@@ -77,7 +78,10 @@ class FakeGpu(Transport):
 
     async def submit_and_read_async(self, commands: list[Any], staging: Any, out: np.ndarray,
                                     earlier: list[Any]) -> tuple[list[str | None], str | None, float]:
-        raise NotImplementedError
+        self.reads.append((list(commands), staging))
+        if commands:
+            self.submit(commands)
+        return [None] * len(earlier), None, 0.0
 
     async def work_done_async(self) -> None:
         self.finish(len(self.marks))
@@ -225,6 +229,38 @@ def test_queue_status_words_it_for_the_status_line():
     assert queue_status(12, 4100.0, True) == "waiting for the GPU: 12 queued kernels, ~4.1 s predicted"
     assert queue_status(1, 40.0, waiting=False) == "GPU work queued: 1 kernel, ~40 ms predicted"
     assert queue_status(200, 100_000.0, waiting=False) == "GPU work queued: 200 kernels, ~100.0 s predicted"
+
+
+def read(dev: Device, buf: Any, commands: list[Any]) -> None:
+    """Read 16 bytes of `buf` after `commands` (the reading op's own), as an op with a host result does."""
+    async def go() -> None:
+        async with GpuSession(dev, "sum") as session:
+            session._commands.extend(commands)
+            await session.run_async(read=(buf, np.empty(4, np.float32)))
+    asyncio.run(go())
+
+
+def test_a_read_of_queued_work_goes_with_it_in_one_submit(gpu):
+    dev, fake = gpu
+    check = queue(dev, "relu", 1.0, kernels=2)
+    buf = dev.pool.acquire(1024, DATA_USAGE)
+    own = Dispatch(None, [(buf, 1024)], (1, 1, 1))
+    read(dev, buf, [own])
+    assert len(fake.submits) == 1 and fake.submits[0][2] is own  # the queued work, the op's, the copy
+    copy = fake.submits[0][3]
+    assert type(copy) is Copy and copy.src is buf and copy.nbytes == 16
+    assert fake.reads == [([], copy.dst)]  # the read only maps the staging buffer
+    assert check.settled and check.op == "relu, sum" and not dev.slices and not dev.checks
+
+
+def test_a_read_with_nothing_queued_submits_its_own_commands(gpu):
+    dev, fake = gpu
+    buf = dev.pool.acquire(1024, DATA_USAGE)
+    own = Dispatch(None, [(buf, 1024)], (1, 1, 1))
+    read(dev, buf, [own])
+    [(commands, staging)] = fake.reads
+    assert commands[0] is own and type(commands[1]) is Copy and commands[1].dst is staging
+    assert fake.submits == [commands]
 
 
 def test_work_queued_on_a_dropped_result_raises_too(gpu):
