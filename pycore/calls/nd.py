@@ -37,7 +37,7 @@ from pycore.calls.programs import PROGRAMS, Rowwise
 from pycore.choice.selector import SELECTOR
 from pycore.engine import interrupts
 from pycore.engine.device import GpuOutOfMemoryError
-from pycore.engine.executor import facts, planned, replay, run_plans_async
+from pycore.engine.executor import facts, planned, replay, replay_plans, run_plans_async
 from pycore.engine.runtime import RUNTIME
 from pycore.kernels.attention import plan_attention
 from pycore.kernels.conv import plan_conv
@@ -177,8 +177,16 @@ async def _run_gpu(name: str, plans: list[tuple[Plan, list[Any]]], keep: bool, o
     """Run plans in one session (engine.executor): the last one's output as a GpuArray, or read."""
     device = RUNTIME.device
     assert device is not None
-    value, checks, stages = await run_plans_async(
-        device, name, [(plan, [_bound(x) for x in inputs]) for plan, inputs in plans], keep)
+    bound = [(plan, [_bound(x) for x in inputs]) for plan, inputs in plans]
+    if keep:  # (on GpuArrays, with every kernel compiled: queued at once, no session)
+        try:
+            queued = replay_plans(device, name, bound)
+        except Exception:  # (the session's path runs it again, and reports what failed)
+            queued = None
+        if queued is not None:
+            return (GpuArray(out_shape, buffer=queued[0], checks=queued[1], device=device, dtype=out_dtype),
+                    {"buffers": 0.0, "dispatch": 0.0})
+    value, checks, stages = await run_plans_async(device, name, bound, keep)
     if keep:
         return GpuArray(out_shape, buffer=value, checks=checks, device=device, dtype=out_dtype), stages
     return (value != 0 if out_dtype == BOOL else value.view(out_dtype)), stages

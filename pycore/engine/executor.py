@@ -21,7 +21,8 @@ import numpy as np
 from pycore.array.layout import Layout
 from pycore.engine.device import CHECKED_ALLOCATION, Check, Device, Produced, pending_of
 from pycore.engine.session import DATA_USAGE, GpuSession
-from pycore.engine.transport import Dispatch
+from pycore.engine.transport import Command, Dispatch
+from pycore.engine.transport import Copy as CopyCommand
 from pycore.kernels.elementwise import Expr, Operand, inline, plan_expr
 from pycore.kernels.matmul import Product
 from pycore.kernels.plan import Copy, Facts, Plan, Slot, Step, item_bytes, packed, storage_bytes
@@ -371,51 +372,97 @@ def remember(device: Device, key: tuple, gpu: GpuSession, inputs: list[Any], res
     device.plans[key] = (plan, result.shape)
 
 
+def _replayable(device: Device, plan: Plan) -> bool:
+    """Whether `replay` can queue `plan`: one output, every kernel compiled, and no buffer so large
+    that its allocation must be checked (a session does that)."""
+    if len(plan.outputs) != 1 or plan.out_bytes >= CHECKED_ALLOCATION:
+        return False
+    if plan.scratch and max(plan.scratch) >= CHECKED_ALLOCATION:
+        return False
+    pipelines = device.pipelines
+    return all(s.kernel.pipeline_key in pipelines for s in plan.steps if type(s) is Step)
+
+
 def replay(device: Device, name: str, plan: Plan, inputs: list[tuple[Any, int, tuple[Check, ...]]]
            ) -> tuple[Any, tuple[Check, ...]] | None:
-    """Queue a plan of one step whose kernel is compiled, on GpuArray inputs ((buffer, bytes,
-    checks) each), with no session: an output buffer from the pool, the uniform block pinned, one
-    command queued (what a repeated call costs). None where the plan needs more (scratch, several
-    steps or outputs, a large output whose allocation is checked, a kernel not yet compiled)."""
-    if len(plan.steps) != 1 or plan.scratch or len(plan.outputs) != 1 or not isinstance(plan.steps[0], Step):
+    """Queue a plan whose kernels are compiled, on GpuArray inputs ((buffer, bytes, checks) each),
+    with no session: output and scratch buffers from the pool (scratch given back at once: only
+    later queued work can take it), the uniform blocks pinned, its commands queued (what a repeated
+    call costs). None where the plan needs more (several outputs, a large buffer whose allocation
+    is checked, a kernel not yet compiled)."""
+    if not _replayable(device, plan):
         return None
     plan, bound, claimed, computes = fused(device, plan, [x[:2] for x in inputs])
-    step = plan.steps[0]
-    assert isinstance(step, Step)  # (a fused plan is one kernel's step too)
-    pipeline = device.pipelines.get(step.kernel.pipeline_key)
-    nbytes = plan.out_bytes
-    if pipeline is None or nbytes >= CHECKED_ALLOCATION:
+    if not _replayable(device, plan):  # (a fused plan's kernels are compiled: not expected)
         for buf in claimed:
             device.release(buf)
         return None
-    out = device.take_dropped(nbytes, DATA_USAGE)
-    if out is None:
-        out = device.pool.acquire(nbytes, DATA_USAGE)
+    nbytes = plan.out_bytes
+    made: list[Any] = []  # the output, then the scratch buffers
     pins: list[bytes] = []
-    bindings: list[tuple] = []
-    checks: list[Check] = []
     try:
+        for size in (nbytes, *plan.scratch):
+            buf = device.take_dropped(size, DATA_USAGE)
+            made.append(device.pool.acquire(max(size, 4), DATA_USAGE) if buf is None else buf)
+        out = made[0]
+        pools = {"in": bound, "out": [(out, nbytes)],
+                 "tmp": [(buf, max(size, 4)) for buf, size in zip(made[1:], plan.scratch, strict=True)]}
+        checks: list[Check] = []
         for x in inputs:
             checks.extend(x[2])
-        for slot in step.slots:
-            if slot.kind == "in":
-                bindings.append(bound[slot.index])
-            elif slot.kind == "out":
-                bindings.append(_bound(slot, [(out, nbytes)]))
-            else:
-                bindings.append((device.uniform(step.block, pins), step.block.nbytes))
-        command = Dispatch(pipeline, bindings, step.grid)
+        commands: list[Command] = []
+        produced: list[Produced] = []
+        for step in plan.steps:
+            if type(step) is Copy:
+                src, dst = _bound(step.src, pools[step.src.kind]), _bound(step.dst, pools[step.dst.kind])
+                commands.append(CopyCommand(src[0], dst[0], step.size, src[2] if len(src) > 2 else 0,
+                                            dst[2] if len(dst) > 2 else 0))
+                continue
+            assert isinstance(step, Step)
+            bindings = [(device.uniform(step.block, pins), step.block.nbytes) if slot.kind == "meta"
+                        else _bound(slot, pools[slot.kind]) for slot in step.slots]
+            command = Dispatch(device.pipelines[step.kernel.pipeline_key], bindings, step.grid)
+            commands.append(command)
+            produced += _produced(plan, command, bound, out, computes)
         handed, claimed = claimed, []  # (from here the queue owns them)
-        check = device.enqueue(name, [command], pins, after=handed,
-                               produced=_produced(plan, command, bound, out, computes))
+        check = device.enqueue(name, commands, pins, after=handed, produced=produced)
     except BaseException:
         device.unpin(pins)
-        device.release(out)
-        for buf in claimed:  # (not queued: back where dropped buffers wait)
+        for buf in made + claimed:  # (claimed ones not queued: back where dropped buffers wait)
             device.release(buf)
         raise
+    for buf in made[1:]:  # (scratch: free once the queued work that uses it has run)
+        device.release(buf)
     checks.append(check)
     return out, pending_of(checks)
+
+
+def replay_plans(device: Device, name: str, plans: list[tuple[Plan, list[Any]]]
+                 ) -> tuple[Any, tuple[Check, ...]] | None:
+    """`replay` for run_plans_async's plans, whose inputs are GpuArray bindings ((buffer, bytes,
+    checks)) or ("plan", k), the output of plan k: the last plan's output; None (nothing queued)
+    where one of them cannot be replayed, or has a host input."""
+    for plan, inputs in plans:
+        if not _replayable(device, plan):
+            return None
+        for x in inputs:
+            if not isinstance(x, tuple) or not (len(x) == 3 or type(x[0]) is str):
+                return None
+    outs: list[tuple[Any, tuple[Check, ...]]] = []
+    done = False
+    try:
+        for plan, inputs in plans:
+            bound = [(outs[x[1]][0], plans[x[1]][0].out_bytes, outs[x[1]][1]) if type(x[0]) is str else x
+                     for x in inputs]
+            queued = replay(device, name, plan, bound)
+            if queued is None:  # (checked above: not expected)
+                raise RuntimeError(f"{name}: a plan could not be queued")
+            outs.append(queued)
+        done = True
+    finally:
+        for buf, _ in outs[:-1] if done else outs:  # (intermediates: free once the work reading them ran)
+            device.release(buf)
+    return outs[-1]
 
 
 def _bound(slot: Slot, buffers: list[tuple[Any, int]]) -> tuple[Any, ...]:

@@ -14,6 +14,7 @@ import pytest
 from pycore.engine import interrupts, progress
 from pycore.engine.device import (
     AHEAD_MS,
+    CHECKED_ALLOCATION,
     HOLD_MS,
     SLICE_MS,
     CancelledWorkError,
@@ -25,8 +26,11 @@ from pycore.engine.device import (
     queue_status,
     slices_of,
 )
+from pycore.engine.executor import replay, replay_plans
 from pycore.engine.session import DATA_USAGE, GpuSession, raise_for
 from pycore.engine.transport import Copy, Dispatch, Transport
+from pycore.kernels.plan import Copy as PlanCopy
+from pycore.kernels.plan import Kernel, Output, Plan, Slot, Step
 
 
 class Mark:
@@ -373,3 +377,64 @@ def test_a_buffer_claimed_only_to_keep_a_record_intact_does_not_make_its_writer_
     assert dev.produced[id(a)].bound is False
     dev.flush()
     assert fake.submits == [[other]] and dev.fused_away == 1
+
+
+# -- replaying a plan without a session (engine/executor.py: replay, replay_plans)
+def two_step_plan(out_bytes: int = 16, scratch: int = 64) -> Plan:
+    """A plan of two kernels through a scratch buffer, then a copy of part of the output."""
+    first = Kernel("first", "first", ("read", "write", "uniform"), lambda: "")
+    second = Kernel("second", "second", ("read", "write", "uniform"), lambda: "")
+    return Plan((Step(first, (Slot("in", 0), Slot("tmp", 0), Slot("meta")), (1, 2), (4, 1, 1)),
+                 Step(second, (Slot("tmp", 0), Slot("out", 0), Slot("meta")), (3,), (1, 1, 1)),
+                 PlanCopy(Slot("out", 0, 0, 8), Slot("tmp", 1), 8)),
+                (Output((out_bytes // 4,), np.dtype(np.float32)),), (scratch, 8))
+
+
+def compiled(dev: Device, plan: Plan) -> None:
+    for step in plan.steps:
+        if isinstance(step, Step):
+            dev.pipelines[step.kernel.pipeline_key] = f"pipeline {step.kernel.name}"
+
+
+def test_a_plan_of_several_steps_is_queued_without_a_session_once_its_kernels_are_compiled(gpu):
+    dev, fake = gpu
+    x = dev.pool.acquire(1024, DATA_USAGE)
+    earlier = Check("relu", None)
+    plan = two_step_plan()
+    assert replay(dev, "sum", plan, [(x, 1024, (earlier,))]) is None  # (not compiled: a session compiles)
+    assert not dev.queued and dev.pool.stats()["buffers_in_use"] == 1
+    compiled(dev, plan)
+    out, checks = replay(dev, "sum", plan, [(x, 1024, (earlier,))])
+    first, second, copy = dev.queued
+    tmp, part = first.bindings[1][0], copy.dst
+    assert first.pipeline == "pipeline first" and first.bindings[0] == (x, 1024) and first.groups == (4, 1, 1)
+    assert second.bindings[0] == (tmp, 64) and second.bindings[1] == (out, 16)
+    assert first.bindings[2][1] == 16 and second.bindings[2][0] is not first.bindings[2][0]  # (their words)
+    assert type(copy) is Copy and copy.src is out and copy.nbytes == 8 and part is not tmp
+    assert checks == (earlier, dev.slices[0].check)
+    assert dev.pool.stats()["buffers_in_use"] == 4  # x, out, and the scratch until the work is submitted
+    dev.flush()
+    assert fake.submits == [[first, second, copy]] and dev.pool.stats()["buffers_in_use"] == 2  # x, out
+
+
+def test_a_plan_with_a_buffer_whose_allocation_is_checked_is_left_to_a_session(gpu):
+    dev, _ = gpu
+    x = dev.pool.acquire(1024, DATA_USAGE)
+    for plan in (two_step_plan(scratch=CHECKED_ALLOCATION), two_step_plan(out_bytes=CHECKED_ALLOCATION)):
+        compiled(dev, plan)
+        assert replay(dev, "sum", plan, [(x, 1024, ())]) is None and not dev.queued
+
+
+def test_chained_plans_replay_in_order_and_their_intermediate_goes_back(gpu):
+    dev, _ = gpu
+    x = dev.pool.acquire(1024, DATA_USAGE)
+    plan = two_step_plan()
+    compiled(dev, plan)
+    assert replay_plans(dev, "std", [(plan, [(x, 1024, ())]), (plan, [np.zeros(4, np.float32)])]) is None
+    assert not dev.queued  # (a host input: a session uploads it; nothing was queued)
+    out, _ = replay_plans(dev, "std", [(plan, [(x, 1024, ())]), (plan, [("plan", 0)])])
+    commands = dev.queued  # (plan 1 reads plan 0's output)
+    assert len(commands) == 6 and commands[3].bindings[0] == (commands[1].bindings[1][0], 16)
+    assert commands[4].bindings[1] == (out, 16)
+    dev.flush()
+    assert dev.pool.stats()["buffers_in_use"] == 2  # x and the result: the intermediate and scratch are back
