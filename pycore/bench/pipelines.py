@@ -10,9 +10,12 @@ Two modes, each library alike:
 
   resident    the inputs already on the GPU (GpuArrays, tensors, jax arrays); a chain of `count`
               pipeline runs on them, then the last run's result read back (the one sync); ms per run
-              (the median of `repeats` chains, after a warm-up chain)
+              (the median of `repeats` chains, after warm-up chains)
   round trip  from host arrays to a host result: upload every input, run, read the result back;
-              the median of `repeats` runs, after a warm-up run
+              the median of `repeats` runs, after warm-up runs
+
+A warm-up is one run, and more until WARM_S has passed (the GPU clocked up: see WARM_S); the
+transfer floor is timed alike.
 
 Every library's result is checked against a float64 NumPy reference (error: the largest absolute
 difference over the largest absolute reference value). `GB/s`: the bytes a pipeline must move at
@@ -295,8 +298,24 @@ def error(got: Any, want: np.ndarray) -> float:
 # ---------------------------------------------------------------- pycore's side
 
 
+# Each library runs its work for this long before it is timed (web/bench/baselines.js's timeRuns
+# does the same for the peers): a GPU left idle for a few hundred milliseconds clocks down (an
+# H200's SM clock from 1980 to 345-420 MHz, measured with nvidia-smi) and takes about 250 ms of
+# load to clock up again, so whichever library ran first after an idle spell (the float64
+# reference is computed on the CPU just before) would pay for it.
+WARM_S = 0.3
+
+
 async def _to_host_async(y: Any) -> np.ndarray:
     return await y.to_numpy_async() if isinstance(y, GpuArray) else np.asarray(y)
+
+
+async def _warm_async(run: Callable[[], Awaitable[Any]], seconds: float) -> None:
+    """Run `run()` once, and again until `seconds` have passed."""
+    start = time.perf_counter()
+    await run()
+    while time.perf_counter() - start < seconds:
+        await run()
 
 
 async def pycore_resident_async(p: Pipeline, xs: list[np.ndarray], count: int,
@@ -323,6 +342,7 @@ async def pycore_resident_async(p: Pipeline, xs: list[np.ndarray], count: int,
         calls = [f"{e['op']}" + ("" if e["backend"] == "webgpu" else f" ({e['backend']})")
                  + ("+" if e.get("fused") else "")
                  for e in RUNTIME.trace if e["op"] not in ("wait for queued work", "device")]
+        await _warm_async(lambda: chain(count), WARM_S)
         runs = []
         for _ in range(repeats):
             t = time.perf_counter()
@@ -345,6 +365,7 @@ async def pycore_round_trip_async(p: Pipeline, xs: list[np.ndarray], repeats: in
         return out
 
     result = await once()
+    await _warm_async(once, WARM_S)
     runs = []
     for _ in range(repeats):
         t = time.perf_counter()

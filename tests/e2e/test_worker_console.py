@@ -184,7 +184,10 @@ def test_ctrl_c_is_for_the_console_command_not_python_running_beside_it(gpu_page
     page = gpu_page.page
     type_line(page, "xs = np.random.default_rng(2).random((64, 64)).astype(np.float32)\n"
                     "ys = await pycore.matmul_async(xs, xs, backend='gpu')")
-    start(page, "for i in range(1000000):\n    ys = await pycore.matmul_async(xs, xs, backend='gpu')")
+    start(page, "for i in range(1000000):\n    ys = await pycore.matmul_async(xs, xs, backend='gpu')\n"
+                "    if i == 2: print('three laps')")
+    page.wait_for_function("() => document.querySelector('#console-output').innerText.includes('three laps')",
+                           timeout=30_000)  # (the loop is under way: `i > 0` below)
     beside = ("import js, time\nstarted = js.Date.now()\nt = time.perf_counter()\n"
               "while time.perf_counter() - t < 1.5: pass\nf'{started} {js.Date.now()}'")
     page.evaluate("(c) => { globalThis.__beside = pyodide.runPythonAsync(c).then(String, "

@@ -74,8 +74,16 @@ function median(xs) {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
-async function timeRuns(run, repeats) {
-  await run(); // warm: pipelines compiled, first-use costs paid
+// The pipelines' timings start with WARM_MS of the same work: the GPU clocked up (one idle for a few
+// hundred ms clocks down, and takes about 250 ms of load to clock up again; pycore/bench/pipelines.py's
+// WARM_S, the same for pycore).
+const WARM_MS = 300;
+
+/** Median ms of `repeats` runs after a warm-up: one run (pipelines compiled, first-use costs paid),
+ *  and more until `warmMs` have passed. */
+async function timeRuns(run, repeats, warmMs = 0) {
+  const start = performance.now();
+  do await run(); while (performance.now() - start < warmMs);
   const runs = [];
   for (let i = 0; i < repeats; i++) {
     const t = performance.now();
@@ -483,9 +491,9 @@ const unpack = (inputs) => Array.from(inputs, ([shape, data, dtype]) => [Array.f
  *  resolves once the k-th run's result is read back), and the median ms of `repeats` round trips
  *  (roundTrip() resolves to the result as a Float32Array) after a warm-up one; the round trip's result. */
 async function timeModes(runChain, roundTrip, count, repeats) {
-  const resident = await timeRuns(() => runChain(count), repeats);
+  const resident = await timeRuns(() => runChain(count), repeats, WARM_MS);
   let out = null;
-  const trip = await timeRuns(async () => { out = await roundTrip(); }, repeats);
+  const trip = await timeRuns(async () => { out = await roundTrip(); }, repeats, WARM_MS);
   return { resident_ms: resident.ms / count, resident_runs: resident.runs.map((t) => t / count),
            round_trip_ms: trip.ms, round_trip_runs: trip.runs, out: Float32Array.from(out) };
 }
@@ -575,7 +583,7 @@ export async function transferFloor(device, inputs, outBytes, repeats) {
       await staging.mapAsync(GPUMapMode.READ);
       host.set(new Uint8Array(staging.getMappedRange()));
       staging.unmap();
-    }, repeats);
+    }, repeats, WARM_MS);
   } finally {
     [...bufs, out, staging].forEach((b) => b.destroy());
   }
