@@ -261,7 +261,10 @@ class GpuArray:
         plan = planned(key, lambda: plan_elementwise(function, f"{function}_{SUFFIX[held.name]}", [operand],
                                                      held, dtype, self.shape, facts(device)))
         bound = [(*self.binding(), self._checks)]
-        queued = replay(device, "copy", plan, bound)  # (queued at once where its kernel is compiled)
+        try:
+            queued = replay(device, "copy", plan, bound)  # (queued at once where its kernel is compiled)
+        except Exception:  # (a session runs it again, and says what failed: full memory, say)
+            queued = None
         if queued is None:
             buf, checks, _ = await run_plans_async(device, "copy", [(plan, bound)], keep=True)
         else:

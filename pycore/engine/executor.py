@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from pycore.array.layout import Layout
-from pycore.engine.device import CHECKED_ALLOCATION, Check, Device, Produced, pending_of
+from pycore.engine.device import Check, Device, Produced, pending_of
 from pycore.engine.session import DATA_USAGE, GpuSession
 from pycore.engine.transport import Command, Dispatch
 from pycore.engine.transport import Copy as CopyCommand
@@ -373,11 +373,8 @@ def remember(device: Device, key: tuple, gpu: GpuSession, inputs: list[Any], res
 
 
 def _replayable(device: Device, plan: Plan) -> bool:
-    """Whether `replay` can queue `plan`: one output, every kernel compiled, and no buffer so large
-    that its allocation must be checked (a session does that)."""
-    if len(plan.outputs) != 1 or plan.out_bytes >= CHECKED_ALLOCATION:
-        return False
-    if plan.scratch and max(plan.scratch) >= CHECKED_ALLOCATION:
+    """Whether `replay` can queue `plan`: one output, and every kernel compiled."""
+    if len(plan.outputs) != 1:
         return False
     pipelines = device.pipelines
     return all(s.kernel.pipeline_key in pipelines for s in plan.steps if type(s) is Step)
@@ -387,9 +384,9 @@ def replay(device: Device, name: str, plan: Plan, inputs: list[tuple[Any, int, t
            ) -> tuple[Any, tuple[Check, ...]] | None:
     """Queue a plan whose kernels are compiled, on GpuArray inputs ((buffer, bytes, checks) each),
     with no session: output and scratch buffers from the pool (scratch given back at once: only
-    later queued work can take it), the uniform blocks pinned, its commands queued (what a repeated
-    call costs). None where the plan needs more (several outputs, a large buffer whose allocation
-    is checked, a kernel not yet compiled)."""
+    later queued work can take it; a new large one's allocation check goes with the result, as a
+    session's does), the uniform blocks pinned, its commands queued (what a repeated call costs).
+    None where the plan needs more (several outputs, a kernel not yet compiled)."""
     if not _replayable(device, plan):
         return None
     plan, bound, claimed, computes = fused(device, plan, [x[:2] for x in inputs])
@@ -399,17 +396,26 @@ def replay(device: Device, name: str, plan: Plan, inputs: list[tuple[Any, int, t
         return None
     nbytes = plan.out_bytes
     made: list[Any] = []  # the output, then the scratch buffers
+    fresh: list[Any] = []  # those newly allocated (never pooled after a failure)
     pins: list[bytes] = []
+    checks: list[Check] = []
     try:
+        for x in inputs:
+            checks.extend(x[2])
         for size in (nbytes, *plan.scratch):
             buf = device.take_dropped(size, DATA_USAGE)
-            made.append(device.pool.acquire(max(size, 4), DATA_USAGE) if buf is None else buf)
+            if buf is None:
+                allocated = device.pool.allocations
+                buf = device.pool.acquire(max(size, 4), DATA_USAGE)
+                if device.pool.allocations != allocated:
+                    fresh.append(buf)
+                    pending = device.take_allocation_check(buf)
+                    if pending is not None:  # (settled with the next read, like a submit)
+                        checks.append(device.submitted(f"allocating {size:,} bytes", pending))
+            made.append(buf)
         out = made[0]
         pools = {"in": bound, "out": [(out, nbytes)],
                  "tmp": [(buf, max(size, 4)) for buf, size in zip(made[1:], plan.scratch, strict=True)]}
-        checks: list[Check] = []
-        for x in inputs:
-            checks.extend(x[2])
         commands: list[Command] = []
         produced: list[Produced] = []
         for step in plan.steps:
@@ -429,7 +435,10 @@ def replay(device: Device, name: str, plan: Plan, inputs: list[tuple[Any, int, t
     except BaseException:
         device.unpin(pins)
         for buf in made + claimed:  # (claimed ones not queued: back where dropped buffers wait)
-            device.release(buf)
+            if any(buf is f for f in fresh):
+                device.pool.discard(buf)  # (its allocation may have failed)
+            else:
+                device.release(buf)
         raise
     for buf in made[1:]:  # (scratch: free once the queued work that uses it has run)
         device.release(buf)

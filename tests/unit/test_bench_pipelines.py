@@ -8,11 +8,19 @@ from __future__ import annotations
 import asyncio
 import math
 import re
+import time
 
 import numpy as np
 import pytest
 
-from pycore.bench.pipelines import PIPELINES, error, format_pipelines, run_pipelines_async
+from pycore.bench.pipelines import (
+    PIPELINES,
+    WARM_S,
+    _warm_async,
+    error,
+    format_pipelines,
+    run_pipelines_async,
+)
 from tests.conftest import ROOT
 
 
@@ -53,6 +61,24 @@ def test_references_by_loops():
     loss = np.mean([-(z[t] - math.log(np.exp(z.astype(np.float64)).sum()))
                     for z, t in zip(logits, targets, strict=True)])
     assert float(PIPELINES["cross_entropy"].reference(logits, targets)) == pytest.approx(loss)
+
+
+def test_a_warm_up_runs_once_and_then_until_its_time_is_up():
+    laps: list[float] = []
+
+    async def run() -> None:
+        laps.append(time.perf_counter())
+        await asyncio.sleep(0.02)
+
+    asyncio.run(_warm_async(run, 0.0))
+    assert len(laps) == 1
+    laps.clear()
+    start = time.perf_counter()
+    asyncio.run(_warm_async(run, 0.1))
+    assert len(laps) >= 2 and time.perf_counter() - start >= 0.1
+    assert all(t - start < 0.105 for t in laps)  # (no run starts once the time is up)
+    js = (ROOT / "web" / "bench" / "baselines.js").read_text()
+    assert f"const WARM_MS = {round(WARM_S * 1000)};" in js  # (the peers warm up alike)
 
 
 def test_error_measure():

@@ -53,12 +53,13 @@ class FakeGpu(Transport):
         self.marks: list[Mark] = []
         self.waits = 0
         self.interrupt_at_wait: int | None = None
+        self.allocation_checks = False  # a large buffer's allocation reports a check (else known at once)
 
     def create_buffer(self, size: int, usage: int, label: str = "") -> Any:
         return object()
 
     def create_buffer_checked(self, size: int, usage: int, label: str = "") -> tuple[Any, Any]:
-        return object(), None
+        return object(), ("allocation" if self.allocation_checks else None)
 
     def destroy_buffer(self, buffer: Any) -> None:
         pass
@@ -417,12 +418,20 @@ def test_a_plan_of_several_steps_is_queued_without_a_session_once_its_kernels_ar
     assert fake.submits == [[first, second, copy]] and dev.pool.stats()["buffers_in_use"] == 2  # x, out
 
 
-def test_a_plan_with_a_buffer_whose_allocation_is_checked_is_left_to_a_session(gpu):
-    dev, _ = gpu
+def test_a_new_large_buffer_s_allocation_check_goes_with_the_result(gpu):
+    dev, fake = gpu
+    fake.allocation_checks = True
     x = dev.pool.acquire(1024, DATA_USAGE)
-    for plan in (two_step_plan(scratch=CHECKED_ALLOCATION), two_step_plan(out_bytes=CHECKED_ALLOCATION)):
-        compiled(dev, plan)
-        assert replay(dev, "sum", plan, [(x, 1024, ())]) is None and not dev.queued
+    plan = two_step_plan(out_bytes=CHECKED_ALLOCATION, scratch=CHECKED_ALLOCATION)
+    compiled(dev, plan)
+    out, checks = replay(dev, "sum", plan, [(x, 1024, ())])
+    made = [c for c in checks if c.op.startswith("allocating")]
+    assert [c.op for c in made] == [f"allocating {CHECKED_ALLOCATION:,} bytes"] * 2
+    assert all(c in dev.checks for c in made) and not dev.allocations
+    dev.flush()
+    dev.release(out)  # (the program dropped the result: both buffers are pooled now)
+    _, again = replay(dev, "sum", plan, [(x, 1024, ())])
+    assert not any(c.op.startswith("allocating") for c in again)  # (reused: nothing new to check)
 
 
 def test_chained_plans_replay_in_order_and_their_intermediate_goes_back(gpu):
