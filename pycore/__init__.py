@@ -17,7 +17,9 @@ ones packed several to a GPU word); ops broadcast as NumPy's do.
   reductions    sum, prod, max, min, mean, var, std, argmax, argmin, all, any (axis=, keepdims=)
   rows          softmax, log_softmax (axis=)
   linear alg.   matmul (batched), dot; images: convolve2d
-  many ops      CommandBatch: queue ops, run them in one submit, fused where they can be
+  many ops      CommandBatch: queue ops, run them in one submit, fused where they can be;
+                jit(fn): an async function of GpuArrays captured at its first call, its kernels
+                replayed by the next calls with arrays of the same shapes (TracingError if it reads)
   Array API     the standard's creation (asarray, zeros, ones, full, empty and their _like, arange,
                 linspace, eye, tril, triu, meshgrid), manipulation (reshape, permute_dims, concat,
                 stack, unstack, roll, flip, tile, repeat, moveaxis, squeeze, expand_dims,
@@ -64,6 +66,7 @@ from pycore.calls.api import PUBLIC
 from pycore.calls.batch import CommandBatch
 from pycore.calls.fft import make_module as make_fft_module
 from pycore.calls.gpuarray import GpuArray, to_gpu_async
+from pycore.calls.jit import TracingError, jit
 from pycore.calls.linalg import LAPUBLIC, make_module
 from pycore.calls.namespace import NSPUBLIC
 from pycore.calls.nd import NDPUBLIC
@@ -94,8 +97,9 @@ nn = make_nn_module()  # neural-network building blocks: pycore.nn.<name>_async 
 
 # The public namespace (what help(pycore) lists): the ops, arrays and the backend's controls. OPS,
 # BackendSelector, Calibration and the modules stay importable, outside it.
-__all__ = ["SELECTOR", "CommandBatch", "GpuArray", "NarrowingWarning", "__version__", "calibrate_async",
-           "explain", "fft", "info", "init_async", "linalg", "nn", "to_gpu_async", "trace",
+__all__ = ["SELECTOR", "CommandBatch", "GpuArray", "NarrowingWarning", "TracingError", "__version__",
+           "calibrate_async", "explain", "fft", "info", "init_async", "jit", "linalg", "nn", "to_gpu_async",
+           "trace",
            *dict.fromkeys([*PUBLIC, *NDPUBLIC, *NSPUBLIC, *SELPUBLIC, *SORTPUBLIC, *LAPUBLIC])]
 
 

@@ -43,6 +43,7 @@ import numpy as np
 
 from pycore.calls.api import PUBLIC
 from pycore.calls.gpuarray import GpuArray, to_gpu_async
+from pycore.calls.jit import Jitted, jit
 from pycore.calls.namespace import NSPUBLIC
 from pycore.calls.nd import NDPUBLIC
 from pycore.calls.nn import make_module as make_nn_module
@@ -319,21 +320,24 @@ async def _warm_async(run: Callable[[], Awaitable[Any]], seconds: float) -> None
 
 
 async def pycore_resident_async(p: Pipeline, xs: list[np.ndarray], count: int,
-                                repeats: int) -> dict[str, Any]:
+                                repeats: int, jitted: bool = False) -> dict[str, Any]:
     """pycore on GpuArray inputs: `repeats` chains of `count` runs, the last run's result read back;
     ms per run (median), the result, the calls one run makes (its trace entries: op, backend, "+"
-    where the call's kernel computed earlier calls too) and how many of its kernels fusion left out."""
+    where the call's kernel computed earlier calls too) and how many of its kernels fusion left out.
+    jitted: the pipeline as `pycore.jit` captures it (and "captured": what it replays)."""
     gs = [await pc.to_gpu_async(x) for x in xs]
+    run = jit(p.run_async) if jitted else p.run_async
 
     async def chain(k: int) -> Any:
         outs = []  # (every run's result held to the end, as the peers' are: a result dropped
         for _ in range(k):  # before the GPU ran it would never be computed)
-            outs.append(await p.run_async(*gs))
+            outs.append(await run(*gs))
         return await _to_host_async(outs[-1])
 
     try:
         await chain(1)
         await compiles_async()  # (fused kernels compile in the background)
+        await chain(1)  # (a jitted pipeline is captured once they are compiled)
         device = RUNTIME.device
         RUNTIME.trace.clear()
         away = device.fused_away if device is not None else 0
@@ -348,18 +352,27 @@ async def pycore_resident_async(p: Pipeline, xs: list[np.ndarray], count: int,
             t = time.perf_counter()
             await chain(count)
             runs.append((time.perf_counter() - t) * 1e3 / count)
+        out = {"ms": statistics.median(runs), "runs": runs, "result": result, "calls": calls,
+               "fused_away": fused_away}
+        if isinstance(run, Jitted):  # (its kernels' GPU time from timestamps, None where there are
+            out["captured"] = run.captures()  # none; right after the chains, with the GPU clocked up)
+            out["kernel_ms"] = await run.kernel_ms_async(*gs)
+            run.clear()
     finally:
         for g in gs:
             g.release()
-    return {"ms": statistics.median(runs), "runs": runs, "result": result, "calls": calls,
-            "fused_away": fused_away}
+    return out
 
 
-async def pycore_round_trip_async(p: Pipeline, xs: list[np.ndarray], repeats: int) -> dict[str, Any]:
-    """pycore from host arrays: to_gpu_async each input, the pipeline, to_numpy_async; median ms."""
+async def pycore_round_trip_async(p: Pipeline, xs: list[np.ndarray], repeats: int,
+                                  jitted: bool = False) -> dict[str, Any]:
+    """pycore from host arrays: to_gpu_async each input, the pipeline (jitted: as `pycore.jit`
+    captures it), to_numpy_async; median ms."""
+    run = jit(p.run_async) if jitted else p.run_async
+
     async def once() -> np.ndarray:
         gs = [await pc.to_gpu_async(x) for x in xs]
-        out = await _to_host_async(await p.run_async(*gs))
+        out = await _to_host_async(await run(*gs))
         for g in gs:
             g.release()
         return out
@@ -371,6 +384,8 @@ async def pycore_round_trip_async(p: Pipeline, xs: list[np.ndarray], repeats: in
         t = time.perf_counter()
         await once()
         runs.append((time.perf_counter() - t) * 1e3)
+    if isinstance(run, Jitted):
+        run.clear()
     return {"ms": statistics.median(runs), "runs": runs, "result": result}
 
 
@@ -412,7 +427,7 @@ async def _peer_async(pending: Awaitable[Any], want: np.ndarray) -> dict[str, An
 
 
 def _checked(row: dict[str, Any], tolerance: float) -> None:
-    for key in ("pycore", "tfjs", "jax", "jax_jit"):
+    for key in ("pycore", "pycore_jit", "tfjs", "jax", "jax_jit"):
         if "error" in row.get(key, {}):
             row[key]["ok"] = row[key]["error"] <= tolerance
 
@@ -466,6 +481,16 @@ async def run_pipelines_async(small: bool = False, names: tuple[str, ...] | None
                              "calls": resident["calls"], "fused_away": resident["fused_away"]}
         except Exception as exc:  # (a size past a device limit, say: the other pipelines still run)
             row["pycore"] = {"failed": f"{type(exc).__name__}: {exc}"}
+        if gpu:  # (the same code as pycore.jit captures it: on NumPy it would only run as it is)
+            try:
+                resident = await pycore_resident_async(p, xs, count, repeats, jitted=True)
+                trip = await pycore_round_trip_async(p, xs, repeats, jitted=True)
+                worst = max(error(resident["result"], want), error(trip["result"], want))
+                row["pycore_jit"] = {"resident_ms": resident["ms"], "round_trip_ms": trip["ms"],
+                                     "error": worst, "captured": resident["captured"],
+                                     "kernel_ms": resident["kernel_ms"]}
+            except Exception as exc:
+                row["pycore_jit"] = {"failed": f"{type(exc).__name__}: {exc}"}
         if module is not None:
             ins = _js_inputs(xs)
             if "tfjs" in result:
@@ -486,9 +511,10 @@ def _ms(row: dict[str, Any], key: str, mode: str) -> float | None:
 
 
 def format_pipelines(result: dict[str, Any]) -> str:
-    """The table of a run_pipelines_async result: per pipeline and mode, ms of pycore, TF.js, jax-js
-    (the faster of eager and jit), the transfer floor; pycore / the best peer; GB/s and its share of
-    the copy kernel's; each library's error against float64; the calls pycore made."""
+    """The table of a run_pipelines_async result: per pipeline and mode, ms of pycore (its calls as
+    written, and as pycore.jit captures them), TF.js, jax-js (the faster of eager and jit), the
+    transfer floor; pycore (the faster of its two) / the best peer; GB/s (pycore's faster) and its
+    share of the copy kernel's; each library's error against float64; the calls pycore made."""
     copy = result.get("copy") or {}
     lines = [f"adapter: {result['adapter']}  ({'small' if result['small'] else 'full'} sizes; resident: "
              f"chains of {result['count']} runs, one readback; median of {result['repeats']})"]
@@ -499,17 +525,19 @@ def format_pipelines(result: dict[str, Any]) -> str:
     if copy:
         lines.append(f"copy kernel: {copy['gbps']:.1f} GB/s ({copy['bytes'] / 2**20:.0f} MiB, "
                      f"{copy['ms']:.3f} ms)")
-    head = (f"{'pipeline':14s} {'mode':10s} {'pycore':>9s} {'TF.js':>9s} {'jax-js':>9s} {'floor':>8s} "
-            f"{'pyc/best':>8s} {'GB/s':>7s} {'of copy':>7s}")
+    head = (f"{'pipeline':14s} {'mode':10s} {'pycore':>9s} {'pc jit':>9s} {'TF.js':>9s} {'jax-js':>9s} "
+            f"{'floor':>8s} {'pyc/best':>8s} {'GB/s':>7s} {'of copy':>7s}")
     lines.append(head)
     for row in result["rows"]:
         for mode in ("resident", "round_trip"):
-            ours = _ms(row, "pycore", mode)
+            eager, jitted = _ms(row, "pycore", mode), _ms(row, "pycore_jit", mode)
+            mine = [t for t in (eager, jitted) if t is not None]
+            ours = min(mine) if mine else None
             tf = _ms(row, "tfjs", mode)
             jax = [t for t in (_ms(row, "jax", mode), _ms(row, "jax_jit", mode)) if t is not None]
             jx = min(jax) if jax else None
             peers = [t for t in (tf, jx) if t is not None]
-            cells = [f"{t:9.3f}" if t is not None else f"{'-':>9s}" for t in (ours, tf, jx)]
+            cells = [f"{t:9.3f}" if t is not None else f"{'-':>9s}" for t in (eager, jitted, tf, jx)]
             floor = f"{row['floor_ms']:8.3f}" if mode == "round_trip" and "floor_ms" in row else f"{'':8s}"
             ratio = f"{ours / min(peers):8.2f}" if peers and ours else f"{'-':>8s}"
             rate = row["min_bytes"] / ours / 1e6 if mode == "resident" and ours else None
@@ -520,7 +548,7 @@ def format_pipelines(result: dict[str, Any]) -> str:
     lines.append("\nerrors against float64 (max |diff| / max |reference|) and pycore's calls per run:")
     for row in result["rows"]:
         errs = []
-        for key in ("pycore", "tfjs", "jax", "jax_jit"):
+        for key in ("pycore", "pycore_jit", "tfjs", "jax", "jax_jit"):
             cell = row.get(key)
             if cell is not None:
                 errs.append(f"{key} {cell['error']:.1e}" + ("" if cell["ok"] else " WRONG") if "error" in cell
@@ -531,5 +559,13 @@ def format_pipelines(result: dict[str, Any]) -> str:
             away = row["pycore"].get("fused_away", 0)
             lines.append(f"{'':14s} {len(calls)} calls ({away} kernels left out, fused into later ones "
                          f"marked +): {', '.join(calls)}")
+        jit_row = row.get("pycore_jit") or {}
+        captured = jit_row.get("captured")
+        if captured:
+            c, kernel_ms = captured[0], jit_row.get("kernel_ms")
+            timed = "" if kernel_ms is None else f" (their GPU time {kernel_ms:.3f} ms, from timestamps)"
+            lines.append(f"{'':14s} pycore.jit: " + (f"{c['kernels']} kernels in {c['slices']} submit(s) "
+                         f"replayed per run{timed}, {c['held_bytes'] / 2**20:.1f} MiB kept between runs"
+                         if c["replayed"] else f"runs its calls: {c['why']}"))
     lines += [f"note: {n}" for n in result["notes"]]
     return "\n".join(lines)

@@ -61,6 +61,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from datetime import UTC, datetime
 from typing import Any, cast
 
+from pycore.engine.capture import RECORDING
 from pycore.engine.settings import MAX_CHARS
 from pycore.tables.kinds import KINDS as TABLED_KINDS
 from pycore.tables.ops import Op
@@ -446,6 +447,11 @@ class Choice:
     predicted: bool = False  # decided by the prediction alone (no measured times of its own)
 
 
+CAPTURED = Choice("webgpu", "pycore.jit captures this call: a captured function runs on the GPU")
+CAPTURED_HOST = Choice("numpy", "pycore.jit captures the function: a call on host values runs on NumPy (its "
+                       "result is a constant of the capture)")
+
+
 class _Decided:
     """A call decided by prediction alone: its choice, and the try of the other backend when one is
     due (`probe`): after `budget` ms of its calls (`spent` since the last try)."""
@@ -587,6 +593,9 @@ class BackendSelector:
         'numpy'
 
         """
+        if RECORDING.get() is not None:  # (a function being captured: a call on GPU arrays runs on the
+            return CAPTURED if result_on_gpu else CAPTURED_HOST  # GPU, where a replay queues it again,
+            # one on host values on NumPy, its result a constant of the capture: engine/capture.py)
         try:  # a call decided by prediction alone: one lookup (auto asks on every call)
             decided = self._decided[_as_asked(op, shapes, on_gpu, result_on_gpu)]
             return decided.probe or decided.choice

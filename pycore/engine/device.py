@@ -278,6 +278,8 @@ class Device:
         self.fused_note: Any = None  # the Expr of the last fused kernel queued (for the call's trace entry)
         self.call_compiles = 0  # a call's compiles in flight (the pump leaves the open slice alone)
         self.fusion = True  # False: no element-wise work fuses or is left out (benchmarks of single ops)
+        self.recorder: Any = None  # a function's capture under way (engine/capture.py's Recorder)
+        self.binding_kinds: dict[int, tuple[str, ...]] = {}  # id(pipeline) -> its bindings' kinds
         # adapter facts, once
         self.limits = transport.limits
         self.adapter_info = transport.adapter_info
@@ -369,6 +371,8 @@ class Device:
         `produced`: what element-wise commands among them compute, for fusion (see Produced);
         `after`: dropped buffers they read (claimed), pooled once their slice is submitted."""
         self._note_interrupts()
+        if self.recorder is not None:
+            self.recorder.queued()
         if after:  # dropped buffers a fused kernel reads (claimed): their writers' values are needed
             # (one claimed only to keep a record's expression intact is bound by no command)
             read = {id(b[0]) for c in commands if type(c) is Dispatch for b in c.bindings}
@@ -503,6 +507,8 @@ class Device:
             return
         check = held.check
         check.op = ", ".join(dict.fromkeys(held.ops))  # (the ops, in order, each once)
+        if self.recorder is not None:
+            self.recorder.submitted(held.commands, held.ms, check.op)
         try:
             check.pending = self.transport.submit(held.commands)
             self.checks.append(check)
@@ -685,6 +691,8 @@ class Device:
         key = words.tobytes()
         self.pins[key] += 1
         pins.append(key)
+        if self.recorder is not None:  # (a captured program keeps it)
+            self.recorder.pinned(key)
         buf = self.uniforms.get(key)
         if buf is None:
             buf = self.transport.create_buffer(words.nbytes, UNIFORM | COPY_DST, "uniform")
@@ -789,6 +797,7 @@ class Device:
             raise GpuError(f"{what} does not compile:\n{exc}") from None
         self.compile_ms[label] = round((time.perf_counter() - start) * 1e3, 3)
         self.pipelines[key] = pipeline
+        self.binding_kinds[id(pipeline)] = bindings
         if source is not None:
             self._trim_generated()
         return pipeline

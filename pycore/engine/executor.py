@@ -189,6 +189,11 @@ async def compiles_async() -> None:
         await asyncio.wait(list(_compiling))
 
 
+def compiling() -> bool:
+    """Whether a fused kernel is being compiled in the background now."""
+    return bool(_compiling)
+
+
 def _compile_soon(device: Device, kernel: Any) -> None:
     """Compile a fused kernel in the background: a call never waits for one (a chain's first run
     would compile a kernel per call, and Ctrl+C would land in pycore's compile instead of the

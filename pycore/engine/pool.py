@@ -58,11 +58,17 @@ class BufferPool:
         self.peak_bytes = 0  # the most bytes in use at once (see the module doc)
         self.allocations = 0
         self.reuses = 0
+        # buffers a captured program keeps (hold): never handed out, and never freed by their owner's
+        # release while held; id -> holds, and the held ones their owner released meanwhile
+        self._holds: dict[int, int] = {}
+        self._orphans: set[int] = set()
+        self.trimming = True  # False: no free buffer is destroyed (while a program is captured)
 
-    def acquire(self, nbytes: int, usage: int) -> Any:
-        """A buffer of at least `nbytes` with exactly `usage` flags, reused when one is free."""
+    def acquire(self, nbytes: int, usage: int, fresh: bool = False) -> Any:
+        """A buffer of at least `nbytes` with exactly `usage` flags, reused when one is free
+        (fresh: a new one, never used before)."""
         size = size_class(nbytes)
-        keys = self._classes.get((size, usage))
+        keys = None if fresh else self._classes.get((size, usage))
         if keys:
             key = keys.pop()
             buf, _, _ = self._free.pop(key)
@@ -90,6 +96,11 @@ class BufferPool:
 
     def release(self, buf: Any) -> None:
         key = id(buf)
+        if key in self._holds:  # (a captured program still uses it: freed when it lets go)
+            if key in self._orphans or key not in self._in_use:
+                raise ValueError("buffer released twice or not from this pool")
+            self._orphans.add(key)
+            return
         if key not in self._in_use:
             raise ValueError("buffer released twice or not from this pool")
         size = self._in_use.pop(key)
@@ -99,6 +110,41 @@ class BufferPool:
         self._classes.setdefault((size, usage), []).append(key)
         self._free_bytes += size
         self._trim()
+
+    def hold(self, buf: Any) -> None:
+        """Keep `buf` for a captured program (see capture.py): a free buffer leaves the free list,
+        and one in use is not freed by its owner's release until every hold is let go (`unhold`)."""
+        key = id(buf)
+        if key in self._free:
+            _, size, usage = self._free.pop(key)
+            self._classes[(size, usage)].remove(key)
+            self._free_bytes -= size
+            self._in_use[key] = size
+            self._using(size)
+            self._orphans.add(key)  # (no owner but its holders)
+        elif key not in self._in_use:
+            raise ValueError("only a buffer of this pool can be held")
+        self._holds[key] = self._holds.get(key, 0) + 1
+
+    def unhold(self, buf: Any) -> None:
+        """Let go of one hold of `buf`; the last one frees it if its owner released it meanwhile."""
+        key = id(buf)
+        left = self._holds[key] - 1
+        if left:
+            self._holds[key] = left
+            return
+        del self._holds[key]
+        if key in self._orphans:
+            self._orphans.discard(key)
+            self.release(buf)
+
+    def in_use(self) -> set[int]:
+        """The ids of the buffers in use now."""
+        return set(self._in_use)
+
+    def owns(self, buf: Any) -> bool:
+        """Whether `buf` is a live buffer of this pool (in use or free)."""
+        return id(buf) in self._size
 
     def class_of(self, buf: Any) -> tuple[int, int]:
         """(size class, usage) of a live buffer of this pool."""
@@ -121,8 +167,14 @@ class BufferPool:
         del self._size[key]
         self._destroy(buf)
 
+    def trim(self) -> None:
+        """Destroy free buffers past the footprint's bound now (after a time of `trimming` off)."""
+        self._trim()
+
     def _trim(self) -> None:
         """Destroy the oldest free buffers while the footprint is past its bound (the module doc)."""
+        if not self.trimming:
+            return
         limit = max(self.max_free_bytes, self.peak_bytes - self._in_use_bytes)
         while self._free and self._free_bytes > limit:
             self._drop_oldest()

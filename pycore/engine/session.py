@@ -147,11 +147,11 @@ class GpuSession:
         return held
 
     # -- buffers
-    def buffer(self, nbytes: int, usage: int) -> Any:
+    def buffer(self, nbytes: int, usage: int, fresh: bool = False) -> Any:
         t = time.perf_counter()
         made = self.pool.allocations
         try:
-            buf = self.pool.acquire(max(nbytes, 4), usage)
+            buf = self.pool.acquire(max(nbytes, 4), usage, fresh)
         except GpuOutOfMemoryError as exc:
             raise GpuOutOfMemoryError(f"{self.op_name}: allocating {nbytes:,} bytes failed: out of GPU "
                                       f"memory ({exc})") from None
@@ -174,7 +174,10 @@ class GpuSession:
                                  f"bound (offsets must be multiples of {align}); use a smaller input")
             self.depend_on(array.checks)
             return array.buffer, max(array.nbytes, 4), array.offset
-        buf = self.buffer(array.nbytes, DATA_USAGE)
+        recorder = self.device.recorder
+        buf = self.buffer(array.nbytes, DATA_USAGE, fresh=recorder is not None)
+        if recorder is not None:  # (a constant of a function being captured: see capture.py)
+            recorder.uploaded(buf)
         t = time.perf_counter()
         if array.nbytes:
             self.transport.write_buffer(buf, array)
@@ -301,6 +304,8 @@ class GpuSession:
             if len(device.checks) > BACKLOG:  # bound the backlog of a long chain with no reads
                 await device.settle_async()
             return
+        if device.recorder is not None:  # (a function being captured may not read: capture.py)
+            device.recorder.reading(self.op_name)
         interrupts.check()
         raise_for(self.op_name, [c for c in inherited if c.cancelled])  # (nothing to wait for)
         if device.slices:  # queued work is held back: this read's commands (the copy to `staging`

@@ -1,5 +1,6 @@
 """The pipeline benchmark (pycore/bench/pipelines.py, scripts/pipeline_bench.py) on Dawn at its small
-sizes: every pipeline runs in pycore (resident and round trip), TF.js and jax-js (eager and jitted) in
+sizes: every pipeline runs in pycore (resident and round trip; its calls as written, and captured by
+pycore.jit), TF.js and jax-js (eager and jitted) in
 the same process, each library's result within the pipeline's tolerance of float64 NumPy; the
 transfer floor and the copy kernel give numbers; the table names every pipeline. On a CPU adapter
 this checks the plumbing and the values, not the speed."""
@@ -34,7 +35,7 @@ def test_every_pipeline_in_every_library_matches_float64(run):
     assert [row["name"] for row in run["rows"]] == list(PIPELINES)
     assert run["notes"] == []
     for row in run["rows"]:
-        for lib in ("pycore", "tfjs", "jax", "jax_jit"):
+        for lib in ("pycore", "pycore_jit", "tfjs", "jax", "jax_jit"):
             cell = row[lib]
             assert "failed" not in cell, (row["name"], lib, cell)
             assert cell["error"] <= row["tolerance"] and cell["ok"], (row["name"], lib, cell["error"])
@@ -43,6 +44,9 @@ def test_every_pipeline_in_every_library_matches_float64(run):
         assert row["jax"]["devices"] == ["webgpu"] and row["jax_jit"]["jitted"] is True
         assert row["floor_ms"] > 0 and row["min_bytes"] > 0
         assert row["pycore"]["calls"], row["name"]  # (pycore.trace() of one resident run)
+        captured = row["pycore_jit"]["captured"]  # (pycore.jit replays every pipeline's kernels)
+        assert len(captured) == 1 and captured[0]["replayed"], (row["name"], captured)
+        assert captured[0]["kernels"] >= 1, (row["name"], captured)
     assert run["wrong"]["error"] > 0.4
 
 

@@ -165,7 +165,7 @@ def test_bad_arguments_raise_clear_errors(call, error, match):
     "pycore.tables.ops", "pycore.array.layout", "pycore.kernels.parts", "pycore.kernels.plan",
     "pycore.calls.arguments", "pycore.calls.placing", "pycore.calls.creation", "pycore.calls.manipulation",
     "pycore.calls.datatypes", "pycore.calls.namespace", "pycore.bench.functions", "pycore.bench.cli",
-    "pycore.bench.pipelines"])
+    "pycore.bench.pipelines", "pycore.calls.jit", "pycore.engine.capture"])
 def test_docstring_examples_run(module):
     import doctest
     import importlib
