@@ -2,10 +2,11 @@
 (wgpu-py) and on Dawn: a function of GpuArrays captured at a call and replayed by the next ones
 gives what its calls give, on new inputs each time (the benchmark's pipelines, float64 references);
 host inputs are uploaded at each call, host constants it makes are kept; results that are views
-come back as views; a call on host values inside runs on NumPy (a constant); a new shape, dtype or static value is captured apart; a function that reads a
-GPU value raises TracingError and leaves no buffer behind; one that returns its input runs its
-calls and says why; an array it reads from outside stays valid for it after the program drops it;
-clear() gives the kept buffers back; an argument that is neither an array nor hashable is refused.
+come back as views; a call on host values inside runs on NumPy (a constant); a new shape, dtype or
+static value is captured apart; a function that reads a GPU value raises TracingError and leaves
+no buffer behind; one that returns its input runs its calls and says why; an array it reads from
+outside stays valid for it after the program drops it; clear() gives the kept buffers back; an
+argument that is neither an array nor hashable is refused.
 """
 
 from __future__ import annotations
