@@ -6,8 +6,9 @@
 // passes, each a dispatch of its own (reduce, then scan):
 // - `scan_reduce`: a workgroup per block of BLOCK elements of a row writes the block's total to
 //   `totals` (each element read once);
-// - `scan_carry`: a workgroup per row scans that row's block totals into exclusive prefixes, in
-//   place (BLOCK totals at a time, a running carry between them);
+// - `scan_carry`: a workgroup per chunk of BLOCK block totals of a row sums the row's block totals
+//   before its chunk, then scans its chunk's after that sum, into the exclusive prefix of each
+//   block (written after all the block totals: the other chunks' workgroups still read those);
 // - `scan_down`: a workgroup per block reads the block again, scans it in workgroup memory after
 //   its prefix and writes it (rows of one block run this pass alone).
 // - `scan_serial`: a thread per row, for short rows, for rows side by side in memory (neighbouring
@@ -18,8 +19,9 @@
 // block prefix's terms serially, so their error grows with log(n), not n.
 // Words: 0 rows, 1 n (the axis' length), 2 the input's offset, 3 its stride along the axis, 4 the
 // output's stride along it, 5 include_initial (0 or 1: the output's row starts with the
-// identity), 6 blocks per row, 7 unused, then the other axes' shape, their input strides and
-// their output strides.
+// identity), 6 blocks per row, 7 chunks of block totals per row (BLOCK each), then the other axes'
+// shape, their input strides and their output strides. `totals` holds rows x blocks block totals,
+// then their exclusive prefixes.
 
 @group(0) @binding(0) var<storage, read> src: array<{{in_type}}>;
 @group(0) @binding(1) var<storage, read_write> dst: array<{{out_type}}>;
@@ -140,31 +142,43 @@ fn scan_reduce(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_
 @compute @workgroup_size(WORKGROUP)
 fn scan_carry(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>,
               @builtin(num_workgroups) groups: vec3<u32>) {
-    let row = wid.x + wid.y * groups.x;
-    if (row >= word(0u)) { return; }
+    let g = wid.x + wid.y * groups.x;
+    let chunks = word(7u);
+    if (g >= word(0u) * chunks) { return; }
     let nb = word(6u);
-    let base = row * nb;
+    let row = (g / chunks) * nb;  // (its first block total)
+    let first = (g % chunks) * BLOCK;  // (its chunk's first, in the row)
+    let count = min(BLOCK, nb - first);
     let t = lid.x;
-    var carry = identity();
-    for (var first = 0u; first < nb; first = first + BLOCK) {
-        for (var k = 0u; k < ITEMS; k = k + 1u) {
-            let e = t + k * WORKGROUP;
-            var v = identity();
-            if (first + e < nb) { v = totals[base + first + e]; }
-            tile[slot(e)] = v;
-        }
+    var acc = array<{{out_type}}, 4>(identity(), identity(), identity(), identity());  // the row's
+    var e = t;  // block totals before the chunk, summed (four loads in flight per thread)
+    for (; e + 3u * WORKGROUP < first; e = e + 4u * WORKGROUP) {
+        for (var k = 0u; k < 4u; k = k + 1u) { acc[k] = combine(acc[k], totals[row + e + k * WORKGROUP]); }
+    }
+    for (; e < first; e = e + WORKGROUP) { acc[0] = combine(acc[0], totals[row + e]); }
+    sums[t] = combine(combine(acc[0], acc[1]), combine(acc[2], acc[3]));
+    workgroupBarrier();
+    for (var d = WORKGROUP / 2u; d > 0u; d = d / 2u) {
+        if (t < d) { sums[t] = combine(sums[t], sums[t + d]); }
         workgroupBarrier();
-        let next = block_scan(t, carry);
-        for (var k = 0u; k < ITEMS; k = k + 1u) {
-            let e = t + k * WORKGROUP;
-            if (first + e < nb) {
-                var before = carry;
-                if (e > 0u) { before = tile[slot(e - 1u)]; }
-                totals[base + first + e] = before;
-            }
+    }
+    let before = sums[0];
+    for (var k = 0u; k < ITEMS; k = k + 1u) {
+        let e = t + k * WORKGROUP;
+        var v = identity();
+        if (e < count) { v = totals[row + first + e]; }
+        tile[slot(e)] = v;
+    }
+    workgroupBarrier();
+    _ = block_scan(t, before);
+    let out = word(0u) * nb + row + first;  // (the prefixes, after every block total)
+    for (var k = 0u; k < ITEMS; k = k + 1u) {
+        let e = t + k * WORKGROUP;
+        if (e < count) {
+            var prefix = before;
+            if (e > 0u) { prefix = tile[slot(e - 1u)]; }
+            totals[out + e] = prefix;
         }
-        carry = next;
-        workgroupBarrier();
     }
 }
 
@@ -187,7 +201,7 @@ fn scan_down(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id
     }
     workgroupBarrier();
     var carry = identity();
-    if (nb > 1u) { carry = totals[g]; }
+    if (nb > 1u) { carry = totals[word(0u) * nb + g]; }  // (its exclusive prefix: scan_carry)
     _ = block_scan(t, carry);
     let os = iword(4u);
     let incl = iword(5u);

@@ -64,6 +64,8 @@ probs = await pycore.softmax_async(logits)
 last = pycore.trace()[-1]
 {"logits": logits, "probs": probs, "ms": last["total_ms"] - last["ms"].get("compile", 0),
  "compile_ms": last["ms"].get("compile", 0), "backend": last["backend"]}`,
+  pipelines: (names) => `await pycore.bench.run_pipelines_async(
+    small=True${names ? `, names=${pyTuple(names.map((n) => JSON.stringify(n)))}` : ""}, count=3, repeats=3)`,
   trace: () => `pycore.trace()[-24:]`,
   choices: () => `{"calibration": pycore.SELECTOR.calibration.source, "backend": pycore.info()["backend"],
  "calls": pycore.SELECTOR.last_calls()[-12:]}`,
@@ -286,18 +288,21 @@ function showEmpty(rows, chain) {
     "chart-stages": !gpu && !rows.some((r) => r.stages_ms) ? needsGpu : rows.some((r) => r.stages_ms) ? null : none,
     "chart-chain": chain ? null : gpu ? none : needsGpu,
   };
-  for (const [id, text] of Object.entries(states)) {
-    const plot = document.getElementById(id).parentElement;
-    let note = plot.querySelector(".empty");
-    if (!note) {
-      note = document.createElement("p");
-      note.className = "empty";
-      plot.append(note);
-    }
-    note.textContent = text ?? "";
-    note.hidden = !text;
-    document.getElementById(id).style.visibility = text ? "hidden" : "visible";
+  for (const [id, text] of Object.entries(states)) emptyNote(id, text);
+}
+
+// A chart's note in place of its plot (text), or the plot (null).
+function emptyNote(id, text) {
+  const plot = document.getElementById(id).parentElement;
+  let note = plot.querySelector(".empty");
+  if (!note) {
+    note = document.createElement("p");
+    note.className = "empty";
+    plot.append(note);
   }
+  note.textContent = text ?? "";
+  note.hidden = !text;
+  document.getElementById(id).style.visibility = text ? "hidden" : "visible";
 }
 
 function measuredCrossover(rows) {
@@ -345,6 +350,83 @@ async function runBench() {
     showBenchResult(result, `done in ${result.seconds} s on ${result.tier}`);
   } catch (err) {
     cardError("card-bench", err);
+  } finally {
+    button.disabled = false;
+    refreshTrace();
+  }
+}
+
+// ---- pipelines: a run_pipelines_async result (this page's, or a JSON scripts/pipeline_bench.py wrote)
+const PIPE_LIBS = [["pycore", "pycore (calls)", COLORS.auto], ["pycore_jit", "pycore.jit", COLORS.gpu],
+                   ["tfjs", "TF.js", COLORS.numpy], ["jax", "jax-js", COLORS.dim]];
+
+function pipeMs(row, lib, mode) {
+  const ms = (key) => row[key]?.[`${mode}_ms`];
+  if (lib !== "jax") return ms(lib);
+  const both = [ms("jax"), ms("jax_jit")].filter((t) => t !== undefined);  // (the faster of eager and jit)
+  return both.length ? Math.min(...both) : undefined;
+}
+
+function drawPipelines() {
+  const result = vizState.data.pipelines;
+  const rows = result?.rows ?? [];
+  const mode = document.getElementById("pipe-mode").value;
+  const labels = rows.map((r) => r.name);
+  const datasets = PIPE_LIBS.map(([lib, label, color]) => ({
+    label, backgroundColor: color, data: rows.map((r) => pipeMs(r, lib, mode) ?? null) }));
+  if (mode === "round_trip") {
+    datasets.push({ label: "transfer floor", backgroundColor: STAGE_COLORS.buffers, data: rows.map((r) => r.floor_ms ?? null) });
+  }
+  chart("chart-pipes", { type: "bar", data: { labels, datasets },
+    options: { scales: { y: logAxis(mode === "resident" ? "ms per run (resident)" : "ms per round trip") } } });
+  const ours = (r, m) => Math.min(...["pycore", "pycore_jit"].map((k) => pipeMs(r, k, m)).filter((t) => t > 0));
+  const copy = result?.copy?.gbps;
+  chart("chart-pipe-gbps", { type: "bar", data: { labels, datasets: [
+    { label: "pycore", backgroundColor: COLORS.gpu, data: rows.map((r) => r.min_bytes / ours(r, "resident") / 1e6) },
+    ...(copy ? [{ label: "copy kernel", type: "line", borderColor: COLORS.dim, pointRadius: 0, borderDash: [4, 3],
+                  data: rows.map(() => copy) }] : [])] },
+    options: { scales: { y: logAxis("GB/s") } } });
+  const table = rows.map((r) => {
+    const peers = ["tfjs", "jax"].map((k) => pipeMs(r, k, mode)).filter((t) => t > 0);
+    const ratio = peers.length ? `${(ours(r, mode) / Math.min(...peers)).toFixed(2)}×` : "–";
+    const calls = r.pycore?.calls ? `${r.pycore.calls.length} calls: ${r.pycore.calls.join(", ")}` : (r.pycore?.failed ?? "");
+    const c = r.pycore_jit?.captured?.[0];
+    const kernelMs = r.pycore_jit?.kernel_ms;
+    const jit = !c ? "" : c.replayed ? ` · pycore.jit replays ${c.kernels} kernel${c.kernels === 1 ? "" : "s"}`
+      + (kernelMs ? ` (${kernelMs.toFixed(3)} ms of GPU time)` : "") : ` · pycore.jit: ${c.why}`;
+    const tr = document.createElement("tr");
+    for (const [text, cls] of [[r.name, ""], [ratio, "num"], [calls + jit, ""]]) {
+      const td = document.createElement("td");
+      td.textContent = text;
+      td.className = cls;
+      tr.append(td);
+    }
+    tr.title = r.what;
+    return tr;
+  });
+  document.querySelector("#pipe-table tbody").replaceChildren(...table);
+  const empty = rows.length ? null
+    : "No pipeline run yet: press Run (small sizes, in this browser), or load a JSON written by scripts/pipeline_bench.py.";
+  for (const id of ["chart-pipes", "chart-pipe-gbps"]) emptyNote(id, empty);
+}
+
+function showPipelines(result, status) {
+  vizState.data.pipelines = result;
+  document.getElementById("pipe-status").textContent = status;
+  drawPipelines();
+}
+
+async function runPipelines(names) {
+  const code = CODE.pipelines(names);
+  showCode("card-pipelines", code);
+  const button = document.getElementById("pipe-run");
+  button.disabled = true;
+  document.getElementById("pipe-status").textContent = "running (each pipeline in pycore, TF.js and jax-js) …";
+  try {
+    const result = await runPython(code);
+    showPipelines(result, `${result.rows.length} pipelines on ${result.adapter} (small sizes)`);
+  } catch (err) {
+    cardError("card-pipelines", err);
   } finally {
     button.disabled = false;
     refreshTrace();
@@ -508,7 +590,7 @@ async function refreshStats() {
 }
 
 // ---- start
-const vizState = globalThis.vizState = { data: {}, charts, runBench, scopes: BENCH_SCOPES, ready: null };
+const vizState = globalThis.vizState = { data: {}, charts, runBench, runPipelines, scopes: BENCH_SCOPES, ready: null };
 
 async function start() {
   await globalThis.pycoreReady;
@@ -532,6 +614,12 @@ async function start() {
     document.getElementById("bench-status").textContent = `comparing with ${file.name} (${runName(bench.other)})`;
     drawBench();
   });
+  document.getElementById("pipe-run").addEventListener("click", () => runPipelines());
+  document.getElementById("pipe-mode").addEventListener("change", drawPipelines);
+  document.getElementById("pipe-file").addEventListener("change", async (e) => {
+    const file = e.target.files[0];
+    if (file) showPipelines(JSON.parse(await file.text()), `loaded ${file.name}`);
+  });
   document.getElementById("matmul-size").addEventListener("change", () => drawMatmul().catch((x) => cardError("card-matmul", x)));
   document.getElementById("conv-kernel").addEventListener("change", () => drawConv().catch((x) => cardError("card-conv", x)));
   document.getElementById("softmax-again").addEventListener("click", () => drawSoftmax().catch((x) => cardError("card-softmax", x)));
@@ -541,6 +629,8 @@ async function start() {
   });
   showCode("card-bench", CODE.bench(BENCH_SCOPES[button.dataset.scope]));
   drawBench();
+  showCode("card-pipelines", CODE.pipelines());
+  drawPipelines();
   await refreshStats();
   const cards = [["card-gallery", drawGallery], ["card-matmul", drawMatmul], ["card-conv", drawConv],
                  ["card-softmax", drawSoftmax]];

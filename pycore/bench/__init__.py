@@ -15,8 +15,8 @@ holds run_async; functions.py names the functions it times and makes their input
 the backends (cells, the chain), peers.py the yardsticks (raw JavaScript, TF.js, the bridge),
 report.py says what a run means (targets, table), cli.py is the command line; pipelines.py is the
 pipeline benchmark (whole computations written with pycore beside TF.js and jax-js, resident and
-round trip: run_pipelines_async, scripts/pipeline_bench.py). The command line runs the same function
-in headless Chromium (`python3 scripts/bench.py`), or natively in this process on wgpu-py
+round trip: pycore.bench.run_pipelines_async, scripts/pipeline_bench.py). The command line runs
+the same function in headless Chromium (`python3 scripts/bench.py`), or natively in this process on wgpu-py
 (`python3 -m pycore.bench --native`), and writes the JSON and the table. The result is plain
 JSON-able data, the same from both:
 
@@ -60,7 +60,8 @@ def __getattr__(name: str) -> Any:
 
     if name.startswith("__"):  # (import machinery's probes: __path__ is set, others are absent)
         raise AttributeError(name)
-    for module in ("harness", "cli"):  # (run_async, format_report, ...; the command line's main)
+    for module in ("harness", "cli", "pipelines"):  # (run_async, format_report, ...; the command
+        # line's main; run_pipelines_async, format_pipelines)
         found = getattr(importlib.import_module(f"pycore.bench.{module}"), name, None)
         if found is not None:
             return found

@@ -4,9 +4,10 @@ include_initial, the identity first). Integers wrap, as WGSL's arithmetic does.
 
 WebGPU promises no forward progress between workgroups, so no workgroup waits on another (no
 decoupled look-back): a row longer than one block of BLOCK elements is scanned in three passes,
-three dispatches in one submit: each block's total (`scan_reduce`), each row's block totals
-scanned into exclusive prefixes (`scan_carry`, in a scratch buffer), and each block scanned after
-its prefix (`scan_down`). Each element is read twice and written once (a copy reads and writes
+three dispatches in one submit: each block's total (`scan_reduce`), the block totals' exclusive
+prefixes, a workgroup per chunk of BLOCK of them, which sums the totals before its chunk and
+scans its own after that (`scan_carry`, in a scratch buffer), and each block scanned after its
+prefix (`scan_down`). Each element is read twice and written once (a copy reads and writes
 it once). Rows of one block run `scan_down` alone; short rows, rows lying side by side in memory
 and CPU adapters' rows run a thread per row (`scan_serial`).
 
@@ -14,7 +15,7 @@ and CPU adapters' rows run a thread per row (`scan_serial`).
 >>> f32 = np.dtype("float32")
 >>> p = plan_scan("sum", Layout.contiguous((1 << 24,)), 0, f32, f32, False, Facts())
 >>> [s.kernel.entry for s in p.steps], p.steps[0].grid, p.scratch
-(['scan_reduce', 'scan_carry', 'scan_down'], (8192, 1, 1), (32768,))
+(['scan_reduce', 'scan_carry', 'scan_down'], (8192, 1, 1), (65536,))
 >>> p = plan_scan("prod", Layout.contiguous((4096, 5)), 1, f32, f32, True, Facts())
 >>> [s.kernel.entry for s in p.steps], p.outputs[0].shape
 (['scan_serial'], (4096, 6))
@@ -132,6 +133,7 @@ def plan_scan(
     stride = layout.strides[axis]
     chosen = uses_serial(facts, rows, n, stride) if serial is None else serial
     blocks = 1 if chosen else -(-n // BLOCK)
+    chunks = -(-blocks // BLOCK)  # (of block totals, a workgroup each in scan_carry)
     words = tuple(
         i32_word(w)
         for w in (
@@ -142,7 +144,7 @@ def plan_scan(
             out_strides[axis],
             int(include_initial),
             blocks,
-            0,
+            chunks,
             *dims,
             *in_st,
             *out_st,
@@ -163,10 +165,10 @@ def plan_scan(
     else:
         steps = [
             step("scan_reduce", rows * blocks),
-            step("scan_carry", rows),
+            step("scan_carry", rows * chunks),
             step("scan_down", rows * blocks),
         ]
-    scratch = 4 * rows * blocks if blocks > 1 else 4
+    scratch = 8 * rows * blocks if blocks > 1 else 4  # (the block totals, then their prefixes)
     return Plan(tuple(steps), (Output(out_shape, dtype),), (scratch,))
 
 

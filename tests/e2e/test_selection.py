@@ -91,11 +91,16 @@ for shape in [(5, 7), (3, 2500), (2, 9000), (70, 40), (40000,)]:
                         await pycore.cumulative_prod_async(ti.T if len(shape) > 1 else ti, axis=axis,
                                                            include_initial=incl),
                         np.cumulative_prod(xi.T, axis=axis, include_initial=incl, dtype=np.int32))
+# rows of more than BLOCK block totals (BLOCK = 2048 elements): chunks of totals, a workgroup each
+xl = data("int32", (2, 2048 * 2048 + 7))
+await check("cumulative_sum of rows in chunks",
+            await pycore.cumulative_sum_async(await pycore.to_gpu_async(xl), axis=1),
+            np.cumulative_sum(xl, axis=1, dtype=np.int32))
 xu = data("uint32", (3000,))
 await check("cumulative_sum uint32 -> float32",
             await pycore.cumulative_sum_async(await pycore.to_gpu_async(xu), dtype="float32"),
             np.cumsum(xu, dtype=np.float32))
-for n in (1000, 100_000):
+for n in (1000, 100_000, 2048 * 2048 + 5000):
     xf = rng.standard_normal(n).astype(np.float32)
     got = await (await pycore.cumulative_sum_async(await pycore.to_gpu_async(xf[::-1]))).to_numpy_async()
     exact = np.cumsum(xf[::-1].astype(np.float64))

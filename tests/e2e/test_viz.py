@@ -1,7 +1,7 @@
 """The visualization page (/viz.html): every card draws real data from pycore, the benchmark
-streams into the charts, the code on each card pastes into the console, and the page still works
-on the NumPy fallback. Saves the whole page as tests/artifacts/viz.png (the README's docs/viz.png
-is a copy of it)."""
+streams into the charts, the pipelines card draws a pipeline run (loaded, or run in the page), the
+code on each card pastes into the console, and the page still works on the NumPy fallback. Saves
+the whole page as tests/artifacts/viz.png (the README's docs/viz.png is a copy of it)."""
 
 from __future__ import annotations
 
@@ -185,6 +185,11 @@ def test_code_pastes_into_the_console(viz):
 
 
 def test_whole_page_screenshot(viz):
+    from tests.conftest import ROOT
+
+    # the pipelines card with a GPU machine's run (what the page shows once one is loaded)
+    viz.page.set_input_files("#pipe-file", str(ROOT / "docs/bench/pipelines-h100-run17.json"))
+    viz.page.wait_for_function("() => vizState.data.pipelines && vizState.data.pipelines.rows.length === 8")
     viz.page.set_viewport_size({"width": 1400, "height": 900})
     viz.page.evaluate("() => { document.getElementById('drawer').hidden = true; }")  # sticky: hide it
     viz.page.evaluate("() => window.scrollTo(0, 0)")
@@ -234,6 +239,44 @@ def test_a_native_run_is_drawn_beside_a_browser_run(viz):
     assert series[native_name] == sorted(want, key=lambda p: p["x"])
     assert any(label.startswith("gpu · ") and "browser" in label for label in series), list(series)
     assert "NVIDIA H200, native" in viz.page.inner_text("#bench-status")
+
+
+def test_the_pipelines_card_draws_a_loaded_run_and_runs_its_own(viz):
+    import json
+
+    from tests.conftest import ROOT
+
+    path = ROOT / "docs/bench/pipelines-h100-run17.json"  # (scripts/pipeline_bench.py's JSON, on an H100)
+    want = json.loads(path.read_text())
+    viz.page.set_input_files("#pipe-file", str(path))
+    viz.page.wait_for_function("() => vizState.data.pipelines && vizState.data.pipelines.rows.length === 8")
+    labels = viz.page.evaluate("() => vizState.charts['chart-pipes'].data.labels")
+    assert labels == [r["name"] for r in want["rows"]]
+    bars = {d["label"]: d["data"] for d in chart_data(viz, "chart-pipes")}
+    assert list(bars) == ["pycore (calls)", "pycore.jit", "TF.js", "jax-js"]
+    assert bars["pycore.jit"] == [r["pycore_jit"]["resident_ms"] for r in want["rows"]]
+    assert bars["jax-js"] == [min(r["jax"]["resident_ms"], r["jax_jit"]["resident_ms"]) for r in want["rows"]]
+    rates = {d["label"]: d["data"] for d in chart_data(viz, "chart-pipe-gbps")}
+    assert rates["copy kernel"] == [want["copy"]["gbps"]] * 8
+    rows = viz.page.eval_on_selector_all("#pipe-table tbody tr", "rs => rs.map((r) => r.innerText)")
+    assert len(rows) == 8 and "3 calls: matmul, add, relu+" in rows[0], rows
+    assert "pycore.jit replays 1 kernel" in rows[0], rows
+    assert "0.65×" in rows[0]  # (dense: pycore.jit's 1.65 ms over TF.js's 2.55)
+    viz.page.select_option("#pipe-mode", "round_trip")
+    bars = {d["label"]: d["data"] for d in chart_data(viz, "chart-pipes")}
+    assert bars["transfer floor"] == [r["floor_ms"] for r in want["rows"]]
+    viz.page.select_option("#pipe-mode", "resident")
+    # a run in this page (one pipeline, small sizes): pycore as written and jitted, and the peers
+    viz.page.evaluate("() => vizState.runPipelines(['dense'])")
+    got = data(viz, "pipelines")
+    assert [r["name"] for r in got["rows"]] == ["dense"]
+    row = got["rows"][0]
+    assert row["pycore"]["ok"] and row["pycore_jit"]["ok"], row
+    assert row["pycore_jit"]["captured"][0]["replayed"], row
+    assert "tfjs" in row and "floor_ms" in row, row
+    assert "1 pipelines on" in viz.page.inner_text("#pipe-status")
+    code = viz.page.inner_text("#card-pipelines .code pre")
+    assert 'pycore.bench.run_pipelines_async(\n    small=True, names=("dense",)' in code, code
 
 
 def test_backend_choice_says_where_predictions_came_from_and_flags_an_off_one(viz):
