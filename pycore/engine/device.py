@@ -311,8 +311,10 @@ class Device:
         """Give `buf` back to the pool, once no queued work can still read it: when the slices held
         back now are submitted (or dropped). Meanwhile a queued command may take it as its output
         (take_dropped): the next op of a chain of large ones reuses it instead of allocating
-        another, without hurrying the held work (which would end its fusion)."""
-        if not self.slices:
+        another, without hurrying the held work (which would end its fusion). A buffer a captured
+        program holds (capture.py) goes to the pool at once: it is never handed out again, and no
+        command may take it as its output while the program uses it."""
+        if not self.slices or self.pool.held(buf):
             self.pool.release(buf)
             return
         self.released_at[id(buf)] = self.releases

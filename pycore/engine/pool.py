@@ -126,6 +126,10 @@ class BufferPool:
             raise ValueError("only a buffer of this pool can be held")
         self._holds[key] = self._holds.get(key, 0) + 1
 
+    def held(self, buf: Any) -> bool:
+        """Whether a captured program holds `buf` (see hold)."""
+        return id(buf) in self._holds
+
     def unhold(self, buf: Any) -> None:
         """Let go of one hold of `buf`; the last one frees it if its owner released it meanwhile."""
         key = id(buf)

@@ -52,6 +52,20 @@ def test_a_held_buffer_outlives_its_owners_release_and_is_never_handed_out():
     assert pool.acquire(1000, 1, fresh=True) is not pool.acquire(1000, 1)  # (fresh: never a free one)
 
 
+def test_a_held_buffer_dropped_while_work_is_queued_is_never_a_commands_output(gpu):  # noqa: F811
+    dev, _ = gpu
+    const = dev.pool.acquire(64, DATA_USAGE, fresh=True)
+    dev.pool.hold(const)  # (a captured program's constant)
+    dev.enqueue("op", [Dispatch("k", [(const, 64)], (1, 1, 1))], [])  # queued work reads it
+    dev.release(const)  # its array dropped meanwhile: pooled at once, as the program's only
+    assert all(b is not const for s in dev.slices for b in s.after)
+    assert dev.take_dropped(64, DATA_USAGE) is None  # (no command may write it)
+    dev.flush()
+    assert dev.pool.acquire(64, DATA_USAGE) is not const
+    dev.pool.unhold(const)
+    assert dev.pool.acquire(64, DATA_USAGE) is const
+
+
 def test_a_recording_keeps_the_submitted_slices_uploads_and_uniforms(gpu):  # noqa: F811
     dev, fake = gpu
     x = dev.pool.acquire(64, DATA_USAGE)  # an input, made before
