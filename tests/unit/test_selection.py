@@ -285,8 +285,11 @@ def test_scan_plans_pick_a_variant_and_size_the_block_totals():
     n = 3 * BLOCK + 5
     p = plan_scan("sum", Layout.contiguous((2, n)), 1, I32, F32, True, f)
     assert [s.kernel.entry for s in p.steps] == ["scan_reduce", "scan_carry", "scan_down"]
-    assert p.scratch == (4 * 2 * 4,) and p.outputs[0].shape == (2, n + 1) and p.outputs[0].dtype == F32
-    assert p.steps[0].words[:8] == (2, n, 0, 1, 1, 1, 4, 0) and p.steps[1].grid == (2, 1, 1)
+    # (the block totals of 2 rows of 4 blocks, then their prefixes; one chunk of totals per row)
+    assert p.scratch == (8 * 2 * 4,) and p.outputs[0].shape == (2, n + 1) and p.outputs[0].dtype == F32
+    assert p.steps[0].words[:8] == (2, n, 0, 1, 1, 1, 4, 1) and p.steps[1].grid == (2, 1, 1)
+    long = plan_scan("sum", Layout.contiguous((3, BLOCK * BLOCK + 1)), 1, F32, F32, False, f)  # (2 chunks)
+    assert long.steps[0].words[6:8] == (BLOCK + 1, 2) and long.steps[1].grid == (3 * 2, 1, 1)
     assert "f32(src[u32(k)])" in p.steps[0].kernel.source()  # (int32 read as float32)
     one = plan_scan("prod", Layout.contiguous((3, 100)), 1, F32, F32, False, f)
     assert [s.kernel.entry for s in one.steps] == ["scan_down"] and one.steps[0].grid == (3, 1, 1)
