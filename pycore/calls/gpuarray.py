@@ -320,9 +320,9 @@ class GpuArray:
         self.check_usable()
         if self._buffer is None:
             return np.array(self._host, order="C")  # (C order, as read from a GPU)
-        out = np.empty(self.shape, self.dtype)
-        if not out.size:
-            return out
+        count = math.prod(self.shape)
+        if not count:
+            return np.empty(self.shape, self.dtype)
         low, high = self.layout.span()
         size = item_bytes(self.dtype)
         low = low * size // 4 * 4 // size  # (reads start and end on whole words)
@@ -342,11 +342,14 @@ class GpuArray:
         self.check_usable()  # the device may have been lost while reading
         lay = self.layout
         if lay.is_contiguous:
-            values = raw[lay.offset - low:lay.offset - low + out.size].reshape(self.shape)
+            values = raw[lay.offset - low:lay.offset - low + count].reshape(self.shape)
+            if self.dtype != BOOL:
+                return values  # (the words read are the result: no copy)
         else:
             values = np.lib.stride_tricks.as_strided(raw[lay.offset - low:], self.shape,
                                                      [s * size for s in lay.strides]) if all(
                 s >= 0 for s in lay.strides) else _gather(raw, lay, low)
+        out = np.empty(self.shape, self.dtype)
         out[...] = values if self.dtype != BOOL else values != 0
         return out
 
