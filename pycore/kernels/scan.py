@@ -9,13 +9,15 @@ prefixes, a workgroup per chunk of BLOCK of them, which sums the totals before i
 scans its own after that (`scan_carry`, in a scratch buffer), and each block scanned after its
 prefix (`scan_down`). Each element is read twice and written once (a copy reads and writes
 it once). Rows of one block run `scan_down` alone; short rows, rows lying side by side in memory
-and CPU adapters' rows run a thread per row (`scan_serial`).
+and CPU adapters' rows run a thread per row (`scan_serial`). Where the input and output are
+32-bit arrays of one dtype with contiguous rows in whole vec4s (`in_vec4s`), the block passes
+read and write vec4s and keep a block in registers (`scan_reduce4`, `scan_down4`).
 
 >>> from pycore.array.layout import Layout
 >>> f32 = np.dtype("float32")
 >>> p = plan_scan("sum", Layout.contiguous((1 << 24,)), 0, f32, f32, False, Facts())
 >>> [s.kernel.entry for s in p.steps], p.steps[0].grid, p.scratch
-(['scan_reduce', 'scan_carry', 'scan_down'], (8192, 1, 1), (65536,))
+(['scan_reduce4', 'scan_carry', 'scan_down4'], (8192, 1, 1), (65536,))
 >>> p = plan_scan("prod", Layout.contiguous((4096, 5)), 1, f32, f32, True, Facts())
 >>> [s.kernel.entry for s in p.steps], p.outputs[0].shape
 (['scan_serial'], (4096, 6))
@@ -93,6 +95,25 @@ def uses_serial(facts: Facts, rows: int, n: int, stride: int) -> bool:
     )
 
 
+def in_vec4s(layout: Layout, axis: int, src: np.dtype, dtype: np.dtype, include_initial: bool) -> bool:
+    """Whether the block passes can read the input and write the output as vec4s: one 32-bit
+    dtype in and out, the axis the input's stride-1 axis and the output's last, its length and
+    every row's start (the offset, the other axes' strides) multiples of 4, no identity first.
+
+    >>> f32 = np.dtype("float32")
+    >>> in_vec4s(Layout.contiguous((4, 1024)), 1, f32, f32, False)
+    True
+    >>> in_vec4s(Layout.contiguous((4, 1022)), 1, f32, f32, False)  # (rows 1,022 long)
+    False
+    """
+    shape, strides = layout.shape, layout.strides
+    n = shape[axis]
+    return (src == dtype and src.itemsize == 4 and src.kind in "fiu" and not include_initial
+            and axis == len(shape) - 1 and strides[axis] == 1 and n % 4 == 0 and layout.offset % 4 == 0
+            and all(st % 4 == 0 for d, (m, st) in enumerate(zip(shape, strides, strict=True))
+                    if d != axis and m > 1))
+
+
 def plan_scan(
     op: str,
     layout: Layout,
@@ -102,10 +123,12 @@ def plan_scan(
     include_initial: bool,
     facts: Facts,
     serial: bool | None = None,
+    vector: bool = True,
 ) -> Plan:
     """The plan of cumulative `op` ("sum" or "prod") along `axis` (normalized) of an input of
     `layout` and dtype `src`, accumulated and written in `dtype`, C-ordered (the axis one longer
-    with include_initial). serial forces the choice of uses_serial. ValueError for an op not
+    with include_initial). serial forces the choice of uses_serial; vector=False keeps the block
+    passes scalar where in_vec4s would allow vec4s. ValueError for an op not
     known, an empty axis or no rows (the callers answer those on the host), or an input or output
     past one binding."""
     if op not in OPS:
@@ -158,18 +181,19 @@ def plan_scan(
             _kernel(op, src.name, dtype.name, rank, entry), slots, words, grid_for(groups, facts.max_groups)
         )
 
+    v4 = "4" if vector and in_vec4s(layout, axis, src, dtype, include_initial) else ""
     if chosen:
         steps = [step("scan_serial", -(-rows // WORKGROUP))]
     elif blocks == 1:
-        steps = [step("scan_down", rows)]
+        steps = [step("scan_down" + v4, rows)]
     else:
         steps = [
-            step("scan_reduce", rows * blocks),
+            step("scan_reduce" + v4, rows * blocks),
             step("scan_carry", rows * chunks),
-            step("scan_down", rows * blocks),
+            step("scan_down" + v4, rows * blocks),
         ]
     scratch = 8 * rows * blocks if blocks > 1 else 4  # (the block totals, then their prefixes)
     return Plan(tuple(steps), (Output(out_shape, dtype),), (scratch,))
 
 
-__all__ = ["BLOCK", "OPS", "plan_scan", "uses_serial"]
+__all__ = ["BLOCK", "OPS", "in_vec4s", "plan_scan", "uses_serial"]

@@ -100,15 +100,21 @@ xu = data("uint32", (3000,))
 await check("cumulative_sum uint32 -> float32",
             await pycore.cumulative_sum_async(await pycore.to_gpu_async(xu), dtype="float32"),
             np.cumsum(xu, dtype=np.float32))
-for n in (1000, 100_000, 2048 * 2048 + 5000):
+for n in (1000, 100_000, 2048 * 2048 + 5000):  # (reversed: scalar loads; contiguous: vec4s)
     xf = rng.standard_normal(n).astype(np.float32)
-    got = await (await pycore.cumulative_sum_async(await pycore.to_gpu_async(xf[::-1]))).to_numpy_async()
-    exact = np.cumsum(xf[::-1].astype(np.float64))
-    scale = np.cumsum(np.abs(xf[::-1].astype(np.float64)))
-    bound = (np.log2(n) + 16) * np.finfo(np.float32).eps * scale
-    calls += 1
-    if got.dtype != np.float32 or not np.all(np.abs(got - exact) <= bound):
-        failures.append(f"cumulative_sum float32 {n}: error {np.max(np.abs(got - exact) / scale)} of sum |x|")
+    for how, view in (("reversed", xf[::-1]), ("contiguous", xf)):
+        got = await (await pycore.cumulative_sum_async(await pycore.to_gpu_async(view))).to_numpy_async()
+        exact = np.cumsum(view.astype(np.float64))
+        scale = np.cumsum(np.abs(view.astype(np.float64)))
+        bound = (np.log2(n) + 16) * np.finfo(np.float32).eps * scale
+        calls += 1
+        if got.dtype != np.float32 or not np.all(np.abs(got - exact) <= bound):
+            failures.append(f"cumulative_sum float32 {how} {n}: error {np.max(np.abs(got - exact) / scale)}")
+# rows of whole vec4s from an offset view (each row's start a multiple of 4), int32 exactly
+xr = data("int32", (3, 2 * 2048 + 8))
+await check("cumulative_sum of rows of vec4s from an offset",
+            await pycore.cumulative_sum_async((await pycore.to_gpu_async(xr))[1:, 4:], axis=1),
+            np.cumulative_sum(xr[1:, 4:], axis=1, dtype=np.int32))
 d = await pycore.to_gpu_async(data("int32", (4, 6)))
 await check("diff", await pycore.diff_async(d, n=2, prepend=0),
             np.diff(await d.to_numpy_async(), 2, prepend=0).astype(np.int32))

@@ -291,8 +291,22 @@ def test_scan_plans_pick_a_variant_and_size_the_block_totals():
     long = plan_scan("sum", Layout.contiguous((3, BLOCK * BLOCK + 1)), 1, F32, F32, False, f)  # (2 chunks)
     assert long.steps[0].words[6:8] == (BLOCK + 1, 2) and long.steps[1].grid == (3 * 2, 1, 1)
     assert "f32(src[u32(k)])" in p.steps[0].kernel.source()  # (int32 read as float32)
-    one = plan_scan("prod", Layout.contiguous((3, 100)), 1, F32, F32, False, f)
+    one = plan_scan("prod", Layout.contiguous((3, 102)), 1, F32, F32, False, f)
     assert [s.kernel.entry for s in one.steps] == ["scan_down"] and one.steps[0].grid == (3, 1, 1)
+    # rows of whole vec4s, one dtype of 32 bits in and out: the block passes read and write vec4s
+    v4 = plan_scan("sum", Layout.contiguous((3, 2 * BLOCK)), 1, I32, I32, False, f)
+    assert [s.kernel.entry for s in v4.steps] == ["scan_reduce4", "scan_carry", "scan_down4"]
+    assert [s.kernel.entry for s in plan_scan("prod", Layout.contiguous((3, 100)), 1, F32, F32, False,
+                                              f).steps] == ["scan_down4"]
+    scalar = [
+        plan_scan("sum", Layout.contiguous((3, 2 * BLOCK)), 1, I32, F32, False, f),  # (int32 -> float32)
+        plan_scan("sum", Layout.contiguous((3, 2 * BLOCK)), 1, F32, F32, True, f),  # (the identity first)
+        plan_scan("sum", Layout((3, 2 * BLOCK), (2 * BLOCK, 1), 2), 1, F32, F32, False, f),  # (offset 2)
+        plan_scan("sum", Layout((3, 2 * BLOCK), (2 * BLOCK + 2, 1), 0), 1, F32, F32, False, f),  # (rows)
+        plan_scan("sum", Layout((2 * BLOCK, 40), (1, 2 * BLOCK)), 0, F32, F32, False, f),  # (axis not last)
+        plan_scan("sum", Layout.contiguous((3, 2 * BLOCK)), 1, F32, F32, False, f, vector=False),
+    ]
+    assert all(p.steps[-1].kernel.entry == "scan_down" for p in scalar)
     side = plan_scan("sum", Layout.contiguous((100, 5000)), 0, F32, F32, False, f)
     assert [s.kernel.entry for s in side.steps] == ["scan_serial"]  # (rows side by side)
     assert uses_serial(Facts(cpu_adapter=True), 100, 1000, 1) and not uses_serial(
