@@ -47,3 +47,14 @@ fn f32_to_f16(x: f32) -> u32 {
     h = select(h, 0x7e00u, a > 0x7f800000u);
     return sign | h;
 }
+
+// Two f32 values rounded to float16 as f32_to_f16 does, in one word (x.x in the low 16 bits).
+// Where both are zeros or within float16's normal range (the common case), the hardware's
+// conversion of the pair is the answer; a branch, not selects, keeps the rest off that path.
+fn f32x2_to_f16(x: vec2<f32>) -> u32 {
+    let a = bitcast<vec2<u32>>(x) & vec2<u32>(0x7fffffffu);
+    if (all((a <= vec2<u32>(0x477fe000u)) & ((a >= vec2<u32>(0x38800000u)) | (a == vec2<u32>(0u))))) {
+        return pack2x16float(x);
+    }
+    return f32_to_f16(x.x) | (f32_to_f16(x.y) << 16u);
+}

@@ -9,7 +9,9 @@
 // j of thread t of workgroup g is g * 4 * WORKGROUP + j * WORKGROUP + t. For each it splits the
 // flat index into coordinates over the collapsed shape and loads each input at its offset +
 // coordinates . strides; the four values make the vec4 the op's function takes (the generator
-// writes the four lanes out, so they stay in registers). Shapes, offsets and strides are words of
+// writes the four lanes out, so they stay in registers). A thread of a packed output computes
+// four words of it instead (8 or 16 elements: as many bytes as a float32 thread moves), four
+// elements at a time, each four in a block of its own. Shapes, offsets and strides are words of
 // `words` (strides as i32 bits; negative strides walk backwards), so one pipeline serves every
 // shape of a rank: word 0 is the element count of this chunk, word 1 the index of the chunk's
 // first element in the output (a large output is written in chunks that each fit one binding),
@@ -37,7 +39,5 @@ fn strided(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroup
     let first = {{first}};
     let n = word(0u);
     if (first >= n) { return; }
-{{load}}
-{{body}}
-{{store}}
+{{lanes}}
 }

@@ -98,21 +98,40 @@ def convert(expr: str, src: np.dtype, dst: np.dtype) -> str:
     return f"vec4<{target}>({expr})"
 
 
-SPREAD = "(t / WORKGROUP) * (4u * WORKGROUP) + t % WORKGROUP"  # a thread's first element, its others a
-# workgroup's width apart, so each load and store instruction of a workgroup touches neighbouring words
+SPREAD = "(t / WORKGROUP) * (4u * WORKGROUP) + t % WORKGROUP"  # a thread's first element (word), its
+# others a workgroup's width apart, so each load and store instruction of a workgroup touches
+# neighbouring words
 
 
-def _lanes(out: np.dtype) -> tuple[str, list[str]]:
-    """(a thread's first element, each of its four elements) in the output's chunk, as WGSL. A
-    packed output is written a word at a time, so a word's elements are one thread's: an 8-bit
-    output's four are one word (word t), a 16-bit output's two pairs are two words a workgroup's
-    width apart (neighbouring threads, neighbouring words, as the 32-bit layout)."""
+def per_thread(out: np.dtype) -> int:
+    """Output elements a thread computes: four 32-bit words of them (four of 32 bits or more, eight
+    of 16 bits, sixteen of 8), so a packed array's thread moves as many bytes as a float32 one's.
+
+    >>> per_thread(np.dtype("float32")), per_thread(np.dtype("float16")), per_thread(np.dtype("uint8"))
+    (4, 8, 16)
+    """
+    return 4 * (4 // out.itemsize) if packed(out) else PER_THREAD
+
+
+def _lanes(out: np.dtype) -> tuple[str, list[list[str]]]:
+    """(a thread's first element, its elements in groups of four: a vec4 each) in the output's
+    chunk, as WGSL. A thread's words are a workgroup's width apart (neighbouring threads,
+    neighbouring words). A packed output is written a word at a time, so a word's elements are
+    one thread's: each of an 8-bit output's groups is one word, each of a 16-bit output's two.
+
+    >>> _lanes(np.dtype("float16"))[1][1][1:3]  # (a thread's third and fourth words)
+    ['first + 4u * WORKGROUP + 1u', 'first + 6u * WORKGROUP + 0u']
+    """
     if not packed(out):
-        return SPREAD, [f"first + {j}u * WORKGROUP" for j in range(PER_THREAD)]
-    if out.itemsize == 1:
-        return "4u * t", [f"first + {j}u" for j in range(PER_THREAD)]
-    first = "2u * ((t / WORKGROUP) * (2u * WORKGROUP) + t % WORKGROUP)"
-    return first, [f"first + {j % 2}u + {j // 2}u * 2u * WORKGROUP" for j in range(PER_THREAD)]
+        return SPREAD, [[f"first + {j}u * WORKGROUP" for j in range(PER_THREAD)]]
+    per = 4 // out.itemsize  # (elements in a word)
+    first = f"{per}u * ({SPREAD})"
+    groups = []
+    for g in range(per):  # (words g * 4 / per ... of the thread's four: element e of word k is
+        words = [(g * 4 + j) // per for j in range(PER_THREAD)]  # first + per * k * WORKGROUP + e)
+        groups.append([f"first + {per * k}u * WORKGROUP + {(g * 4 + j) % per}u" if k else
+                       f"first + {(g * 4 + j) % per}u" for j, k in enumerate(words)])
+    return first, groups
 
 
 def _whole(dtype: np.dtype, offset: int, strides: tuple[int, ...], out: np.dtype) -> bool:
@@ -337,10 +356,10 @@ def scalar_vec4(dtype: np.dtype, at: int) -> str:
 
 
 def program_lines(program: tuple[tuple[str, tuple[int, ...], str, bool, str, int], ...],
-                  dtypes: list[np.dtype], values: list[str], param_at: int) -> list[str]:
+                  dtypes: list[np.dtype], values: list[str], param_at: int, suffix: str = "") -> list[str]:
     """WGSL computing `program` (as `_kernel` takes it) on vec4 values of the operands (their
     dtypes and WGSL `values`), its f32 parameters from uniform words param_at on: call c's value
-    is `v<c>`, of its out dtype as stored (bool as u32 0 or 1).
+    is `v<c><suffix>`, of its out dtype as stored (bool as u32 0 or 1).
 
     >>> f32 = np.dtype("float32")
     >>> program_lines((("exp_f32", (0,), "float32", False, "float32", 0),), [f32], ["a0"], 4)
@@ -351,7 +370,7 @@ def program_lines(program: tuple[tuple[str, tuple[int, ...], str, bool, str, int
     for c, (function, args, compute, returns_bool, out, n_params) in enumerate(program):
         compute_dt = np.dtype(compute)
         xs = [convert(values[a], dtypes[a], compute_dt) if a >= 0
-              else convert(f"v{-a - 1}", np.dtype(program[-a - 1][4]), compute_dt) for a in args]
+              else convert(f"v{-a - 1}{suffix}", np.dtype(program[-a - 1][4]), compute_dt) for a in args]
         xs += [f"bitcast<f32>(word({param + i}u))" for i in range(n_params)]
         param += n_params
         result = f"{function}({', '.join(xs)})"
@@ -360,7 +379,7 @@ def program_lines(program: tuple[tuple[str, tuple[int, ...], str, bool, str, int
         else:  # (a complex function giving a real value, abs, gives it as float32)
             gives = F32 if compute_dt.kind == "c" and np.dtype(out).kind != "c" else compute_dt
             result = convert(result, gives, np.dtype(out))
-        body.append(f"    let v{c} = {result};")
+        body.append(f"    let v{c}{suffix} = {result};")
     return body
 
 
@@ -384,83 +403,97 @@ def _kernel(
     n_words = param_at + sum(c[5] for c in program)
     out_dt = np.dtype(program[-1][4])
     packed_out = packed(out_dt)
-    first, at = _lanes(out_dt)
-    inputs: list[str] = []
-    load: list[str] = []
-    values: list[str] = []
-    for lane in range(PER_THREAD):  # written out: the lanes' values stay in registers
-        load.append(f"    let i{lane} = word(1u) + min({at[lane]}, n - 1u);")
-        if rank > 1:
-            load.append(f"    var rem{lane} = i{lane};")
-        for d in reversed(range(1, rank)):
-            load.append(f"    let c{d}_{lane} = rem{lane} % word({shape_at + d}u);")
-            load.append(f"    rem{lane} = rem{lane} / word({shape_at + d}u);")
-        load.append(f"    let c0_{lane} = {'rem' if rank > 1 else 'i'}{lane};")
-    scalar_k = 0
+    first, groups = _lanes(out_dt)
+    inputs = []
     for k, (name, scalar) in enumerate(operands):
         dt = np.dtype(name)
-        t = "f32" if dt.kind == "c" else value_type(dt)
-        if scalar:
-            values.append(scalar_vec4(dt, scalar_at + scalar_k))
-            scalar_k += _words(name)
-            continue
-        j = arrays.index(k)
-        if dt.kind == "c":  # (two f32 words an element: a C4 of the real parts and the imaginary ones)
-            inputs.append(f"@group(0) @binding({j}) var<storage, read> in{j}: array<f32>;")
-            re: list[str] = []
-            im: list[str] = []
-            for lane in range(PER_THREAD):
-                terms = " + ".join(f"i32(c{d}_{lane}) * iword({stride_at + j * rank + d}u)"
-                                   for d in range(rank))
-                load.append(f"    let e{k}_{lane} = 2u * u32(iword({2 + j}u) + {terms});")
-                re.append(f"in{j}[e{k}_{lane}]")
-                im.append(f"in{j}[e{k}_{lane} + 1u]")
-            load.append(f"    let a{k} = C4(vec4<f32>({', '.join(re)}), vec4<f32>({', '.join(im)}));")
-            values.append(f"a{k}")
-            continue
-        stored = "u32" if packed(dt) else t
-        inputs.append(f"@group(0) @binding({j}) var<storage, read> in{j}: array<{stored}>;")
-        lanes = []
-        if whole and whole[j]:  # a word holds one output word's elements: one load for them
-            per = 4 // dt.itemsize
-            for w in range(PER_THREAD // per):
-                load.append(f"    let w{k}_{w} = in{j}[(u32(iword({2 + j}u)) + i{w * per}) / {per}u];")
-                if dt.kind == "f":
-                    load.append(f"    let h{k}_{w} = unpack2x16float(w{k}_{w});")
-                    lanes += [f"h{k}_{w}.x", f"h{k}_{w}.y"]
-                else:
-                    word = f"bitcast<i32>(w{k}_{w})" if dt.kind == "i" else f"w{k}_{w}"
-                    bits = 8 * dt.itemsize
-                    lanes += [f"extractBits({word}, {e * bits}u, {bits}u)" for e in range(per)]
-        for lane in range(PER_THREAD if not (whole and whole[j]) else 0):
-            terms = " + ".join(f"i32(c{d}_{lane}) * iword({stride_at + j * rank + d}u)"
-                               for d in range(rank))
-            index = f"u32(iword({2 + j}u) + {terms})"
-            if packed(dt):
-                load.append(f"    let e{k}_{lane} = {index};")
-                lanes.append(load_packed(f"in{j}", f"e{k}_{lane}", dt))
-            else:
-                lanes.append(f"in{j}[{index}]")
-        load.append(f"    let a{k} = vec4<{t}>({', '.join(lanes)});")
-        values.append(f"a{k}")
-    body = program_lines(program, [np.dtype(n) for n, _ in operands], values, param_at)
-    body.append(f"    let y = v{len(program) - 1};")
+        if not scalar:
+            stored = "f32" if dt.kind == "c" else "u32" if packed(dt) else value_type(dt)
+            inputs.append(f"@group(0) @binding({arrays.index(k)}) var<storage, read> in{arrays.index(k)}: "
+                          f"array<{stored}>;")
     verbatim = (len(program) == 1 and program[0][0].startswith("copy_") and n_arr == 1 and bool(whole)
                 and whole[0] and np.dtype(operands[arrays[0]][0]) == out_dt)  # (words: NaNs keep their bits)
-    if packed_out:  # whole words: the four elements of 8 bits, or two words of two 16-bit ones
-        per = 4 // out_dt.itemsize
-        store = []
-        for w in range(PER_THREAD // per):
-            word_value = pack_word([f"y[{w * per + e}]" for e in range(per)], out_dt)
-            if verbatim:
-                word_value = f"w{arrays[0]}_{w}"
-            lead = at[w * per]
-            store.append(f"    if ({lead} < n) {{ out[({lead}) / {per}u] = {word_value}; }}")
-    elif out_dt.kind == "c":
-        store = [f"    if ({at[j]} < n) {{ out[2u * ({at[j]})] = y.re[{j}]; "
-                 f"out[2u * ({at[j]}) + 1u] = y.im[{j}]; }}" for j in range(PER_THREAD)]
-    else:
-        store = [f"    if ({at[j]} < n) {{ out[{at[j]}] = y[{j}]; }}" for j in range(PER_THREAD)]
+
+    def group(at: list[str], g: str) -> tuple[list[str], list[str]]:
+        """(loads, then arithmetic and stores) of the four elements at `at`, their names ending in
+        `g` (written out: the lanes' values stay in registers)."""
+        load: list[str] = []
+        values: list[str] = []
+        for lane in range(PER_THREAD):
+            load.append(f"    let i{lane}{g} = word(1u) + min({at[lane]}, n - 1u);")
+            if rank > 1:
+                load.append(f"    var rem{lane}{g} = i{lane}{g};")
+            for d in reversed(range(1, rank)):
+                load.append(f"    let c{d}_{lane}{g} = rem{lane}{g} % word({shape_at + d}u);")
+                load.append(f"    rem{lane}{g} = rem{lane}{g} / word({shape_at + d}u);")
+            load.append(f"    let c0_{lane}{g} = {'rem' if rank > 1 else 'i'}{lane}{g};")
+        scalar_k = 0
+        for k, (name, scalar) in enumerate(operands):
+            dt = np.dtype(name)
+            t = "f32" if dt.kind == "c" else value_type(dt)
+            if scalar:
+                values.append(scalar_vec4(dt, scalar_at + scalar_k))
+                scalar_k += _words(name)
+                continue
+            j = arrays.index(k)
+            if dt.kind == "c":  # (two f32 words an element: a C4 of the real parts and the imaginary ones)
+                re: list[str] = []
+                im: list[str] = []
+                for lane in range(PER_THREAD):
+                    terms = " + ".join(f"i32(c{d}_{lane}{g}) * iword({stride_at + j * rank + d}u)"
+                                       for d in range(rank))
+                    load.append(f"    let e{k}_{lane}{g} = 2u * u32(iword({2 + j}u) + {terms});")
+                    re.append(f"in{j}[e{k}_{lane}{g}]")
+                    im.append(f"in{j}[e{k}_{lane}{g} + 1u]")
+                load.append(f"    let a{k}{g} = C4(vec4<f32>({', '.join(re)}), vec4<f32>({', '.join(im)}));")
+                values.append(f"a{k}{g}")
+                continue
+            lanes = []
+            if whole and whole[j]:  # a word holds one output word's elements: one load for them
+                per = 4 // dt.itemsize
+                for w in range(PER_THREAD // per):
+                    at_word = f"(u32(iword({2 + j}u)) + i{w * per}{g}) / {per}u"
+                    load.append(f"    let w{k}_{w}{g} = in{j}[{at_word}];")
+                    if dt.kind == "f":
+                        load.append(f"    let h{k}_{w}{g} = unpack2x16float(w{k}_{w}{g});")
+                        lanes += [f"h{k}_{w}{g}.x", f"h{k}_{w}{g}.y"]
+                    else:
+                        word = f"bitcast<i32>(w{k}_{w}{g})" if dt.kind == "i" else f"w{k}_{w}{g}"
+                        bits = 8 * dt.itemsize
+                        lanes += [f"extractBits({word}, {e * bits}u, {bits}u)" for e in range(per)]
+            for lane in range(PER_THREAD if not (whole and whole[j]) else 0):
+                terms = " + ".join(f"i32(c{d}_{lane}{g}) * iword({stride_at + j * rank + d}u)"
+                                   for d in range(rank))
+                index = f"u32(iword({2 + j}u) + {terms})"
+                if packed(dt):
+                    load.append(f"    let e{k}_{lane}{g} = {index};")
+                    lanes.append(load_packed(f"in{j}", f"e{k}_{lane}{g}", dt))
+                else:
+                    lanes.append(f"in{j}[{index}]")
+            load.append(f"    let a{k}{g} = vec4<{t}>({', '.join(lanes)});")
+            values.append(f"a{k}{g}")
+        body = program_lines(program, [np.dtype(n) for n, _ in operands], values, param_at, g)
+        body.append(f"    let y{g} = v{len(program) - 1}{g};")
+        if packed_out:  # whole words: the four elements of 8 bits, or two words of two 16-bit ones
+            per = 4 // out_dt.itemsize
+            store = []
+            for w in range(PER_THREAD // per):
+                word_value = pack_word([f"y{g}[{w * per + e}]" for e in range(per)], out_dt)
+                if verbatim:
+                    word_value = f"w{arrays[0]}_{w}{g}"
+                lead = at[w * per]
+                store.append(f"    if ({lead} < n) {{ out[({lead}) / {per}u] = {word_value}; }}")
+        elif out_dt.kind == "c":
+            store = [f"    if ({at[j]} < n) {{ out[2u * ({at[j]})] = y{g}.re[{j}]; "
+                     f"out[2u * ({at[j]}) + 1u] = y{g}.im[{j}]; }}" for j in range(PER_THREAD)]
+        else:
+            store = [f"    if ({at[j]} < n) {{ out[{at[j]}] = y{g}[{j}]; }}" for j in range(PER_THREAD)]
+        return load, body + store
+
+    parts = [group(at, f"_{k}" if len(groups) > 1 else "") for k, at in enumerate(groups)]
+    lines = [line for load, _ in parts for line in load] + [line for _, rest in parts for line in rest]
+    # (every group's loads before any store: the compiler keeps loads after a store in order, as
+    # the output could alias an input, and a thread's loads in flight set a packed kernel's pace)
     flags = iter(whole or [False] * n_arr)
     marks = [_type_name(np.dtype(n)) + ("" if s else "[w]" if next(flags) else f"[{rank}]")
              for n, s in operands]
@@ -477,9 +510,7 @@ def _kernel(
             .replace("{{first}}", first)
             .replace("{{meta}}", str(n_arr + 1))
             .replace("{{meta_vec4s}}", str(-(-n_words // 4)))
-            .replace("{{load}}", "\n".join(load))
-            .replace("{{body}}", "\n".join(body))
-            .replace("{{store}}", "\n".join(store))
+            .replace("{{lanes}}", "\n".join(lines))
         )
         names = [n for n, _ in operands] + [c[2] for c in program] + [c[4] for c in program]
         complex_lib = [wgsl_template("complex")] if "complex64" in names else []
@@ -662,7 +693,7 @@ def plan_expr(expr: Expr, facts: Facts) -> Plan:
     steps = []
     for first in range(0, max(total, 1), chunk):
         count = min(chunk, total - first)
-        groups = -(-count // (WORKGROUP * PER_THREAD))
+        groups = -(-count // (WORKGROUP * per_thread(out)))
         slots = (
             *[Slot("in", j) for j in range(len(arrays))],
             Slot("out", 0, first * size, storage_bytes((count,), out)),
@@ -672,5 +703,5 @@ def plan_expr(expr: Expr, facts: Facts) -> Plan:
     return Plan(tuple(steps), (Output(tuple(shape), out),), expr=expr if len(steps) == 1 else None)
 
 
-__all__ = ["Call", "Expr", "Operand", "convert", "inline", "nested", "plan_elementwise", "plan_expr",
-           "program_lines", "scalar_vec4", "storage_bytes"]
+__all__ = ["Call", "Expr", "Operand", "convert", "inline", "nested", "per_thread", "plan_elementwise",
+           "plan_expr", "program_lines", "scalar_vec4", "storage_bytes"]

@@ -196,11 +196,14 @@ def load_packed(buffer: str, index: str, dtype: np.dtype) -> str:
 
 def pack_word(values: list[str], dtype: np.dtype) -> str:
     """WGSL of one u32 word holding the values (expressions of `value_type`, lowest element first)
-    of a packed `dtype`: integers keep their low bits (they wrap), float16 rounds to nearest even.
+    of a packed `dtype`: integers keep their low bits (they wrap), float16 rounds to nearest even
+    (a word's two at once).
 
     >>> pack_word(["a", "b"], np.dtype("uint16"))
     '(a & 0xffffu) | ((b & 0xffffu) << 16u)'
     """
+    if dtype.kind == "f" and len(values) == 2:
+        return f"f32x2_to_f16(vec2<f32>({values[0]}, {values[1]}))"
     bits = 8 * dtype.itemsize
     mask = f"0x{(1 << bits) - 1:x}u"
     terms = []

@@ -70,6 +70,25 @@ def test_elementwise_plans_unpack_inputs_and_write_whole_words():
     assert plan.outputs[0].dtype == f16
 
 
+def test_a_packed_output_thread_computes_four_words_and_loads_them_all_before_storing():
+    f32, f16, u8 = np.dtype("float32"), np.dtype("float16"), np.dtype("uint8")
+    n = 1 << 20
+    grids = {}
+    for dt, compute in ((f32, f32), (f16, f32), (u8, np.dtype("uint32"))):
+        operands = [Operand(dt, Layout.contiguous((n,))), Operand(dt, Layout.contiguous((n,)))]
+        plan = plan_elementwise("add", f"add_{wgsl_type(compute)}", operands, compute, dt, (n,), Facts())
+        step = plan.steps[0]
+        assert isinstance(step, Step)
+        grids[dt.name] = step.grid
+        body = step.kernel.source().split("fn strided(")[1]
+        # (a store before a later load would keep that load waiting: the output could alias an input)
+        assert body.rindex("in1[") < body.index("out["), dt
+    assert grids == {"float32": (n // 1024, 1, 1), "float16": (n // 2048, 1, 1), "uint8": (n // 4096, 1, 1)}
+    f16_body = plan_elementwise("add", "add_f32", [Operand(f16, Layout.contiguous((n,)))] * 2, f32, f16, (n,),
+                                Facts()).steps[0].kernel.source()
+    assert "f32x2_to_f16(vec2<f32>(y_1[2], y_1[3]))" in f16_body  # (a word's two elements at once)
+
+
 def test_a_large_packed_output_is_written_in_chunks_that_start_where_a_binding_can():
     u8 = np.dtype("uint8")
     facts = Facts(max_binding=1000, offset_align=256)
