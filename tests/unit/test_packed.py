@@ -112,6 +112,11 @@ def test_reductions_read_packed_sources_and_accumulate_in_32_bits():
     rows = plan_reduction(c, Layout.contiguous((6, 10)), (1,), f16, Facts())  # (rows: two elements a load)
     source = rows.steps[0].kernel.source()  # type: ignore[union-attr]
     assert "unpack2x16float(w)" in source and "float16/words" in rows.steps[0].kernel.name  # type: ignore[union-attr]
+    # a sum of words keeps eight loads in flight per thread (each step waits on the last), max four
+    assert "let x7 = value(" in source and rows.steps[0].kernel.name.startswith("reduce:sum:float16/words/8[")  # type: ignore[union-attr]
+    top = plan_reduction(Combine("max", np.dtype("float32"), -np.inf), Layout.contiguous((6, 10)), (1,), f16,
+                         Facts())
+    assert "/words[" in top.steps[0].kernel.name and "let x4 = " not in top.steps[0].kernel.source()  # type: ignore[union-attr]
     odd = plan_reduction(c, Layout.contiguous((6, 9)), (1,), f16, Facts())  # (an odd row: elements)
     assert "words" not in odd.steps[0].kernel.name  # type: ignore[union-attr]
     # columns of even rows: a thread reduces two neighbouring columns from each word, and writes both
