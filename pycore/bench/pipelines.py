@@ -355,7 +355,8 @@ async def pycore_resident_async(p: Pipeline, xs: list[np.ndarray], count: int,
         out = {"ms": statistics.median(runs), "runs": runs, "result": result, "calls": calls,
                "fused_away": fused_away}
         if isinstance(run, Jitted):  # (its kernels' GPU time from timestamps, None where there are
-            out["captured"] = run.captures()  # none; right after the chains, with the GPU clocked up)
+            out["captured"] = run.captures()  # none; the GPU kept busy for WARM_S first: the chain's
+            await _warm_async(lambda: run.kernel_ms_async(*gs), WARM_S)  # readback let it clock down)
             out["kernel_ms"] = await run.kernel_ms_async(*gs)
             run.clear()
     finally:
