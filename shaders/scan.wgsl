@@ -78,6 +78,18 @@ fn row_bases(row: u32) -> vec2<i32> {
     return vec2<i32>(ib, ob);
 }
 
+// Every thread's `acc` combined (a tree in workgroup memory), returned to every thread. Called by
+// every thread of the workgroup.
+fn workgroup_total(t: u32, acc: {{out_type}}) -> {{out_type}} {
+    sums[t] = acc;
+    workgroupBarrier();
+    for (var d = WORKGROUP / 2u; d > 0u; d = d / 2u) {
+        if (t < d) { sums[t] = combine(sums[t], sums[t + d]); }
+        workgroupBarrier();
+    }
+    return sums[0];
+}
+
 fn combine2(a: vec2<{{out_type}}>, b: vec2<{{out_type}}>) -> vec2<{{out_type}}> {
     return vec2<{{out_type}}>(combine(a.x, b.x), combine(a.y, b.y));
 }
@@ -171,13 +183,8 @@ fn scan_reduce(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_
         let e = first + t + k * WORKGROUP;
         if (e < word(1u)) { acc = combine(acc, load(b.x + i32(e) * iword(3u))); }
     }
-    sums[t] = acc;
-    workgroupBarrier();
-    for (var d = WORKGROUP / 2u; d > 0u; d = d / 2u) {
-        if (t < d) { sums[t] = combine(sums[t], sums[t + d]); }
-        workgroupBarrier();
-    }
-    if (t == 0u) { totals[g] = sums[0]; }
+    let total = workgroup_total(t, acc);
+    if (t == 0u) { totals[g] = total; }
 }
 
 @compute @workgroup_size(WORKGROUP)
@@ -197,13 +204,7 @@ fn scan_carry(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_i
         for (var k = 0u; k < 4u; k = k + 1u) { acc[k] = combine(acc[k], totals[row + e + k * WORKGROUP]); }
     }
     for (; e < first; e = e + WORKGROUP) { acc[0] = combine(acc[0], totals[row + e]); }
-    sums[t] = combine(combine(acc[0], acc[1]), combine(acc[2], acc[3]));
-    workgroupBarrier();
-    for (var d = WORKGROUP / 2u; d > 0u; d = d / 2u) {
-        if (t < d) { sums[t] = combine(sums[t], sums[t + d]); }
-        workgroupBarrier();
-    }
-    let before = sums[0];
+    let before = workgroup_total(t, combine(combine(acc[0], acc[1]), combine(acc[2], acc[3])));
     for (var k = 0u; k < ITEMS; k = k + 1u) {
         let e = t + k * WORKGROUP;
         var v = identity();
@@ -271,13 +272,8 @@ fn scan_reduce4(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup
             acc = combine(acc, combine(combine(v.x, v.y), combine(v.z, v.w)));
         }
     }
-    sums[t] = acc;
-    workgroupBarrier();
-    for (var d = WORKGROUP / 2u; d > 0u; d = d / 2u) {
-        if (t < d) { sums[t] = combine(sums[t], sums[t + d]); }
-        workgroupBarrier();
-    }
-    if (t == 0u) { totals[g] = sums[0]; }
+    let total = workgroup_total(t, acc);
+    if (t == 0u) { totals[g] = total; }
 }
 
 @compute @workgroup_size(WORKGROUP)
