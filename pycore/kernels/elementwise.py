@@ -127,10 +127,12 @@ def _lanes(out: np.dtype) -> tuple[str, list[list[str]]]:
     per = 4 // out.itemsize  # (elements in a word)
     first = f"{per}u * ({SPREAD})"
     groups = []
-    for g in range(per):  # (words g * 4 / per ... of the thread's four: element e of word k is
-        words = [(g * 4 + j) // per for j in range(PER_THREAD)]  # first + per * k * WORKGROUP + e)
-        groups.append([f"first + {per * k}u * WORKGROUP + {(g * 4 + j) % per}u" if k else
-                       f"first + {(g * 4 + j) % per}u" for j, k in enumerate(words)])
+    for g in range(per):
+        lanes = []
+        for j in range(PER_THREAD):
+            k, e = divmod(4 * g + j, per)  # (element e of the thread's word k)
+            lanes.append(f"first + {per * k}u * WORKGROUP + {e}u" if k else f"first + {e}u")
+        groups.append(lanes)
     return first, groups
 
 
