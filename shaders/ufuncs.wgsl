@@ -191,7 +191,11 @@ fn m_exp(x: f32) -> f32 {
     if (x < -104.0) { return 0.0; }
     let k = round(x * INV_LN2);
     let r = (x - k * LN2_HI) - k * LN2_LO;
-    return scale2(1.0 + expm1_poly(r), i32(k));
+    let p = 1.0 + expm1_poly(r);  // (in [0.7, 1.42])
+    if (k >= -125.0 && k <= 127.0) {  // a normal result: k added to p's exponent, as scale2 would
+        return bitcast<f32>(bitcast<i32>(p) + (i32(k) << 23u));
+    }
+    return scale2(p, i32(k));
 }
 
 fn m_expm1(x: f32) -> f32 {
