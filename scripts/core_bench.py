@@ -219,6 +219,7 @@ np.sort(keys_host, kind="stable")
 out["numpy_sort_16M_ms"] = (_time.perf_counter() - _t) * 1e3
 for name, c, axes in [("sum axis=0", total, (0,)), ("sum axis=1", total, (1,)), ("sum all", total, (0, 1)),
                       ("max axis=0", Combine("max", f32, -np.inf), (0,)),
+                      ("max axis=1", Combine("max", f32, -np.inf), (1,)),
                       ("mean axis=1", Combine("sum", f32, 0.0, finish="scale"), (1,)),
                       ("argmax axis=1", arg, (1,)), ("argmax axis=0", arg, (0,)),
                       ("argmax all", arg, (0, 1))]:
@@ -249,6 +250,9 @@ cases["add float16"] = (lambda: ewp("add_f32", [A16, B16], A.shape, f32, f16), [
 cases["exp float16"] = (lambda: ewp("exp_f32", [A16], A.shape, f32, f16), [A16], big_bytes)
 cases["sum axis=1 float16"] = (lambda: plan_reduction(total, A16.layout, (1,), f16, f), [A16], big_bytes // 2)
 cases["sum axis=0 float16"] = (lambda: plan_reduction(total, A16.layout, (0,), f16, f), [A16], big_bytes // 2)
+top = Combine("max", f32, -np.inf)
+cases["max axis=1 float16"] = (lambda: plan_reduction(top, A16.layout, (1,), f16, f), [A16], big_bytes // 2)
+cases["max axis=0 float16"] = (lambda: plan_reduction(top, A16.layout, (0,), f16, f), [A16], big_bytes // 2)
 i32, i8 = np.dtype(np.int32), np.dtype(np.int8)
 cases["add int8"] = (lambda: ewp("add_i32", [A8, A8], A.shape, i32, i8), [A8, A8], 3 * big_bytes // 4)
 cases["int8 (image data) to float32"] = (lambda: ewp("copy_f32", [A8], A.shape, f32, f32), [A8],
@@ -509,6 +513,7 @@ def main(argv: list[str]) -> int:
         print("packed dtypes: elements per second against the same op on float32 (target: float16 >= 1.8)")
         for k, base in (("copy float16", "copy"), ("add float16", "add contiguous"), ("exp float16", "exp"),
                         ("sum axis=1 float16", "sum axis=1"), ("sum axis=0 float16", "sum axis=0"),
+                        ("max axis=1 float16", "max axis=1"), ("max axis=0 float16", "max axis=0"),
                         ("add int8", "add contiguous"), ("int8 (image data) to float32", "copy"),
                         ("add complex64", "add contiguous"), ("multiply complex64", "add contiguous"),
                         ("exp complex64", "exp"), ("abs complex64 (float32 out)", "abs")):

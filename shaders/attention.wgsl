@@ -5,7 +5,9 @@
 // A workgroup of BR threads takes BR consecutive queries of one batch entry, a thread each: its
 // query row (times the scale) and its output row stay in registers. The keys are walked in tiles
 // of BC: the workgroup loads a tile of k and of v into workgroup memory (each element once, by
-// neighbouring threads), then each thread computes its BC scores, the tile's maximum, and folds
+// neighbouring threads; on a GPU each thread reads its part of the next tile into registers
+// before computing on this one, so the loads' latency hides behind the arithmetic),
+// then each thread computes its BC scores, the tile's maximum, and folds
 // the tile into a running softmax (the running maximum m, the sum l of exp(score - m), and the
 // output row scaled by exp(m_old - m_new) before the tile's exp(score - m) v_j are added): no
 // score is kept past its tile. With is_causal, tiles past the block's last query are skipped.
@@ -85,23 +87,12 @@ fn attend(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: v
     var l = 0.0;
     var s: array<f32, BC>;
 {{last}}
+{{fetch_first}}
     for (var j0 = 0u; j0 < last; j0 = j0 + BC) {
         workgroupBarrier();  // (every thread is done with the last tile)
-        for (var e = t; e < BC * D4 * 4u; e = e + BR) {
-            let j = e / (D4 * 4u);
-            let c = e % (D4 * 4u);
-            let kj = j0 + j;
-            let x = k[u32(kb + i32(min(kj, n_k - 1u)) * iword(14u) + i32(min(c, d - 1u)) * iword(15u))];
-            kt[j * D4 + c / 4u][c % 4u] = select(0.0, x, kj < n_k && c < d);
-        }
-        for (var e = t; e < BC * V4 * 4u; e = e + BR) {
-            let j = e / (V4 * 4u);
-            let c = e % (V4 * 4u);
-            let kj = j0 + j;
-            let x = v[u32(vb + i32(min(kj, n_k - 1u)) * iword(16u) + i32(min(c, dv - 1u)) * iword(17u))];
-            vt[j * V4 + c / 4u][c % 4u] = select(0.0, x, kj < n_k && c < dv);
-        }
+{{tile_in}}
         workgroupBarrier();
+{{fetch_next}}
         var top = neg_inf;
         for (var j = 0u; j < {{bc_n}}; j = j + 1u) {
             var acc = vec4<f32>(0.0);

@@ -373,13 +373,20 @@ fn m_atan2(y: f32, x: f32) -> f32 {
     } else if (is_inf(x)) {
         r = select(0.0, PI_HI, west);
     } else {
-        var a: f32;
-        // (both scaled by 1/4 where the larger passes 2^126: see divide_f32)
+        // atan(lo / hi) in one division: of lo / hi itself up to tan(π/8), else of
+        // (lo - hi) / (lo + hi), whose atan is π/4 less (both scaled by 1/4 where the larger passes
+        // 2^126: see divide_f32)
         let s = select(1.0, 0.25, max(ax, ay) > 8.507059e37);
-        if (ay > ax) {
-            a = PIO2_HI - (atan_pos((ax * s) / (ay * s)) - PIO2_LO);
+        let hi = max(ax, ay) * s;
+        let lo = min(ax, ay) * s;
+        var a: f32;
+        if (lo > 0.41421356 * hi) {
+            a = 0.7853981852531433 + (atan_poly((lo - hi) / (lo + hi)) - 2.1855694143368964e-08);
         } else {
-            a = atan_pos((ay * s) / (ax * s));
+            a = atan_poly(lo / hi);
+        }
+        if (ay > ax) {
+            a = PIO2_HI - (a - PIO2_LO);
         }
         r = select(a, PI_HI - (a - PI_LO), west);
     }
@@ -502,11 +509,18 @@ fn m_hypot(x: f32, y: f32) -> f32 {
     return scale2(sqrt(h * h + l * l), e);
 }
 
+// log(1 + e) for e in [0, 1]: m_log1p's two branches there, without its checks (above tan(π/8),
+// 1 + e = 2 (1 + f) with f = (e - 1) / 2 exact)
+fn log1p_unit(e: f32) -> f32 {
+    if (e <= 0.41421356) { return log_near1(e); }
+    return LN2_HI + (log_near1((e - 1.0) * 0.5) + LN2_LO);
+}
+
 fn m_logaddexp(x: f32, y: f32) -> f32 {
     if (is_nan(x) || is_nan(y)) { return nan_like(x); }
     if (x == y) { return x + LN2; }  // (also both infinite)
     let m = max(x, y);
-    return m + m_log1p(m_exp(-abs(x - y)));
+    return m + log1p_unit(m_exp(-abs(x - y)));
 }
 
 // the float as an integer in the floats' order (-0 and 0 both 0), for nextafter
@@ -529,10 +543,10 @@ fn m_nextafter(x: f32, y: f32) -> f32 {
 fn pow_core(ax: f32, y: f32) -> f32 {
     let ef = log_reduce(ax);
     let f = ef.y;
-    let d = 2.0 + f;
-    let s_hi = hi12(f / d);  // s = f / (2 + f) in two parts: s_lo from the exact f - s_hi (2 + f)
+    let inv_d = 1.0 / (2.0 + f);  // (one division: s_hi needs 12 good bits, s_lo is a correction)
+    let s_hi = hi12(f * inv_d);  // s = f / (2 + f) in two parts: s_lo from the exact f - s_hi (2 + f)
     let f_h = hi12(f);
-    let s_lo = (((f - 2.0 * s_hi) - s_hi * f_h) - s_hi * (f - f_h)) / d;
+    let s_lo = (((f - 2.0 * s_hi) - s_hi * f_h) - s_hi * (f - f_h)) * inv_d;
     let s = s_hi + s_lo;
     let z = s * s;
     let t = s * z * (1.0 / 3.0 + z * (1.0 / 5.0 + z * (1.0 / 7.0 + z * (1.0 / 9.0 + z * (1.0 / 11.0)))));
@@ -546,26 +560,34 @@ fn pow_core(ax: f32, y: f32) -> f32 {
     let y_l = y - y_h;
     let a_h = hi12(l_hi);
     let a_l = l_hi - a_h;
-    var n = 0.0;
-    var frac = 0.0;
-    let parts = array<f32, 6>(y_h * e, y_h * a_h, y_l * e, y_h * a_l, y_l * a_h, y_l * a_l);
-    for (var i = 0; i < 6; i = i + 1) {
-        let k = round(parts[i]);
-        n = n + k;
-        frac = frac + (parts[i] - k);
-        let j = round(frac);
-        n = n + j;
-        frac = frac - j;
-    }
-    frac = frac + y * l_lo;
+    // y (e + l_hi) = y_h e + y_h a_h + small, each of the two exact (12-bit halves times e's 8 bits
+    // or a_h's 12) and under 2^9 past the range checks, so its integer part comes off exactly; the
+    // small rest, y_l e + y_h a_l + y_l a_h + y_l a_l (with |y (e + l)| <= 152, each at most 2^-12
+    // of that: under 0.2 together), is summed as it is
+    let big1 = y_h * e;
+    let big2 = y_h * a_h;
+    let k1 = round(big1);
+    let k2 = round(big2);
+    let small = ((y_l * e + y_h * a_l) + y_l * a_h) + y_l * a_l;
+    let frac = ((big1 - k1) + (big2 - k2)) + (small + y * l_lo);
     let j = round(frac);
-    return scale2(1.0 + expm1_poly((frac - j) * LN2), i32(n + j));
+    let n = (k1 + k2) + j;
+    let p = 1.0 + expm1_poly((frac - j) * LN2);
+    if (n >= -125.0 && n <= 127.0) {  // a normal result: n added to p's exponent
+        return bitcast<f32>(bitcast<i32>(p) + (i32(n) << 23u));
+    }
+    return scale2(p, i32(n));
 }
 
 fn is_odd_integer(y: f32) -> bool {
     return abs(y) < 16777216.0 && y == trunc(y) && (i32(y) & 1) == 1;
 }
 fn m_pow(x: f32, y: f32) -> f32 {
+    // the common case first, in four integer operations: x positive, normal and finite (1 included:
+    // pow_core gives 1 exactly), y finite and not zero
+    if (bitcast<u32>(x) - 0x00800000u < 0x7f000000u && (bitcast<u32>(y) & 0x7fffffffu) - 1u < 0x7f7fffffu) {
+        return pow_core(x, y);
+    }
     if (is_zero(y) || x == 1.0) { return 1.0; }
     if (is_nan(x) || is_nan(y)) { return nan_like(x); }
     let ax = abs(x);

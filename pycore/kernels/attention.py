@@ -39,6 +39,7 @@ F32 = np.dtype(np.float32)
 # queries per workgroup, a thread each: on a GPU, WebGPU's default limit (an H200 ran 8 x 8 heads of
 # 512 tokens 3x faster with 256 than with 64: more warps share each tile of keys)
 QUERIES = {"gpu": 256, "cpu": 64}
+PREFETCH = True  # on a GPU, read the next tile of k and v into registers before the work on this one
 MAX_DIM = 128  # the largest head size (q's and v's last axis) the kernel keeps in registers
 TILE_BYTES = 16384  # workgroup memory for a tile of k and v (WebGPU's default limit for all of it)
 MASKS = ("", "bool", "float")  # no mask, a boolean one (True: attend), an additive one
@@ -68,12 +69,59 @@ def loop_iterations(d4: int, v4: int, br: int, bc: int, n_k: int) -> int:
     return 5 * d4 + v4 + -(-n_k // bc) * tile + 5 * v4
 
 
+# (operand, its rows' vec4s, its stride words, its row length) of the k and v tiles
+_TILES = (("k", "D4", 14, "d"), ("v", "V4", 16, "dv"))
+
+
+def _tile_loads(d4: int, v4: int, br: int, bc: int, prefetch: bool) -> tuple[str, str, str]:
+    """WGSL that fills the tile of k and v in workgroup memory (`kt`, `vt`) for keys j0 ...: without
+    `prefetch`, each thread loads its elements and stores them; with it, each thread holds its
+    elements of the next tile in registers (`pk`, `pv`), read before the work on the current tile,
+    and stores them at the tile's start: (before the loop, the tile's stores, after them)."""
+    def element(name: str, width: str, w: int, n: str, e: str, j0: str) -> list[str]:
+        return [f"            let j = {e} / ({width} * 4u);", f"            let c = {e} % ({width} * 4u);",
+                f"            let kj = {j0} + j;",
+                f"            let x = {name}[u32({name}b + i32(min(kj, n_k - 1u)) * iword({w}u)"
+                f" + i32(min(c, {n} - 1u)) * iword({w + 1}u))];"]
+
+    if not prefetch:
+        lines = []
+        for name, width, w, n in _TILES:
+            lines += [f"        for (var e = t; e < BC * {width} * 4u; e = e + BR) {{",
+                      *element(name, width, w, n, "e", "j0"),
+                      f"            {name}t[j * {width} + c / 4u][c % 4u] = "
+                      f"select(0.0, x, kj < n_k && c < {n});",
+                      "        }"]
+        return "", "\n".join(lines), ""
+    counts = {"k": bc * d4 * 4 // br, "v": bc * v4 * 4 // br}
+
+    def fetch(j0: str, indent: str) -> list[str]:
+        lines = []
+        for name, width, w, n in _TILES:
+            lines += [f"for (var u = 0u; u < {counts[name]}u; u = u + 1u) {{",
+                      *[x[8:] for x in element(name, width, w, n, "(t + u * BR)", j0)],
+                      f"    p{name}[u] = select(0.0, x, kj < n_k && c < {n});", "}"]
+        return [indent + x for x in lines]
+
+    first = [f"    var p{name}: array<f32, {counts[name]}>;" for name, *_ in _TILES] + fetch("0u", "    ")
+    stores = []
+    for name, width, _, _ in _TILES:
+        stores += [f"        for (var u = 0u; u < {counts[name]}u; u = u + 1u) {{",
+                   "            let e = t + u * BR;",
+                   f"            {name}t[(e / ({width} * 4u)) * {width} + (e % ({width} * 4u)) / 4u][e % 4u]"
+                   f" = p{name}[u];",
+                   "        }"]
+    after = ["        if (j0 + BC < last) {", *fetch("j0 + BC", "            "), "        }"]
+    return "\n".join(first), "\n".join(stores), "\n".join(after)
+
+
 @cache
-def _kernel(d4: int, v4: int, mask: str, causal: bool, batch_rank: int, br: int, bc: int, unrolled: bool
-            ) -> Kernel:
+def _kernel(d4: int, v4: int, mask: str, causal: bool, batch_rank: int, br: int, bc: int, unrolled: bool,
+            prefetch: bool = False) -> Kernel:
     """The kernel for rows of d4 and v4 vec4s, a mask kind of MASKS, with or without is_causal, br
     queries per workgroup and bc keys per tile; its loops over a row and a tile `unrolled` (constant
-    bounds) or not (bounds read at run time)."""
+    bounds) or not (bounds read at run time); `prefetch`: the next tile read into registers before
+    the work on this one (`_tile_loads`; unrolled kernels only)."""
     n_words = BATCH_AT + 5 * batch_rank
     targets = [(name, BATCH_AT + batch_rank * (1 + j)) for j, name in enumerate(("qb", "kb", "vb", "mb"))]
     batch = walk_lines("bb", "b", batch_rank, BATCH_AT, targets)
@@ -87,6 +135,7 @@ def _kernel(d4: int, v4: int, mask: str, causal: bool, batch_rank: int, br: int,
     if causal:
         masking.append("            sj = select(neg_inf, sj, kj <= i);")
     last = "min(n_k, i0 + BR)" if causal else "n_k"  # (causal: no key past the block's last query)
+    fetch_first, tile_in, fetch_next = _tile_loads(d4, v4, br, bc, unrolled and prefetch)
 
     def source() -> str:
         filled = (wgsl_template("attention").replace("{{meta_vec4s}}", str(-(-n_words // 4)))
@@ -94,13 +143,15 @@ def _kernel(d4: int, v4: int, mask: str, causal: bool, batch_rank: int, br: int,
                   .replace("{{bc}}", str(bc)).replace("{{d4}}", str(d4)).replace("{{v4}}", str(v4))
                   .replace("{{kt_size}}", str(bc * d4)).replace("{{vt_size}}", str(bc * v4))
                   .replace("{{batch}}", "\n".join(batch)).replace("{{mask}}", "\n".join(masking))
-                  .replace("{{last}}", f"    let last = {last};"))
+                  .replace("{{last}}", f"    let last = {last};").replace("{{fetch_first}}", fetch_first)
+                  .replace("{{tile_in}}", tile_in).replace("{{fetch_next}}", fetch_next))
         for slot, const, runtime in (("d4_n", "D4", "d4r"), ("v4_n", "V4", "v4r"), ("bc_n", "BC", "bcr")):
             filled = filled.replace(f"{{{{{slot}}}}}", const if unrolled else runtime)
         return used_only("\n".join([wgsl_template("common"), filled]))
 
     bindings = ("read", "read", "read", "write", "uniform") + (("read",) if mask else ())
-    name = (f"attend:{d4}x{v4}:{br}x{bc}{'' if unrolled else ':rolled'}{':' + mask if mask else ''}"
+    name = (f"attend:{d4}x{v4}:{br}x{bc}{'' if unrolled else ':rolled'}{':prefetch' * prefetch}"
+            f"{':' + mask if mask else ''}"
             f"{':causal' * causal}[{batch_rank}]")
     return Kernel(name, "attend", bindings, source)
 
@@ -139,7 +190,8 @@ def plan_attention(q: Layout, k: Layout, v: Layout, mask: Layout | None, mask_ki
     if facts.loop_cap and loop_iterations(d4, v4, br, bc, n_k) > facts.loop_cap:
         raise ValueError(f"attention: {n_k} keys take more loop iterations than the driver's cap "
                          f"({facts.loop_cap:,})")
-    kernel = _kernel(d4, v4, mask_kind if mask is not None else "", causal, len(dims), br, bc, gpu)
+    prefetch = PREFETCH and gpu and (bc * d4 * 4) % br == 0 and (bc * v4 * 4) % br == 0
+    kernel = _kernel(d4, v4, mask_kind if mask is not None else "", causal, len(dims), br, bc, gpu, prefetch)
     blocks = -(-n_q // br)
     words = [n_q, n_k, d, dv, word_of(scale, F32), blocks, n_batch, bc, *(x.offset for x in views)]
     for x in views:

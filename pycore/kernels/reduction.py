@@ -55,10 +55,11 @@ MIN_SEGMENT = 512  # reduced elements a segment covers at least (shorter ones ar
 # elements (an H200 summed int8 columns 1.09x faster; float16 columns and float32 ran as fast with
 # 4, and slower with 16)
 LANES = {1: 8}
-# ... and by the reduction, for a 16-bit input read a word at a time (`_in_words`; else 4): 8 for
-# sums (each waits on the last: an H200 summed float16 rows of 8192 1.64x float32's elements per
-# second with 4, 1.86-1.93x with 8; max ran 7-9% slower with 8)
-WORD_LANES = {"sum": 8}
+# ... and by the reduction, for a 16-bit input read a word at a time (`_in_words`; else 4): 8 (each
+# step waits on the last: an H200 summed float16 rows of 8192 1.64x float32's elements per second
+# with 4, 1.86-1.93x with 8; max and min, their NaN in a flag (`_nan_flagged`), 1.70-1.75x with 4,
+# 1.87-1.93x with 8)
+WORD_LANES = {"sum": 8, "max": 8, "min": 8}
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,7 @@ class Combine:
 @cache
 def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: int, ry: int,
             emit_pairs: bool = False, words: bool = False, prologue: tuple | None = None, lanes: int = 4,
-            columns: bool = False) -> Kernel:
+            columns: bool = False, flagged: bool = False) -> Kernel:
     """The kernel of one pass. An arg reduction's pass that writes partials (`emit_pairs`) writes
     each partial's value to `out` and its index to binding 3; a pass over such partials
     (`c.pairs`) reads the indices from binding 3. `words`: a 16-bit input read a word (two
@@ -91,7 +92,8 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
     through their own strides (`_prologue_parts`), `src` its result's dtype. `lanes`: the loads
     each thread has in flight (4; more for a plain reduction of 8-bit elements, LANES). `columns`:
     a 16-bit input whose reduced elements are read a word at a time, two neighbouring outputs' each
-    (`_column_words`): a thread computes both, its accumulator a vec2, and writes two outputs."""
+    (`_column_words`): a thread computes both, its accumulator a vec2, and writes two outputs.
+    `flagged`: a max or min of float16 words that keeps NaN in a flag (`_nan_flagged`)."""
     acc_t = wgsl_type(c.acc)
     fn = f"{c.function}_{'u32' if c.acc == BOOL else acc_t}"
     one_fn, one_t = fn, acc_t
@@ -106,9 +108,11 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
     fixed = 3 + bool(c.centered or c.pairs) + emit_pairs  # (bindings before a prologue's other inputs)
     lanes = lanes if prologue is None and not c.arg else 4
     if columns:
-        inputs, kept, value, loads, n_words, shown = _column_input(c, src_dt, kept_rank, red_rank, lanes)
+        inputs, kept, value, loads, n_words, shown = _column_input(c, src_dt, kept_rank, red_rank, lanes,
+                                                                   flagged)
     elif prologue is None:
-        inputs, kept, value, loads, n_words, shown = _one_input(c, src_dt, kept_rank, red_rank, words, lanes)
+        inputs, kept, value, loads, n_words, shown = _one_input(c, src_dt, kept_rank, red_rank, words, lanes,
+                                                                flagged)
     else:
         inputs, kept, value, loads, n_words, shown = _prologue_parts(c, prologue, kept_rank, red_rank, fixed)
     index = ["    return r;"]
@@ -125,6 +129,8 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
         finish = "total" if emit_pairs else "i32(total_i)"
     else:
         step = f"        v = {fn}(v, x);"
+        if flagged:  # (NaN is in the flag: the hardware's max or min, which may drop it, is enough)
+            step = f"        v = {c.function}(v, x);"
         if c.kahan:  # compensated while finite (an overflow to inf must stay inf, not turn NaN)
             zero, finite = ("vec2<f32>(0.0)", "finite_2") if columns else ("0.0", "is_finite")
             step = (
@@ -143,7 +149,7 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
     # `lanes` (four) loads in flight per thread, then as many steps (the last ones guarded): in
     # order into one accumulator, or for an arg reduction into four independent (value, index)
     # pairs merged at the end (its combine compares indices, so the order does not matter)
-    loop = []
+    loop = ["    var seen = 0u;"] if flagged else []
     if c.arg:
         loop += [f"    var v{j} = v;\n    var vi{j} = vi;" for j in range(1, 4)]
     loop.append(f"    for (var r0 = r_lo + lid.y; r0 < r_hi; r0 = r0 + {lanes}u * RY) {{")
@@ -160,6 +166,11 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
         body = body.replace("(v, x)", f"(v, x{j})").replace("x - comp", f"x{j} - comp")
         loop += [f"        if (r{j} < r_hi) {{" if j else "        {", body, "        }"]
     loop.append("    }")
+    if flagged:
+        nan = "bitcast<f32>(0x7fc00000u | seen)"  # (a NaN; a constant one is refused by some compilers)
+        loop += [f"    if ((seen & 0x80008000u) != 0u) {{ v = {nan}; }}"] if not columns else [
+            f"    if ((seen & 0x8000u) != 0u) {{ v.x = {nan}; }}",
+            f"    if ((seen & 0x80000000u) != 0u) {{ v.y = {nan}; }}"]
     if c.arg:
         for j in range(1, 4):
             loop += [f"    let m{j} = merge(v, vi, v{j}, vi{j});",
@@ -173,7 +184,7 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
     name = (
         f"reduce:{c.function}{'~' if c.centered else ''}{'+i' if c.pairs else ''}{'>i' if emit_pairs else ''}"
         f"{c.finish and ':' + c.finish}:{shown}{'/words' if words else ''}{'/columns' if columns else ''}"
-        f"{f'/{lanes}' if lanes != 4 else ''}"
+        f"{f'/{lanes}' if lanes != 4 else ''}{'/nan-flag' if flagged else ''}"
         f"[{kept_rank}|{red_rank}]:{ox}x{ry}:{wgsl_type(np.dtype(out))}"
     )
     if c.acc == BOOL:
@@ -223,10 +234,27 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
 Parts = tuple[list[str], list[str], list[str], list[str], int, str]
 
 
-def _one_input(c: Combine, src_dt: np.dtype, kept_rank: int, red_rank: int, words: bool, lanes: int = 4
-               ) -> Parts:
+def _nan_flagged(c: Combine, src: np.dtype, rows: bool, columns: bool, facts: Facts) -> bool:
+    """Whether a max or min of float16 words keeps NaN apart: each word's NaN halves found by one
+    integer add on both (`NAN_HALVES`) and or-ed into a flag, the values combined by the hardware's
+    max or min, the flag turning the result NaN at the end. Half the operations of the
+    NaN-propagating combine per element: an H200 ran float16 max at 1.23-1.28x float32's elements
+    per second without it (bound by those operations), at 1.67-1.89x with it. Not for columns on a
+    CPU adapter (lavapipe ran them 2.8x slower)."""
+    return ((rows or (columns and not facts.cpu_adapter)) and not c.arg and c.function in ("max", "min")
+            and src == np.dtype(np.float16))
+
+
+# a word's two float16 halves with a NaN among them: a half's magnitude above 0x7c00 (inf) passes
+# 0x7fff when 0x03ff is added, setting the half's top bit (no carry leaves the half)
+NAN_HALVES = "(((w & 0x7fff7fffu) + 0x03ff03ffu) & 0x80008000u)"
+
+
+def _one_input(c: Combine, src_dt: np.dtype, kept_rank: int, red_rank: int, words: bool, lanes: int = 4,
+               flagged: bool = False) -> Parts:
     """A pass reading one input (`src`) through its strides: (declarations, the kept axes' walk,
-    the value function, the loop's loads, uniform words, the input's name in the kernel's)."""
+    the value function, the loop's loads, uniform words, the input's name in the kernel's).
+    `flagged`: a max or min of float16 words whose NaNs go to the loop's flag (`_nan_flagged`)."""
     kept_at = 7
     red_at = kept_at + 2 * kept_rank
     n_words = red_at + 2 * red_rank
@@ -245,6 +273,9 @@ def _one_input(c: Combine, src_dt: np.dtype, kept_rank: int, red_rank: int, word
             word = "bitcast<i32>(w)" if src_dt.kind == "i" else "w"
             halves = [f"extractBits({word}, {b}u, 16u)" for b in (0, 16)]
         lo, hi = (convert_scalar(e, src_dt, c.acc) for e in halves)
+        if flagged:
+            reduced.append(f"    *seen = *seen | {NAN_HALVES};")
+            fn = c.function
         if c.centered:
             reduced += [f"    let d0 = {lo} - center[oc];", f"    let d1 = {hi} - center[oc];"]
             value = "d0 * d0 + d1 * d1"
@@ -255,20 +286,23 @@ def _one_input(c: Combine, src_dt: np.dtype, kept_rank: int, red_rank: int, word
         value = "dev * dev"
     reduced.append(f"    return {value};")
     acc_t = wgsl_type(c.acc)
-    fn_lines = [f"fn value(r: u32, base: i32, oc: u32) -> {acc_t} {{", *reduced, "}"]
+    flag = ", seen: ptr<function, u32>" if flagged else ""
+    fn_lines = [f"fn value(r: u32, base: i32, oc: u32{flag}) -> {acc_t} {{", *reduced, "}"]
     stored = "u32" if packed(src_dt) else wgsl_type(src_dt)
     inputs = [f"@group(0) @binding(0) var<storage, read> src: array<{stored}>;"]
     shown = src_dt.name if packed(src_dt) else wgsl_type(src_dt)
-    return inputs, kept, fn_lines, _loads(lanes), n_words, shown
+    return inputs, kept, fn_lines, _loads(lanes, flagged), n_words, shown
 
 
-def _loads(lanes: int) -> list[str]:
+def _loads(lanes: int, flagged: bool = False) -> list[str]:
     """The loop's `lanes` loads of `value` (the last ones clamped to the block's last row)."""
-    return ["        let x0 = value(r0, base, oc);",
-            *[f"        let x{j} = value(min(r{j}, r_hi - 1u), base, oc);" for j in range(1, lanes)]]
+    flag = ", &seen" if flagged else ""
+    return [f"        let x0 = value(r0, base, oc{flag});",
+            *[f"        let x{j} = value(min(r{j}, r_hi - 1u), base, oc{flag});" for j in range(1, lanes)]]
 
 
-def _column_input(c: Combine, src_dt: np.dtype, kept_rank: int, red_rank: int, lanes: int = 4) -> Parts:
+def _column_input(c: Combine, src_dt: np.dtype, kept_rank: int, red_rank: int, lanes: int = 4,
+                  flagged: bool = False) -> Parts:
     """As `_one_input`, for a 16-bit input read a word (two neighbouring outputs' elements) at a
     time: the value is both halves, as a vec2 of the accumulator's type (`_kernel`'s columns)."""
     kept_at = 7
@@ -286,13 +320,16 @@ def _column_input(c: Combine, src_dt: np.dtype, kept_rank: int, red_rank: int, l
         word = "bitcast<i32>(w)" if src_dt.kind == "i" else "w"
         halves = [f"extractBits({word}, {b}u, 16u)" for b in (0, 16)]
     value = f"vec2<{acc_t}>({', '.join(convert_scalar(e, src_dt, c.acc) for e in halves)})"
+    if flagged:
+        reduced.append(f"    *seen = *seen | {NAN_HALVES};")
     if c.centered:  # (output oc's pair of centers)
         reduced.append(f"    let dev = {value} - vec2<f32>(center[2u * oc], center[2u * oc + 1u]);")
         value = "dev * dev"
     reduced.append(f"    return {value};")
-    fn_lines = [f"fn value(r: u32, base: i32, oc: u32) -> vec2<{acc_t}> {{", *reduced, "}"]
+    flag = ", seen: ptr<function, u32>" if flagged else ""
+    fn_lines = [f"fn value(r: u32, base: i32, oc: u32{flag}) -> vec2<{acc_t}> {{", *reduced, "}"]
     inputs = ["@group(0) @binding(0) var<storage, read> src: array<u32>;"]
-    return inputs, kept, fn_lines, _loads(lanes), n_words, src_dt.name
+    return inputs, kept, fn_lines, _loads(lanes, flagged), n_words, src_dt.name
 
 
 def _prologue_parts(c: Combine, prologue: tuple, kept_rank: int, red_rank: int, fixed: int) -> Parts:
@@ -466,10 +503,11 @@ def plan_reduction(
     lanes = 4
     if plain or as_words is not None:
         lanes = LANES.get(src.itemsize, 4) if plain else WORD_LANES.get(c.function, 4)
+    flagged = prologue is None and _nan_flagged(c, src, as_words is not None, columns is not None, facts)
     kernel = _kernel(first, src.name, (c.acc if split else out).name, len(k_dims), len(r_dims), ox, ry,
                      pairs_out, as_words is not None,
                      None if prologue is None else (prologue.program, prologue.specs), lanes,
-                     columns is not None)
+                     columns is not None, flagged)
     identity = word_of(c.identity, c.acc)
     words = [n_out, n_red, seg_len, blocks, i32_word(layout.offset), identity, scale]
     if prologue is None:

@@ -352,6 +352,22 @@ qa, ka, va = f32(1, 4, 8), f32(1, 20000, 8), f32(1, 20000, 8)
 gqa = await pycore.to_gpu_async(qa)
 capped = pycore.engine.runtime.RUNTIME.device.loop_cap is not None
 await check("20,000 keys", lambda: sdpa(gqa, ka, va), reference(qa, ka, va), fused=not capped)
+# the kernel a GPU runs (constant loop bounds, each tile of k and v read ahead into registers),
+# planned for this adapter too on small heads: a CPU adapter's own plan is the rolled kernel
+from pycore.array.layout import Layout
+from pycore.engine.executor import run_plans_async
+from pycore.kernels.attention import plan_attention
+from pycore.kernels.plan import Facts
+qs, ks, vs = f32(2, 300, 8), f32(2, 100, 8), f32(2, 100, 4)
+for causal in (False, True):
+    plan = plan_attention(*(Layout.contiguous(a.shape) for a in (qs, ks, vs)), None, "", causal, 8 ** -0.5,
+                          Facts())
+    got, _, _ = await run_plans_async(pycore.engine.runtime.RUNTIME.device, "attention",
+                                      [(plan, [qs, ks, vs])], False)
+    want = reference(qs, ks, vs, causal=causal)
+    if ":prefetch" not in plan.steps[0].kernel.name or not np.allclose(got, want, rtol=2e-5, atol=2e-5):
+        failures.append(f"{plan.steps[0].kernel.name}: {got.ravel()[:4].tolist()} != "
+                        f"{want.ravel()[:4].tolist()}")
 gq = gk = gv = kt = gqn = gkn = g3 = gqa = None
 g2 = []
 {"failures": failures, "calls": calls}

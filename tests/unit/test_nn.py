@@ -351,9 +351,15 @@ def test_the_fused_attention_plan() -> None:
     plan = plan_attention(q, k, v, mask, "bool", True, 0.5, gpu)
     (step,) = plan.steps
     assert plan.outputs[0].shape == (2, 3, 300, 7)
-    assert step.kernel.name == "attend:3x2:256x64:bool:causal[2]" and step.grid == (2 * 3 * 2, 1, 1)
+    assert step.kernel.name == "attend:3x2:256x64:prefetch:bool:causal[2]" and step.grid == (2 * 3 * 2, 1, 1)
+    # (a GPU's kernel reads each tile of k and v ahead: three elements of a row of k, two of v a thread)
+    source = step.kernel.source()
+    assert "var pk: array<f32, 3>;" in source and "var pv: array<f32, 2>;" in source
     rolled = plan_attention(q, k, v, None, "", False, 0.5, cpu).steps[0].kernel
-    assert rolled.name == "attend:3x2:64x64:rolled[2]"
+    assert rolled.name == "attend:3x2:64x64:rolled[2]" and "var pk" not in rolled.source()
+    odd = Layout.contiguous((4, 36))  # (tiles of 32 keys of 9 vec4s: not whole elements a thread)
+    assert plan_attention(odd, odd, odd, None, "", False, 1.0, gpu).steps[0].kernel.name == (
+        "attend:9x9:256x32[0]")
     wide = Layout.contiguous((4, MAX_DIM + 1))
     with pytest.raises(ValueError, match="exceed"):
         plan_attention(wide, wide, wide, None, "", False, 1.0, gpu)

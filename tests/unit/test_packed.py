@@ -16,7 +16,7 @@ from pycore.array.dtypes import DTYPES, PACKED, result_type, wide
 from pycore.array.layout import Layout
 from pycore.kernels.elementwise import Operand, plan_elementwise
 from pycore.kernels.plan import Facts, Step, storage_bytes, wgsl_type
-from pycore.kernels.reduction import Combine, plan_reduction
+from pycore.kernels.reduction import NAN_HALVES, Combine, plan_reduction
 from pycore.tables.ufuncs import REDUCTIONS
 from tests.unit.test_cpython_api import run
 
@@ -112,11 +112,11 @@ def test_reductions_read_packed_sources_and_accumulate_in_32_bits():
     rows = plan_reduction(c, Layout.contiguous((6, 10)), (1,), f16, Facts())  # (rows: two elements a load)
     source = rows.steps[0].kernel.source()  # type: ignore[union-attr]
     assert "unpack2x16float(w)" in source and "float16/words" in rows.steps[0].kernel.name  # type: ignore[union-attr]
-    # a sum of words keeps eight loads in flight per thread (each step waits on the last), max four
+    # a sum of words keeps eight loads in flight per thread (each step waits on the last), a product four
     assert "let x7 = value(" in source and rows.steps[0].kernel.name.startswith("reduce:sum:float16/words/8[")  # type: ignore[union-attr]
-    top = plan_reduction(Combine("max", np.dtype("float32"), -np.inf), Layout.contiguous((6, 10)), (1,), f16,
-                         Facts())
-    assert "/words[" in top.steps[0].kernel.name and "let x4 = " not in top.steps[0].kernel.source()  # type: ignore[union-attr]
+    prod = plan_reduction(Combine("prod", np.dtype("float32"), 1.0), Layout.contiguous((6, 10)), (1,), f16,
+                          Facts())
+    assert "/words[" in prod.steps[0].kernel.name and "let x4 = " not in prod.steps[0].kernel.source()  # type: ignore[union-attr]
     odd = plan_reduction(c, Layout.contiguous((6, 9)), (1,), f16, Facts())  # (an odd row: elements)
     assert "words" not in odd.steps[0].kernel.name  # type: ignore[union-attr]
     # columns of even rows: a thread reduces two neighbouring columns from each word, and writes both
@@ -150,3 +150,32 @@ def test_packed_results_on_numpy_are_computed_in_32_bits_and_rounded_once():
     assert run(pycore.sum_async(y)) == 99 and run(pycore.cumulative_sum_async(y)).dtype == np.int32
     with pytest.raises(OverflowError, match="out of uint8's range"):
         run(pycore.add_async(np.array([1], np.uint8), 300))
+
+
+def test_float16_max_and_min_keep_nan_in_a_flag():
+    # the flag's expression (WGSL, evaluated here on every float16 in either half of a word, the
+    # other half every kind of value): a half's top bit is set exactly when that half is NaN
+    halves = np.arange(1 << 16, dtype=np.uint32)
+    nan = np.isnan(halves.astype(np.uint16).view(np.float16))
+    for other in (0x0000, 0x7C00, 0x7C01, 0x7FFF, 0xFC00, 0xFFFF, 0x3C00):
+        for shift, bit in ((0, 0x8000), (16, 0x80000000)):
+            w = (halves << shift) | (np.uint32(other) << (16 - shift))
+            flags = eval(NAN_HALVES.replace("u", ""), {"w": w})
+            assert np.array_equal((flags & bit) != 0, nan)
+            assert np.array_equal((flags & (0x80008000 ^ bit)) != 0, np.full(w.shape, np.isnan(
+                np.array([other], np.uint16).view(np.float16)[0])))
+    f16, f32 = np.dtype("float16"), np.dtype("float32")
+    top = Combine("max", f32, -np.inf)
+    gpu, cpu = Facts(), Facts(cpu_adapter=True)
+    rows = plan_reduction(top, Layout.contiguous((6, 10)), (1,), f16, gpu).steps[0]
+    assert isinstance(rows, Step) and rows.kernel.name.startswith("reduce:max:float16/words/8/nan-flag[")
+    source = rows.kernel.source()
+    assert "var seen = 0u;" in source and "v = max(v, x0);" in source and "max_f32(v, x0)" not in source
+    for facts, flagged in ((gpu, True), (cpu, False)):  # (columns: not on a CPU adapter)
+        step = plan_reduction(top, Layout.contiguous((4096, 6)), (0,), f16, facts).steps[0]
+        assert isinstance(step, Step) and "float16/columns" in step.kernel.name
+        assert ("nan-flag" in step.kernel.name) == flagged
+    for c, dt in ((Combine("sum", f32, 0.0), f16), (Combine("argmax", f32, -np.inf, arg=True), f16),
+                  (top, f32), (Combine("max", np.dtype("int32"), -(1 << 31)), np.dtype("int16"))):
+        step = plan_reduction(c, Layout.contiguous((6, 10)), (1,), dt, gpu).steps[0]
+        assert isinstance(step, Step) and "nan-flag" not in step.kernel.name
