@@ -386,6 +386,9 @@ for label, (bh, tokens, d, causal) in {"8x8 heads, 512 tokens, d 64": (64, 512, 
     scores = await pycore.to_gpu_async(rng.standard_normal((bh, tokens, tokens), dtype=np.float32))
     fused_plan = plan_attention(qkv[0].layout, qkv[1].layout, qkv[2].layout, None, "", causal, d ** -0.5, f)
     ms_rounds = {"fused": [], "composed": []}
+    warm = time.perf_counter()  # (the uploads above left the GPU idle: its clock falls within ms)
+    while time.perf_counter() - warm < 0.3:
+        await kernel_ms(fused_plan, qkv[:3])
     for _ in range(3):
         ms_rounds["fused"].append(await kernel_ms(fused_plan, qkv[:3]))
         if not causal:
