@@ -239,8 +239,10 @@ fn log_near1(f: f32) -> f32 {
 }
 
 // the special cases of the logarithms: NaN for NaN or x < 0, -inf for ±0, inf for inf; else 0
+// (a positive normal x, the common case, in one integer comparison)
 fn log_special(x: f32) -> vec2<f32> {
     let u = bitcast<u32>(x);
+    if (u - 0x00800000u < 0x7f000000u) { return vec2<f32>(0.0, 0.0); }
     if (is_nan(x)) { return vec2<f32>(1.0, x); }
     if ((u & 0x7fffffffu) == 0u) { return vec2<f32>(1.0, -inf_like(x)); }
     if (u >= 0x80000000u) { return vec2<f32>(1.0, nan_like(x)); }
@@ -283,10 +285,12 @@ fn m_log1p(x: f32) -> f32 {
     if (is_inf(x)) { return x; }
     if (abs(x) < 5.9604645e-08) { return x; }
     if (x < -0.29289323) { return m_log(1.0 + x); }  // (1 + x exact)
-    if (x <= 0.41421356) { return log_near1(x); }
     if (x >= 16777216.0) { return m_log(x); }  // (1 + x is x, or its rounding does not matter)
-    let k = log_reduce(1.0 + x).x;
-    let f = (x - (pow2i(i32(k)) - 1.0)) * pow2i(-i32(k));
+    // log_near1 of x itself up to tan(π/8); past it, of f (a select, not a branch: lanes on either
+    // side of tan(π/8) run one log_near1 together)
+    let near = x <= 0.41421356;
+    let k = select(log_reduce(1.0 + x).x, 0.0, near);
+    let f = select((x - (pow2i(i32(k)) - 1.0)) * pow2i(-i32(k)), x, near);
     return k * LN2_HI + (log_near1(f) + k * LN2_LO);
 }
 
@@ -509,11 +513,12 @@ fn m_hypot(x: f32, y: f32) -> f32 {
     return scale2(sqrt(h * h + l * l), e);
 }
 
-// log(1 + e) for e in [0, 1]: m_log1p's two branches there, without its checks (above tan(π/8),
-// 1 + e = 2 (1 + f) with f = (e - 1) / 2 exact)
+// log(1 + e) for e in [0, 1]: m_log1p's two cases there, without its checks (above tan(π/8),
+// 1 + e = 2 (1 + f) with f = (e - 1) / 2 exact), chosen by selects around one log_near1
 fn log1p_unit(e: f32) -> f32 {
-    if (e <= 0.41421356) { return log_near1(e); }
-    return LN2_HI + (log_near1((e - 1.0) * 0.5) + LN2_LO);
+    let past = e > 0.41421356;
+    let k = select(0.0, 1.0, past);
+    return k * LN2_HI + (log_near1(select(e, (e - 1.0) * 0.5, past)) + k * LN2_LO);
 }
 
 fn m_logaddexp(x: f32, y: f32) -> f32 {
