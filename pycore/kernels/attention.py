@@ -78,41 +78,42 @@ def _tile_loads(d4: int, v4: int, br: int, bc: int, prefetch: bool) -> tuple[str
     `prefetch`, each thread loads its elements and stores them; with it, each thread holds its
     elements of the next tile in registers (`pk`, `pv`), read before the work on the current tile,
     and stores them at the tile's start: (before the loop, the tile's stores, after them)."""
-    def element(name: str, width: str, w: int, n: str, e: str, j0: str) -> list[str]:
-        return [f"            let j = {e} / ({width} * 4u);", f"            let c = {e} % ({width} * 4u);",
-                f"            let kj = {j0} + j;",
-                f"            let x = {name}[u32({name}b + i32(min(kj, n_k - 1u)) * iword({w}u)"
+    def at(width: str, e: str) -> list[str]:  # (element e of the tile: key j, column c)
+        return [f"let j = {e} / ({width} * 4u);", f"let c = {e} % ({width} * 4u);"]
+
+    def load(name: str, w: int, n: str, j0: str) -> list[str]:  # (x, from key j0 + j of rows of n)
+        return [f"let kj = {j0} + j;", f"let x = {name}[u32({name}b + i32(min(kj, n_k - 1u)) * iword({w}u)"
                 f" + i32(min(c, {n} - 1u)) * iword({w + 1}u))];"]
+
+    def kept(n: str) -> str:  # (x, or 0 past the keys or the row)
+        return f"select(0.0, x, kj < n_k && c < {n})"
+
+    def indented(lines: list[str], by: int) -> list[str]:
+        return [" " * by + line for line in lines]
 
     if not prefetch:
         lines = []
         for name, width, w, n in _TILES:
-            lines += [f"        for (var e = t; e < BC * {width} * 4u; e = e + BR) {{",
-                      *element(name, width, w, n, "e", "j0"),
-                      f"            {name}t[j * {width} + c / 4u][c % 4u] = "
-                      f"select(0.0, x, kj < n_k && c < {n});",
-                      "        }"]
-        return "", "\n".join(lines), ""
+            lines += [f"for (var e = t; e < BC * {width} * 4u; e = e + BR) {{",
+                      *indented([*at(width, "e"), *load(name, w, n, "j0"),
+                                 f"{name}t[j * {width} + c / 4u][c % 4u] = {kept(n)};"], 4), "}"]
+        return "", "\n".join(indented(lines, 8)), ""
     counts = {"k": bc * d4 * 4 // br, "v": bc * v4 * 4 // br}
 
-    def fetch(j0: str, indent: str) -> list[str]:
+    def fetch(j0: str) -> list[str]:
         lines = []
         for name, width, w, n in _TILES:
-            lines += [f"for (var u = 0u; u < {counts[name]}u; u = u + 1u) {{",
-                      *[x[8:] for x in element(name, width, w, n, "(t + u * BR)", j0)],
-                      f"    p{name}[u] = select(0.0, x, kj < n_k && c < {n});", "}"]
-        return [indent + x for x in lines]
+            body = [*at(width, "(t + u * BR)"), *load(name, w, n, j0), f"p{name}[u] = {kept(n)};"]
+            lines += [f"for (var u = 0u; u < {counts[name]}u; u = u + 1u) {{", *indented(body, 4), "}"]
+        return lines
 
-    first = [f"    var p{name}: array<f32, {counts[name]}>;" for name, *_ in _TILES] + fetch("0u", "    ")
+    first = [f"var p{name}: array<f32, {counts[name]}>;" for name, *_ in _TILES] + fetch("0u")
     stores = []
     for name, width, _, _ in _TILES:
-        stores += [f"        for (var u = 0u; u < {counts[name]}u; u = u + 1u) {{",
-                   "            let e = t + u * BR;",
-                   f"            {name}t[(e / ({width} * 4u)) * {width} + (e % ({width} * 4u)) / 4u][e % 4u]"
-                   f" = p{name}[u];",
-                   "        }"]
-    after = ["        if (j0 + BC < last) {", *fetch("j0 + BC", "            "), "        }"]
-    return "\n".join(first), "\n".join(stores), "\n".join(after)
+        body = [*at(width, "(t + u * BR)"), f"{name}t[j * {width} + c / 4u][c % 4u] = p{name}[u];"]
+        stores += [f"for (var u = 0u; u < {counts[name]}u; u = u + 1u) {{", *indented(body, 4), "}"]
+    after = ["if (j0 + BC < last) {", *indented(fetch("j0 + BC"), 4), "}"]
+    return "\n".join(indented(first, 4)), "\n".join(indented(stores, 8)), "\n".join(indented(after, 8))
 
 
 @cache
