@@ -238,9 +238,9 @@ def _nan_flagged(c: Combine, src: np.dtype, rows: bool, columns: bool, facts: Fa
     """Whether a max or min of float16 words keeps NaN apart: each word's NaN halves found by one
     integer add on both (`NAN_HALVES`) and or-ed into a flag, the values combined by the hardware's
     max or min, the flag turning the result NaN at the end. Half the operations of the
-    NaN-propagating combine per element: an H200 ran float16 max at 1.23-1.28x float32's elements
-    per second without it (bound by those operations), at 1.67-1.89x with it. Not for columns on a
-    CPU adapter (lavapipe ran them 2.8x slower)."""
+    NaN-propagating combine per element: an H200 ran float16 max at 1.23-1.50x float32's elements
+    per second without it (bound by those operations), at 1.73-2.33x with it (rows with 8 loads in
+    flight). Not for columns on a CPU adapter (lavapipe ran them 2.8x slower)."""
     return ((rows or (columns and not facts.cpu_adapter)) and not c.arg and c.function in ("max", "min")
             and src == np.dtype(np.float16))
 
