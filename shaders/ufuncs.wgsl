@@ -283,13 +283,14 @@ fn m_log1p(x: f32) -> f32 {
     if (x == -1.0) { return -inf_like(x); }
     if (is_inf(x)) { return x; }
     if (abs(x) < 5.9604645e-08) { return x; }
-    if (x < -0.29289323) { return m_log(1.0 + x); }  // (1 + x exact)
     if (x >= 16777216.0) { return m_log(x); }  // (1 + x is x, or its rounding does not matter)
-    // log_near1 of x itself up to tan(π/8); past it, of f (a select, not a branch: lanes on either
-    // side of tan(π/8) run one log_near1 together)
-    let near = x <= 0.41421356;
-    let k = select(log_reduce(1.0 + x).x, 0.0, near);
-    let f = select((x - (pow2i(i32(k)) - 1.0)) * pow2i(-i32(k)), x, near);
+    // one log_near1 for the three ranges, chosen by selects (lanes in different ranges run it
+    // together): of x itself from -(1 - 1/√2) to tan(π/8); below, of 1 + x's reduction (1 + x is
+    // exact there: log(1 + x) as m_log); above, of f = (x - (2^k - 1)) / 2^k for 1 + x = 2^k (1 + f)
+    let near = x >= -0.29289323 && x <= 0.41421356;
+    let ef = log_reduce(1.0 + x);
+    let k = select(ef.x, 0.0, near);
+    let f = select(select(ef.y, (x - (pow2i(i32(k)) - 1.0)) * pow2i(-i32(k)), x > 0.0), x, near);
     return k * LN2_HI + (log_near1(f) + k * LN2_LO);
 }
 
