@@ -203,8 +203,7 @@ fn m_expm1(x: f32) -> f32 {
     if (x > 88.72283) { return inf_like(x); }
     if (x < -17.5) { return -1.0; }
     if (abs(x) < 2.9802322e-08) { return x; }  // (keeps -0)
-    if (abs(x) <= 0.34657359) { return expm1_poly(x); }
-    let k = round(x * INV_LN2);
+    let k = round(x * INV_LN2);  // (0 for |x| <= ln2 / 2: then r = x, t = 1, and the result e)
     let r = (x - k * LN2_HI) - k * LN2_LO;
     let e = expm1_poly(r);
     if (k > 100.0) { return scale2(1.0 + e, i32(k)); }
@@ -284,13 +283,14 @@ fn m_log1p(x: f32) -> f32 {
     if (x == -1.0) { return -inf_like(x); }
     if (is_inf(x)) { return x; }
     if (abs(x) < 5.9604645e-08) { return x; }
-    if (x < -0.29289323) { return m_log(1.0 + x); }  // (1 + x exact)
     if (x >= 16777216.0) { return m_log(x); }  // (1 + x is x, or its rounding does not matter)
-    // log_near1 of x itself up to tan(π/8); past it, of f (a select, not a branch: lanes on either
-    // side of tan(π/8) run one log_near1 together)
-    let near = x <= 0.41421356;
-    let k = select(log_reduce(1.0 + x).x, 0.0, near);
-    let f = select((x - (pow2i(i32(k)) - 1.0)) * pow2i(-i32(k)), x, near);
+    // one log_near1 for the three ranges, chosen by selects (lanes in different ranges run it
+    // together): of x itself from -(1 - 1/√2) to tan(π/8); below, of 1 + x's reduction (1 + x is
+    // exact there: log(1 + x) as m_log); above, of f = (x - (2^k - 1)) / 2^k for 1 + x = 2^k (1 + f)
+    let near = x >= -0.29289323 && x <= 0.41421356;
+    let ef = log_reduce(1.0 + x);
+    let k = select(ef.x, 0.0, near);
+    let f = select(select(ef.y, (x - (pow2i(i32(k)) - 1.0)) * pow2i(-i32(k)), x > 0.0), x, near);
     return k * LN2_HI + (log_near1(f) + k * LN2_LO);
 }
 
@@ -348,14 +348,14 @@ fn atan_poly(t: f32) -> f32 {
         + z * (0.11071214824914932 + z * (-0.08623683452606201 + z * 0.050458382815122604)))));
 }
 // atan(a) for a >= 0 (inf included): reduced by atan(a) = π/2 - atan(1/a), = π/4 + atan((a-1)/(a+1))
+// (the three ranges by selects around one division and one atan_poly: lanes in different ranges
+// then run one of each together)
 fn atan_pos(a: f32) -> f32 {
-    if (a > 2.4142137) {
-        return PIO2_HI - (atan_poly(1.0 / a) - PIO2_LO);
-    }
-    if (a > 0.41421356) {
-        return 0.7853981852531433 + (atan_poly((a - 1.0) / (a + 1.0)) - 2.1855694143368964e-08);
-    }
-    return atan_poly(a);
+    let big = a > 2.4142137;
+    let mid = a > 0.41421356 && !big;
+    let p = atan_poly(select(select(a, a - 1.0, mid), 1.0, big) / select(select(1.0, a + 1.0, mid), a, big));
+    let v = select(p, 0.7853981852531433 + (p - 2.1855694143368964e-08), mid);
+    return select(v, PIO2_HI - (p - PIO2_LO), big);
 }
 fn m_atan(x: f32) -> f32 {
     if (is_nan(x)) { return x; }
@@ -436,11 +436,9 @@ fn m_sinh(x: f32) -> f32 {
     if (is_nan(x)) { return x; }
     if (a < 0.00024414062) { return x; }
     var v: f32;
-    if (a < 9.0) {
+    if (a < 88.0) {
         let e = m_expm1(a);
         v = 0.5 * (e + e / (e + 1.0));  // (e^a - e^-a) / 2 without cancellation
-    } else if (a < 88.0) {
-        v = 0.5 * m_exp(a);
     } else {
         v = exp_half(a);
     }
@@ -459,25 +457,28 @@ fn m_asinh(x: f32) -> f32 {
     let a = abs(x);
     if (is_nan(x) || is_inf(x)) { return x; }
     if (a < 0.00024414062) { return x; }
-    var v: f32;
-    if (a > 4096.0) {
-        v = m_log(a) + LN2;
-    } else if (a > 2.0) {
-        v = m_log(2.0 * a + 1.0 / (sqrt(a * a + 1.0) + a));
-    } else {
-        let z = a * a;
-        v = m_log1p(a + z / (1.0 + sqrt(1.0 + z)));
-    }
+    // log1p(w) + c, the three ranges' w chosen by selects around one square root, one division and
+    // one log1p: up to 2, w = a + a² / (1 + sqrt(1 + a²)); up to 4096, w = 2a - 1 + 1 / (sqrt(a² + 1)
+    // + a) (log(y) is log1p(y - 1), y - 1 exact there); past it, log(a) + ln 2 as log1p(a - 1) + ln 2
+    let small = a <= 2.0;
+    let z = a * a;
+    let s = sqrt(z + 1.0);
+    let q = select(1.0, z, small) / select(s + a, 1.0 + s, small);
+    let w = select(select((2.0 * a - 1.0) + q, a - 1.0, a > 4096.0), a + q, small);
+    let v = m_log1p(w) + select(0.0, LN2, a > 4096.0);
     return copy_sign(v, x);
 }
 fn m_acosh(x: f32) -> f32 {
     if (is_nan(x)) { return x; }
     if (x < 1.0) { return nan_like(x); }
     if (is_inf(x)) { return x; }
-    if (x > 4096.0) { return m_log(x) + LN2; }
-    if (x > 2.0) { return m_log(2.0 * x - 1.0 / (x + sqrt(x * x - 1.0))); }
+    // log1p(w) + c by selects, as m_asinh: up to 2, w = t + sqrt(2t + t²) with t = x - 1; up to
+    // 4096, w = 2x - 1 - 1 / (x + sqrt(x² - 1)); past it, log(x) + ln 2 as log1p(x - 1) + ln 2
     let t = x - 1.0;
-    return m_log1p(t + sqrt(2.0 * t + t * t));
+    let small = x <= 2.0;
+    let r = sqrt(select(x * x - 1.0, 2.0 * t + t * t, small));
+    let w = select(select((2.0 * x - 1.0) - 1.0 / (x + r), t, x > 4096.0), t + r, small);
+    return m_log1p(w) + select(0.0, LN2, x > 4096.0);
 }
 fn m_atanh(x: f32) -> f32 {
     let a = abs(x);
@@ -485,13 +486,11 @@ fn m_atanh(x: f32) -> f32 {
     if (a > 1.0) { return nan_like(x); }
     if (a == 1.0) { return copy_sign(inf_like(x), x); }
     if (a < 0.00024414062) { return x; }
-    var v: f32;
-    if (a < 0.5) {
-        v = 0.5 * m_log1p(2.0 * a + 2.0 * a * a / (1.0 - a));
-    } else {
-        v = 0.5 * m_log1p(2.0 * a / (1.0 - a));
-    }
-    return copy_sign(v, x);
+    // log1p(2a / (1 - a)) / 2, below 1/2 with its argument as 2a + 2a² / (1 - a) (no cancellation);
+    // one division (its numerator chosen) and one log1p for both
+    let small = a < 0.5;
+    let q = select(2.0 * a, 2.0 * a * a, small) / (1.0 - a);
+    return copy_sign(0.5 * m_log1p(select(q, 2.0 * a + q, small)), x);
 }
 
 fn m_sqrt(x: f32) -> f32 {
