@@ -33,39 +33,40 @@ fn copysign_zero(x: f32) -> f32 {
     return bitcast<f32>(bitcast<u32>(x) & 0x80000000u);
 }
 
-// C's fmod(a, b): exact, with a's sign; NaN for b = 0, a NaN or an infinite a; a for an infinite b.
-fn fmod1(a: f32, b: f32) -> f32 {
-    let ua = bitcast<u32>(a) & 0x7fffffffu;
-    let ub = bitcast<u32>(b) & 0x7fffffffu;
-    if (ua >= 0x7f800000u || ub > 0x7f800000u || ub == 0u) {
-        return bitcast<f32>(0x7fc00000u | (ua & 0u));  // NaN (built at run time: no NaN constant)
-    }
-    if (ua < ub) { return a; }  // |a| < |b|, or b infinite
-    var ea = ua >> 23u;
-    var ma = ua & 0x7fffffu;
-    if (ea == 0u) { ea = 1u; } else { ma = ma | 0x800000u; }
-    var eb = ub >> 23u;
-    var mb = ub & 0x7fffffu;
-    if (eb == 0u) { eb = 1u; } else { mb = mb | 0x800000u; }
-    var r = ma % mb;
-    var d = ea - eb;
+// |fmod(a, b)| of finite a and nonzero b with |a| >= |b| (ua, ub: their magnitudes' bits)
+fn fmod_bits(ua: u32, ub: u32) -> f32 {
+    let ea0 = ua >> 23u;
+    let eb0 = ub >> 23u;
+    let ma = (ua & 0x7fffffu) | select(0x800000u, 0u, ea0 == 0u);
+    let mb = (ub & 0x7fffffu) | select(0x800000u, 0u, eb0 == 0u);
+    let eb = max(eb0, 1u);
+    var d = max(ea0, 1u) - eb;
+    var s = min(d, 8u);
+    var r = (ma << s) % mb;  // (ma < 2^24: 8 bits of the exponent difference fit in the first step)
+    d = d - s;
     while (d > 0u && r != 0u) {
-        let s = min(d, 8u);
+        s = min(d, 8u);
         r = (r << s) % mb;
         d = d - s;
     }
-    let value = ldexp(f32(r), i32(eb) - 150);
-    return select(value, -value, (bitcast<u32>(a) & 0x80000000u) != 0u);
+    return ldexp(f32(r), i32(eb) - 150);
 }
 
 // (floor division, remainder) of one pair, as NumPy's npy_divmod
 fn divmod1(a: f32, b: f32) -> vec2<f32> {
-    let nan = bitcast<f32>(0x7fc00000u | (bitcast<u32>(a) & 0u));
-    if (is_nan(a) || is_nan(b)) { return vec2<f32>(nan, nan); }  // (on the bits: compilers may assume no NaN)
-    if (b == 0.0) { return vec2<f32>(a / b, nan); }
-    if (!is_finite(a)) { return vec2<f32>(nan, nan); }
-    var m = fmod1(a, b);
-    let s = select(1.0, 0.25, abs(b) > 8.507059e37);  // (as divide_f32: a / b past |b| = 2^126)
+    let ua = bitcast<u32>(a) & 0x7fffffffu;
+    let ub = bitcast<u32>(b) & 0x7fffffffu;
+    if (ua >= 0x7f800000u || ub > 0x7f800000u || ub == 0u) {  // NaN, infinite a, or b = 0
+        let nan = bitcast<f32>(0x7fc00000u | (ua & 0u));  // (built at run time: no NaN constant)
+        let q = select(nan, a / b, ub == 0u && ua <= 0x7f800000u);
+        return vec2<f32>(q, nan);
+    }
+    var m = a;
+    if (ua >= ub) {  // else |a| < |b| (or b infinite): fmod is a
+        let v = fmod_bits(ua, ub);
+        m = select(v, -v, (bitcast<u32>(a) & 0x80000000u) != 0u);
+    }
+    let s = select(1.0, 0.25, ub > 0x7e800000u);  // (as divide_f32: a / b past |b| = 2^126)
     var d = ((a - m) * s) / (b * s);
     if (m != 0.0) {
         if ((b < 0.0) != (m < 0.0)) {
@@ -75,7 +76,7 @@ fn divmod1(a: f32, b: f32) -> vec2<f32> {
     } else {
         m = copysign_zero(b);
     }
-    var q = copysign_zero(a / b);
+    var q = bitcast<f32>((bitcast<u32>(a) ^ bitcast<u32>(b)) & 0x80000000u);  // a / b's signed zero
     if (d != 0.0) {
         q = floor(d);
         if (d - q > 0.5) { q = q + 1.0; }
