@@ -275,24 +275,37 @@ fn m_log10(x: f32) -> f32 {
         + (l * 0.4342944920063019 - l * 1.0103049952192578e-08));
 }
 
-// log(1 + x) without forming 1 + x where it rounds: log_near1 itself near 0; else
-// 1 + x = 2^k (1 + f) with f = (x - (2^k - 1)) / 2^k in one rounding (no compensation terms,
-// which a compiler's algebra may fold away)
+// log(1 + x) for finite x > -1, without forming 1 + x where it rounds; one log_near1 for three
+// ranges, chosen by selects (lanes in different ranges run it together): of x itself from
+// -(1 - 1/√2) to tan(π/8); below, of 1 + x's reduction (1 + x is exact there: log(1 + x) as
+// m_log); above, of f = (x - (2^k - 1)) / 2^k for 1 + x = 2^k (1 + f) in one rounding (no
+// compensation terms, which a compiler's algebra may fold away); past 2^100, of x's own reduction.
+// The reduction of 1 + x is read off its bits (1 + x >= 2^-24 is normal), k kept an integer.
+fn log1p_finite(x: f32) -> f32 {
+    let u = bitcast<u32>(1.0 + x);
+    let up = (u & 0x7fffffu) > 0x3504f3u;  // 1 + x's significand past √2: halved, k one more
+    let near = x >= -0.29289323 && x <= 0.41421356;
+    let k = select(i32(u >> 23u) - select(127, 126, up), 0, near);
+    let kc = min(k, 100);
+    let p = bitcast<f32>(u32(127 + kc) << 23u);  // 2^k
+    let m = bitcast<f32>((u & 0x7fffffu) | select(0x3f800000u, 0x3f000000u, up));
+    let f = select(select(m - 1.0, (x - (p - 1.0)) * bitcast<f32>(u32(127 - kc) << 23u),
+                          x > 0.0 && k <= 100), x, near);
+    let kf = f32(k);
+    return kf * LN2_HI + (log_near1(f) + kf * LN2_LO);
+}
+
+// log(1 + x): the common case (-1 < x < inf, |x| >= 2^-24) told apart on the bits in one test
 fn m_log1p(x: f32) -> f32 {
+    let u = bitcast<u32>(x);
+    let a = u & 0x7fffffffu;
+    if (a >= 0x33800000u && (u < 0x7f800000u || (u > 0x80000000u && a < 0x3f800000u))) {
+        return log1p_finite(x);
+    }
     if (is_nan(x)) { return x; }
     if (x < -1.0) { return nan_like(x); }
     if (x == -1.0) { return -inf_like(x); }
-    if (is_inf(x)) { return x; }
-    if (abs(x) < 5.9604645e-08) { return x; }
-    if (x >= 16777216.0) { return m_log(x); }  // (1 + x is x, or its rounding does not matter)
-    // one log_near1 for the three ranges, chosen by selects (lanes in different ranges run it
-    // together): of x itself from -(1 - 1/√2) to tan(π/8); below, of 1 + x's reduction (1 + x is
-    // exact there: log(1 + x) as m_log); above, of f = (x - (2^k - 1)) / 2^k for 1 + x = 2^k (1 + f)
-    let near = x >= -0.29289323 && x <= 0.41421356;
-    let ef = log_reduce(1.0 + x);
-    let k = select(ef.x, 0.0, near);
-    let f = select(select(ef.y, (x - (pow2i(i32(k)) - 1.0)) * pow2i(-i32(k)), x > 0.0), x, near);
-    return k * LN2_HI + (log_near1(f) + k * LN2_LO);
+    return x;  // inf, or |x| < 2^-24 (-0 kept)
 }
 
 // x = k π/2 + r, |r| about π/4 at most: Cody-Waite with π/2 in five parts (64 bits), the first
@@ -466,7 +479,7 @@ fn m_asinh(x: f32) -> f32 {
     let s = sqrt(z + 1.0);
     let q = select(1.0, z, small) / select(s + a, 1.0 + s, small);
     let w = select(select((2.0 * a - 1.0) + q, a - 1.0, a > 4096.0), a + q, small);
-    let v = m_log1p(w) + select(0.0, LN2, a > 4096.0);
+    let v = log1p_finite(w) + select(0.0, LN2, a > 4096.0);
     return copy_sign(v, x);
 }
 fn m_acosh(x: f32) -> f32 {
@@ -479,7 +492,7 @@ fn m_acosh(x: f32) -> f32 {
     let small = x <= 2.0;
     let r = sqrt(select(x * x - 1.0, 2.0 * t + t * t, small));
     let w = select(select((2.0 * x - 1.0) - 1.0 / (x + r), t, x > 4096.0), t + r, small);
-    return m_log1p(w) + select(0.0, LN2, x > 4096.0);
+    return log1p_finite(w) + select(0.0, LN2, x > 4096.0);
 }
 fn m_atanh(x: f32) -> f32 {
     let a = abs(x);
@@ -491,7 +504,7 @@ fn m_atanh(x: f32) -> f32 {
     // one division (its numerator chosen) and one log1p for both
     let small = a < 0.5;
     let q = select(2.0 * a, 2.0 * a * a, small) / (1.0 - a);
-    return copy_sign(0.5 * m_log1p(select(q, 2.0 * a + q, small)), x);
+    return copy_sign(0.5 * log1p_finite(select(q, 2.0 * a + q, small)), x);
 }
 
 fn m_sqrt(x: f32) -> f32 {
