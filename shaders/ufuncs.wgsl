@@ -601,10 +601,15 @@ fn is_odd_integer(y: f32) -> bool {
     return abs(y) < 16777216.0 && y == trunc(y) && (i32(y) & 1) == 1;
 }
 fn m_pow(x: f32, y: f32) -> f32 {
-    // the common case first, in four integer operations: x positive, normal and finite (1 included:
-    // pow_core gives 1 exactly), y finite and not zero
-    if (bitcast<u32>(x) - 0x00800000u < 0x7f000000u && (bitcast<u32>(y) & 0x7fffffffu) - 1u < 0x7f7fffffu) {
-        return pow_core(x, y);
+    // the common case first, in four integer operations: |x| normal and finite (1 included:
+    // pow_core gives 1 exactly), y finite and not zero; a negative x there by selects after the
+    // one pow_core (x^y for an integer y, negated for an odd one; else NaN), so that lanes of both
+    // signs share it
+    let ux = bitcast<u32>(x) & 0x7fffffffu;
+    if (ux - 0x00800000u < 0x7f000000u && (bitcast<u32>(y) & 0x7fffffffu) - 1u < 0x7f7fffffu) {
+        let v = pow_core(bitcast<f32>(ux), y);
+        if (ux == bitcast<u32>(x)) { return v; }
+        return select(nan_like(x), select(v, -v, is_odd_integer(y)), y == trunc(y));
     }
     if (is_zero(y) || x == 1.0) { return 1.0; }
     if (is_nan(x) || is_nan(y)) { return nan_like(x); }
