@@ -187,16 +187,18 @@ fn expm1_poly(r: f32) -> f32 {
 }
 
 fn m_exp(x: f32) -> f32 {
-    if (is_nan(x)) { return x; }
-    if (x > 88.72283) { return inf_like(x); }  // (the next float up overflows)
-    if (x < -104.0) { return 0.0; }
-    let k = round(x * INV_LN2);
-    let r = (x - k * LN2_HI) - k * LN2_LO;
+    // one path for every lane: x clamped into the range, the overflow, underflow and NaN put back
+    // by selects at the end
+    let xc = clamp(x, -104.0, 88.72283);
+    let k = round(xc * INV_LN2);
+    let r = (xc - k * LN2_HI) - k * LN2_LO;
     let p = 1.0 + expm1_poly(r);  // (in [0.7, 1.42])
-    if (k >= -125.0 && k <= 127.0) {  // a normal result: k added to p's exponent, as scale2 would
-        return bitcast<f32>(bitcast<i32>(p) + (i32(k) << 23u));
-    }
-    return scale2(p, i32(k));
+    let ki = i32(k);
+    var v = bitcast<f32>(bitcast<i32>(p) + (ki << 23u));  // a normal result: k added to p's exponent
+    if (ki < -125 || ki > 127) { v = scale2(p, ki); }
+    v = select(v, inf_like(x), x > 88.72283);  // (the next float up overflows)
+    v = select(v, 0.0, x < -104.0);
+    return select(v, x, is_nan(x));
 }
 
 fn m_expm1(x: f32) -> f32 {
