@@ -202,16 +202,23 @@ fn m_exp(x: f32) -> f32 {
 }
 
 fn m_expm1(x: f32) -> f32 {
-    if (is_nan(x)) { return x; }
-    if (x > 88.72283) { return inf_like(x); }
-    if (x < -17.5) { return -1.0; }
-    if (abs(x) < 2.9802322e-08) { return x; }  // (keeps -0)
-    let k = round(x * INV_LN2);  // (0 for |x| <= ln2 / 2: then r = x, t = 1, and the result e)
-    let r = (x - k * LN2_HI) - k * LN2_LO;
+    // one path for every lane, as m_exp: x clamped, the saturated and tiny results by selects
+    let xc = clamp(x, -17.5, 88.72283);
+    let k = round(xc * INV_LN2);  // (0 for |x| <= ln2 / 2: then r = x, t = 1, and the result e)
+    let r = (xc - k * LN2_HI) - k * LN2_LO;
     let e = expm1_poly(r);
-    if (k > 100.0) { return scale2(1.0 + e, i32(k)); }
-    let t = pow2i(i32(k));
-    return t * e + (t - 1.0);  // 2^k (e^r - 1) + (2^k - 1)
+    let ki = i32(k);
+    var v: f32;
+    if (ki > 100) {
+        v = scale2(1.0 + e, ki);
+    } else {
+        let t = pow2i(ki);
+        v = t * e + (t - 1.0);  // 2^k (e^r - 1) + (2^k - 1)
+    }
+    v = select(v, inf_like(x), x > 88.72283);
+    v = select(v, -1.0, x < -17.5);
+    v = select(v, x, abs(x) < 2.9802322e-08);  // (keeps -0)
+    return select(v, x, is_nan(x));
 }
 
 // x = 2^e (1 + f), 1 + f in [√½, √2), for finite x > 0: (e, f), f exact
@@ -419,23 +426,25 @@ fn asin_poly(a: f32) -> f32 {
     return a + a * z * (0.1666666567325592 + z * (0.07500094175338745 + z * (0.04459947347640991
         + z * (0.031099852174520493 + z * (0.017152952030301094 + z * 0.03368489816784859)))));
 }
+// asin and acos: the two ranges by selects around one square root and one asin_poly (lanes on
+// both sides of 1/2 then run one of each together)
 fn m_asin(x: f32) -> f32 {
     let a = abs(x);
     if (is_nan(x)) { return x; }
     if (a > 1.0) { return nan_like(x); }
     if (a < 0.00024414062) { return x; }
-    if (a <= 0.5) { return copy_sign(asin_poly(a), x); }
-    let s = sqrt(0.5 * (1.0 - a));  // asin(a) = π/2 - 2 asin(sqrt((1 - a) / 2))
-    return copy_sign(PIO2_HI - (2.0 * asin_poly(s) - PIO2_LO), x);
+    let far = a > 0.5;  // asin(a) = π/2 - 2 asin(sqrt((1 - a) / 2))
+    let p = asin_poly(select(a, sqrt(0.5 * (1.0 - a)), far));
+    return copy_sign(select(p, PIO2_HI - (2.0 * p - PIO2_LO), far), x);
 }
 fn m_acos(x: f32) -> f32 {
     let a = abs(x);
     if (is_nan(x)) { return x; }
     if (a > 1.0) { return nan_like(x); }
-    if (a <= 0.5) { return PIO2_HI - (asin_poly(x) - PIO2_LO); }
-    let s = sqrt(0.5 * (1.0 - a));
-    let v = 2.0 * asin_poly(s);
-    return select(v, PI_HI - (v - PI_LO), x < 0.0);
+    let far = a > 0.5;
+    let p = asin_poly(select(x, sqrt(0.5 * (1.0 - a)), far));
+    let v = 2.0 * p;
+    return select(PIO2_HI - (p - PIO2_LO), select(v, PI_HI - (v - PI_LO), x < 0.0), far);
 }
 
 // e^a / 2 for a >= 88 (sinh and cosh there): e^a's reduction with one less power of two, so no
@@ -449,16 +458,11 @@ fn exp_half(a: f32) -> f32 {
 
 fn m_sinh(x: f32) -> f32 {
     let a = abs(x);
-    if (is_nan(x)) { return x; }
-    if (a < 0.00024414062) { return x; }
-    var v: f32;
-    if (a < 88.0) {
-        let e = m_expm1(a);
-        v = 0.5 * (e + e / (e + 1.0));  // (e^a - e^-a) / 2 without cancellation
-    } else {
-        v = exp_half(a);
-    }
-    return copy_sign(v, x);
+    let e = m_expm1(min(a, 88.0));
+    var v = 0.5 * (e + e / (e + 1.0));  // (e^a - e^-a) / 2 without cancellation
+    if (a >= 88.0) { v = exp_half(a); }
+    v = select(v, a, a < 0.00024414062);
+    return select(copy_sign(v, x), x, is_nan(x));
 }
 fn m_cosh(x: f32) -> f32 {
     let a = abs(x);
