@@ -3,7 +3,8 @@ layer, column statistics of a table, a k-means step, an image filter chain, atte
 of heads of 512 tokens and over heads of 4096, a layer-norm + GELU MLP block, a softmax
 cross-entropy loss), each beside the same work in TF.js and jax-js in the same process on the same
 adapter (web/bench/baselines.js's tfPipeline and jaxPipeline), a raw-JS transfer floor (upload
-every input, read every output, nothing else) and a copy kernel's bandwidth on pycore's device
+every input, read every output, nothing else; the uploads through staging buffers kept mapped, as
+pycore's, and apart through writeBuffer) and a copy kernel's bandwidth on pycore's device
 (baselines.js's transferFloor and copyBandwidth).
 
 Two modes, each library alike:
@@ -499,8 +500,10 @@ async def run_pipelines_async(small: bool = False, names: tuple[str, ...] | None
             if "jax" in result:
                 for key, jitted in (("jax", False), ("jax_jit", True)):
                     row[key] = await _peer_async(module.jaxPipeline(name, ins, count, repeats, jitted), want)
-            floor = (await module.transferFloor(device, ins, max(1, want.size) * 4, repeats)).to_py()
-            row["floor_ms"] = floor["ms"]
+            out_bytes = max(1, want.size) * 4
+            for key, staged in (("floor_ms", True), ("floor_write_ms", False)):
+                floor = (await module.transferFloor(device, ins, out_bytes, repeats, staged)).to_py()
+                row[key] = floor["ms"]
         _checked(row, p.tolerance)
         result["rows"].append(row)
     return result
@@ -514,7 +517,8 @@ def _ms(row: dict[str, Any], key: str, mode: str) -> float | None:
 def format_pipelines(result: dict[str, Any]) -> str:
     """The table of a run_pipelines_async result: per pipeline and mode, ms of pycore (its calls as
     written, and as pycore.jit captures them), TF.js, jax-js (the faster of eager and jit), the
-    transfer floor; pycore (the faster of its two) / the best peer; GB/s (pycore's faster) and its
+    transfer floor (uploads through mapped staging buffers, and through writeBuffer); pycore (the
+    faster of its two) / the best peer; GB/s (pycore's faster) and its
     share of the copy kernel's; each library's error against float64; the calls pycore made."""
     copy = result.get("copy") or {}
     lines = [f"adapter: {result['adapter']}  ({'small' if result['small'] else 'full'} sizes; resident: "
@@ -527,7 +531,7 @@ def format_pipelines(result: dict[str, Any]) -> str:
         lines.append(f"copy kernel: {copy['gbps']:.1f} GB/s ({copy['bytes'] / 2**20:.0f} MiB, "
                      f"{copy['ms']:.3f} ms)")
     head = (f"{'pipeline':14s} {'mode':10s} {'pycore':>9s} {'pc jit':>9s} {'TF.js':>9s} {'jax-js':>9s} "
-            f"{'floor':>8s} {'pyc/best':>8s} {'GB/s':>7s} {'of copy':>7s}")
+            f"{'floor':>8s} {'fl.write':>8s} {'pyc/best':>8s} {'GB/s':>7s} {'of copy':>7s}")
     lines.append(head)
     for row in result["rows"]:
         for mode in ("resident", "round_trip"):
@@ -539,7 +543,8 @@ def format_pipelines(result: dict[str, Any]) -> str:
             jx = min(jax) if jax else None
             peers = [t for t in (tf, jx) if t is not None]
             cells = [f"{t:9.3f}" if t is not None else f"{'-':>9s}" for t in (eager, jitted, tf, jx)]
-            floor = f"{row['floor_ms']:8.3f}" if mode == "round_trip" and "floor_ms" in row else f"{'':8s}"
+            floor = " ".join(f"{row[k]:8.3f}" if mode == "round_trip" and k in row else f"{'':8s}"
+                             for k in ("floor_ms", "floor_write_ms"))
             ratio = f"{ours / min(peers):8.2f}" if peers and ours else f"{'-':>8s}"
             rate = row["min_bytes"] / ours / 1e6 if mode == "resident" and ours else None
             gbps = f"{rate:7.2f}" if rate is not None else f"{'':7s}"

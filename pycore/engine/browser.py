@@ -85,9 +85,10 @@ class BrowserTransport(Transport):
         bridge.functions().destroy(self.device, buffer)  # (its cached bind groups go with it)
 
     def write_buffer(self, buffer: Any, array: np.ndarray) -> None:
-        """Upload a C-contiguous array straight from the WebAssembly heap (no copy in Python)."""
+        """Upload a C-contiguous array straight from the WebAssembly heap (no copy in Python); a large
+        one through a staging buffer kept mapped between uploads (bridge.js's `upload`)."""
         if bridge.heap_module() is not None:
-            bridge.functions().write(self.queue, buffer, array.ctypes.data, array.nbytes)
+            bridge.functions().write(self.device, buffer, array.ctypes.data, array.nbytes)
             return
         proxy = create_proxy(array)  # public API, four FFI calls: used if the heap is not exposed
         view = proxy.getBuffer("u8")

@@ -328,7 +328,7 @@ class Device:
         queued command to write, or None. Reusing it before that work is submitted is safe for a
         dispatch's or a copy's output and nothing else: the queued work that still reads it runs
         first (slices are submitted in order, and a command buffer runs in order), where an upload
-        (writeBuffer) would land before that work."""
+        (writeBuffer, or a staging buffer's copy submitted at once) would land before that work."""
         wanted = None
         for held in reversed(self.slices):
             if held.after:

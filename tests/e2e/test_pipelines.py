@@ -42,7 +42,7 @@ def test_every_pipeline_in_every_library_matches_float64(run):
             assert cell["resident_ms"] > 0 and cell["round_trip_ms"] > 0, (row["name"], lib)
         assert row["tfjs"]["backend"] == "webgpu"
         assert row["jax"]["devices"] == ["webgpu"] and row["jax_jit"]["jitted"] is True
-        assert row["floor_ms"] > 0 and row["min_bytes"] > 0
+        assert row["floor_ms"] > 0 and row["floor_write_ms"] > 0 and row["min_bytes"] > 0
         assert row["pycore"]["calls"], row["name"]  # (pycore.trace() of one resident run)
         captured = row["pycore_jit"]["captured"]  # (pycore.jit replays every pipeline's kernels)
         assert len(captured) == 1 and captured[0]["replayed"], (row["name"], captured)
