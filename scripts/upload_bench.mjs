@@ -60,5 +60,46 @@ for (const mb of [4, 16, 32, 64]) {
   }
   for (const b of [dst, ...pool]) b.destroy();
 }
+// Reads: a GPU buffer copied into a MAP_READ staging buffer used again, mapAsync, the bytes copied
+// out (whole, and in four pieces each copied as it lands)
+const heapU8 = new Uint8Array(heap);
+const reads = {};
+for (const mb of [4, 16, 32]) {
+  const n = mb << 20;
+  const src = device.createBuffer({ size: n, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+  const st = device.createBuffer({ size: n, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  const sts = [0, 1, 2, 3].map(() => device.createBuffer({ size: n / 4, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST }));
+  const r = { submit_to_mapped: [], getMappedRange: [], set: [], total: [], chunks4_total: [], done_then_map: [] };
+  for (let i = 0; i < 18; i++) {
+    const t0 = now();
+    const e = device.createCommandEncoder(); e.copyBufferToBuffer(src, 0, st, 0, n); device.queue.submit([e.finish()]);
+    await st.mapAsync(GPUMapMode.READ);
+    const t1 = now();
+    const range = st.getMappedRange();
+    const t2 = now();
+    heapU8.set(new Uint8Array(range), 4096);
+    const t3 = now();
+    st.unmap();
+    // the same in four pieces, each mapped and copied as it lands
+    const t4 = now();
+    const e2 = device.createCommandEncoder();
+    sts.forEach((b, k) => e2.copyBufferToBuffer(src, k * n / 4, b, 0, n / 4));
+    device.queue.submit([e2.finish()]);
+    await Promise.all(sts.map((b, k) => b.mapAsync(GPUMapMode.READ).then(() => { heapU8.set(new Uint8Array(b.getMappedRange()), 4096 + k * n / 4); b.unmap(); })));
+    const t5 = now();
+    const e3 = device.createCommandEncoder(); e3.copyBufferToBuffer(src, 0, st, 0, n); device.queue.submit([e3.finish()]);
+    await device.queue.onSubmittedWorkDone();
+    const t6 = now();
+    await st.mapAsync(GPUMapMode.READ); st.unmap();
+    const t7 = now();
+    if (i >= 3) {
+      r.submit_to_mapped.push(t1 - t0); r.getMappedRange.push(t2 - t1); r.set.push(t3 - t2); r.total.push(t3 - t0);
+      r.chunks4_total.push(t5 - t4); r.done_then_map.push(t7 - t6);
+    }
+  }
+  reads[mb] = Object.fromEntries(Object.entries(r).map(([k, v]) => [k, median(v)]));
+  [src, st, ...sts].forEach((b) => b.destroy());
+}
+out.reads = reads;
 console.log(JSON.stringify(out, null, 1));
 process.exit(0);
