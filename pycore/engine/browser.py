@@ -98,6 +98,9 @@ class BrowserTransport(Transport):
             view.release()
             proxy.destroy()
 
+    def staged_bytes(self) -> int:
+        return int(bridge.functions().stagedBytes(self.device))
+
     # -- pipelines
     def create_shader_module(self, wgsl: str, label: str) -> Any:
         return self.device.createShaderModule(_js({"code": wgsl, "label": label}))

@@ -294,7 +294,8 @@ class Runtime:
             "features": list(dev.transport.features) if dev else [],
             "settings": settings.STORE.where if dev else "not kept (no WebGPU device)",
             "versions": versions,
-            "memory": dev.pool.stats() if dev else None,
+            "memory": ({**dev.pool.stats(), "upload_staging_bytes": dev.transport.staged_bytes()}
+                       if dev else None),
             "fused_away": dev.fused_away if dev else 0,  # kernels left out: fused kernels computed them
             "pipelines_compiled_ms": dict(dev.compile_ms) if dev else {},
             "precompiled": dict(dev.precompiled) if dev else None,

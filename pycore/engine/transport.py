@@ -99,6 +99,10 @@ class Transport(ABC):
     def write_buffer(self, buffer: Any, array: np.ndarray) -> None:
         """Queue an upload of the C-contiguous `array` to the start of `buffer`."""
 
+    def staged_bytes(self) -> int:
+        """Host memory kept for uploads between them (staging buffers), in bytes."""
+        return 0
+
     # -- pipelines (pycore caches them: one per entry point and device)
     @abstractmethod
     def create_shader_module(self, wgsl: str, label: str) -> Any: ...
