@@ -98,10 +98,8 @@ class Transport(ABC):
     @abstractmethod
     def write_buffer(self, buffer: Any, array: np.ndarray) -> None:
         """Queue an upload of the C-contiguous `array` to the start of `buffer`."""
-
     def staged_bytes(self) -> int:
-        """Host memory kept for uploads between them (staging buffers), in bytes."""
-        return 0
+        return 0  # host memory kept for uploads between them (staging buffers), in bytes
 
     # -- pipelines (pycore caches them: one per entry point and device)
     @abstractmethod
@@ -139,9 +137,8 @@ class Transport(ABC):
 
     async def time_dispatch_async(self, pipeline: Any, bindings: list[tuple], groups: tuple[int, int, int],
                                   reps: int) -> float | None:
-        """Milliseconds of GPU time per dispatch of `pipeline` on `bindings` over `groups`, from
-        timestamp queries around `reps` dispatches in one pass; None where the device cannot tell
-        (no "timestamp-query", or a transport that does not measure it)."""
+        """GPU ms per dispatch of `pipeline` on `bindings` over `groups`, from timestamp queries
+        around `reps` dispatches in one pass; None where the device cannot tell."""
         return None
 
     # -- the device
@@ -150,8 +147,7 @@ class Transport(ABC):
         """Call `callback(reason)` once if the device is lost."""
 
     def js_device(self) -> Any:
-        """The JavaScript GPUDevice itself, for JavaScript running beside pycore on the same device
-        (the benchmark's raw-JS yardsticks); None where there is none (the native transport)."""
+        """The JavaScript GPUDevice, for JavaScript beside pycore (the raw-JS yardsticks); or None."""
         return None
 
     async def lost_within_async(self, seconds: float) -> bool:
