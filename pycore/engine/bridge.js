@@ -94,7 +94,7 @@
     const st = stagingOf(device), size = stagedClass(n);
     const list = st.classes.get(size) ?? [];
     for (const b of list) if (st.ready.has(b)) { st.ready.delete(b); return b; }
-    if (st.bytes + size > STAGED_BYTES) {  // room made from mapped buffers of other sizes, oldest first
+    if (st.bytes + size > STAGED_BYTES) {  // room made from mapped buffers of other sizes, the first-made sizes first
       for (const [other, bufs] of st.classes) {
         for (const b of [...bufs]) {
           if (st.bytes + size <= STAGED_BYTES) break;
