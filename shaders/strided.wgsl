@@ -11,7 +11,9 @@
 // coordinates . strides; the four values make the vec4 the op's function takes (the generator
 // writes the four lanes out, so they stay in registers). A thread of a packed output computes
 // four words of it instead (8 or 16 elements: as many bytes as a float32 thread moves), four
-// elements at a time, each four in a block of its own. Shapes, offsets and strides are words of
+// elements at a time, each four in a block of its own; so does a thread whose arithmetic is heavy
+// (elementwise.py's HEAVY_FLOPS: eight 32-bit elements, g * 8 * WORKGROUP + j * WORKGROUP + t),
+// all its loads first. Shapes, offsets and strides are words of
 // `words` (strides as i32 bits; negative strides walk backwards), so one pipeline serves every
 // shape of a rank: word 0 is the element count of this chunk, word 1 the index of the chunk's
 // first element in the output (a large output is written in chunks that each fit one binding),

@@ -67,21 +67,14 @@ fn divmod1(a: f32, b: f32) -> vec2<f32> {
         m = select(v, -v, (bitcast<u32>(a) & 0x80000000u) != 0u);
     }
     let s = select(1.0, 0.25, ub > 0x7e800000u);  // (as divide_f32: a / b past |b| = 2^126)
-    var d = ((a - m) * s) / (b * s);
-    if (m != 0.0) {
-        if ((b < 0.0) != (m < 0.0)) {
-            m = m + b;
-            d = d - 1.0;
-        }
-    } else {
-        m = copysign_zero(b);
-    }
-    var q = bitcast<f32>((bitcast<u32>(a) ^ bitcast<u32>(b)) & 0x80000000u);  // a / b's signed zero
-    if (d != 0.0) {
-        q = floor(d);
-        if (d - q > 0.5) { q = q + 1.0; }
-    }
-    return vec2<f32>(q, m);
+    let d0 = ((a - m) * s) / (b * s);
+    let fix = m != 0.0 && ((b < 0.0) != (m < 0.0));
+    let d = select(d0, d0 - 1.0, fix);
+    let mr = select(select(m, m + b, fix), copysign_zero(b), m == 0.0);
+    let fl = floor(d);
+    let q = select(bitcast<f32>((bitcast<u32>(a) ^ bitcast<u32>(b)) & 0x80000000u),  // a / b's signed zero
+                   select(fl, fl + 1.0, d - fl > 0.5), d != 0.0);
+    return vec2<f32>(q, mr);
 }
 
 fn floor_divide_f32(a: vec4<f32>, b: vec4<f32>) -> vec4<f32> {
@@ -223,18 +216,12 @@ fn m_expm1(x: f32) -> f32 {
 
 // x = 2^e (1 + f), 1 + f in [√½, √2), for finite x > 0: (e, f), f exact
 fn log_reduce(x: f32) -> vec2<f32> {
-    var u = bitcast<u32>(x);
-    var e = i32(u >> 23u) - 127;
-    if (u < 0x00800000u) {  // subnormal
-        u = bitcast<u32>(x * 8388608.0);
-        e = i32(u >> 23u) - 150;
-    }
-    var m = bitcast<f32>((u & 0x7fffffu) | 0x3f800000u);
-    if (m > 1.4142135) {
-        m = m * 0.5;
-        e = e + 1;
-    }
-    return vec2<f32>(f32(e), m - 1.0);
+    let sub = bitcast<u32>(x) < 0x00800000u;  // subnormal
+    let u = bitcast<u32>(select(x, x * 8388608.0, sub));
+    let m = bitcast<f32>((u & 0x7fffffu) | 0x3f800000u);
+    let up = m > 1.4142135;
+    let e = i32(u >> 23u) - select(127, 150, sub) + select(0, 1, up);
+    return vec2<f32>(f32(e), select(m, m * 0.5, up) - 1.0);
 }
 
 // log(1 + f) for f in [√½ - 1, √2 - 1]: with s = f / (2 + f), log(1 + f) = 2 atanh(s), written as
@@ -247,41 +234,32 @@ fn log_near1(f: f32) -> f32 {
     return f - (hf - s * (hf + r));
 }
 
-// the special cases of the logarithms: NaN for NaN or x < 0, -inf for ±0, inf for inf; else 0
-// (a positive normal x, the common case, in one integer comparison)
-fn log_special(x: f32) -> vec2<f32> {
+// the logarithms' special cases put over v (the common path's value, computed in every lane) by
+// selects: NaN for x < 0, -inf for ±0, x for inf and NaN
+fn log_specials(x: f32, v: f32) -> f32 {
     let u = bitcast<u32>(x);
-    if (u - 0x00800000u < 0x7f000000u) { return vec2<f32>(0.0, 0.0); }
-    if (is_nan(x)) { return vec2<f32>(1.0, x); }
-    if ((u & 0x7fffffffu) == 0u) { return vec2<f32>(1.0, -inf_like(x)); }
-    if (u >= 0x80000000u) { return vec2<f32>(1.0, nan_like(x)); }
-    if (u == 0x7f800000u) { return vec2<f32>(1.0, x); }
-    return vec2<f32>(0.0, 0.0);
+    var r = select(v, nan_like(x), u > 0x80000000u);
+    r = select(r, -inf_like(x), (u & 0x7fffffffu) == 0u);
+    return select(r, x, u == 0x7f800000u || is_nan(x));
 }
 
 fn m_log(x: f32) -> f32 {
-    let special = log_special(x);
-    if (special.x != 0.0) { return special.y; }
     let ef = log_reduce(x);
-    return ef.x * LN2_HI + (log_near1(ef.y) + ef.x * LN2_LO);
+    return log_specials(x, ef.x * LN2_HI + (log_near1(ef.y) + ef.x * LN2_LO));
 }
 
 fn m_log2(x: f32) -> f32 {
-    let special = log_special(x);
-    if (special.x != 0.0) { return special.y; }
     let ef = log_reduce(x);
     let l = log_near1(ef.y);
-    return ef.x + (l * 1.4426950216293335 + l * 1.925963033500011e-08);  // (1/ln2 in two parts)
+    return log_specials(x, ef.x + (l * 1.4426950216293335 + l * 1.925963033500011e-08));  // (1/ln2 in two parts)
 }
 
 fn m_log10(x: f32) -> f32 {
-    let special = log_special(x);
-    if (special.x != 0.0) { return special.y; }
     let ef = log_reduce(x);
     let l = log_near1(ef.y);
     // e log10(2) + l / ln10, both constants in two parts
-    return ef.x * 0.301025390625 + (ef.x * 4.605039066518657e-06
-        + (l * 0.4342944920063019 - l * 1.0103049952192578e-08));
+    return log_specials(x, ef.x * 0.301025390625 + (ef.x * 4.605039066518657e-06
+        + (l * 0.4342944920063019 - l * 1.0103049952192578e-08)));
 }
 
 // log(1 + x) for finite x > -1, without forming 1 + x where it rounds; one log_near1 for three
@@ -308,13 +286,11 @@ fn log1p_finite(x: f32) -> f32 {
 fn m_log1p(x: f32) -> f32 {
     let u = bitcast<u32>(x);
     let a = u & 0x7fffffffu;
-    if (a >= 0x33800000u && (u < 0x7f800000u || (u > 0x80000000u && a < 0x3f800000u))) {
-        return log1p_finite(x);
-    }
-    if (is_nan(x)) { return x; }
-    if (x < -1.0) { return nan_like(x); }
-    if (x == -1.0) { return -inf_like(x); }
-    return x;  // inf, or |x| < 2^-24 (-0 kept)
+    let usual = a >= 0x33800000u && (u < 0x7f800000u || (u > 0x80000000u && a < 0x3f800000u));
+    let v = log1p_finite(x);
+    var r = select(x, nan_like(x), x < -1.0);  // (NaN, inf and |x| < 2^-24 kept: -0 too)
+    r = select(r, -inf_like(x), x == -1.0);
+    return select(r, v, usual);
 }
 
 // x = k π/2 + r, |r| about π/4 at most: Cody-Waite with π/2 in five parts (64 bits), the first
@@ -475,8 +451,6 @@ fn m_cosh(x: f32) -> f32 {
 }
 fn m_asinh(x: f32) -> f32 {
     let a = abs(x);
-    if (is_nan(x) || is_inf(x)) { return x; }
-    if (a < 0.00024414062) { return x; }
     // log1p(w) + c, the three ranges' w chosen by selects around one square root, one division and
     // one log1p: up to 2, w = a + a² / (1 + sqrt(1 + a²)); up to 4096, w = 2a - 1 + 1 / (sqrt(a² + 1)
     // + a) (log(y) is log1p(y - 1), y - 1 exact there); past it, log(a) + ln 2 as log1p(a - 1) + ln 2
@@ -486,31 +460,30 @@ fn m_asinh(x: f32) -> f32 {
     let q = select(1.0, z, small) / select(s + a, 1.0 + s, small);
     let w = select(select((2.0 * a - 1.0) + q, a - 1.0, a > 4096.0), a + q, small);
     let v = log1p_finite(w) + select(0.0, LN2, a > 4096.0);
-    return copy_sign(v, x);
+    let keep = a < 0.00024414062 || (bitcast<u32>(x) & 0x7fffffffu) >= 0x7f800000u;  // tiny, inf, NaN
+    return select(copy_sign(v, x), x, keep);
 }
 fn m_acosh(x: f32) -> f32 {
-    if (is_nan(x)) { return x; }
-    if (x < 1.0) { return nan_like(x); }
-    if (is_inf(x)) { return x; }
     // log1p(w) + c by selects, as m_asinh: up to 2, w = t + sqrt(2t + t²) with t = x - 1; up to
     // 4096, w = 2x - 1 - 1 / (x + sqrt(x² - 1)); past it, log(x) + ln 2 as log1p(x - 1) + ln 2
     let t = x - 1.0;
     let small = x <= 2.0;
     let r = sqrt(select(x * x - 1.0, 2.0 * t + t * t, small));
     let w = select(select((2.0 * x - 1.0) - 1.0 / (x + r), t, x > 4096.0), t + r, small);
-    return log1p_finite(w) + select(0.0, LN2, x > 4096.0);
+    let v = log1p_finite(w) + select(0.0, LN2, x > 4096.0);
+    let keep = (bitcast<u32>(x) & 0x7fffffffu) >= 0x7f800000u;  // (inf, NaN)
+    return select(select(v, x, keep), nan_like(x), x < 1.0);
 }
 fn m_atanh(x: f32) -> f32 {
     let a = abs(x);
-    if (is_nan(x)) { return x; }
-    if (a > 1.0) { return nan_like(x); }
-    if (a == 1.0) { return copy_sign(inf_like(x), x); }
-    if (a < 0.00024414062) { return x; }
     // log1p(2a / (1 - a)) / 2, below 1/2 with its argument as 2a + 2a² / (1 - a) (no cancellation);
     // one division (its numerator chosen) and one log1p for both
     let small = a < 0.5;
     let q = select(2.0 * a, 2.0 * a * a, small) / (1.0 - a);
-    return copy_sign(0.5 * log1p_finite(select(q, 2.0 * a + q, small)), x);
+    var v = copy_sign(0.5 * log1p_finite(select(q, 2.0 * a + q, small)), x);
+    v = select(v, x, a < 0.00024414062 || is_nan(x));
+    v = select(v, copy_sign(inf_like(x), x), a == 1.0);
+    return select(v, nan_like(x), a > 1.0);
 }
 
 fn m_sqrt(x: f32) -> f32 {
@@ -578,8 +551,6 @@ fn pow_core(ax: f32, y: f32) -> f32 {
     let l_lo = 2.8857421875 * (s_lo + t) + -0.0003521057078614831 * (s + t);
     let e = ef.x;
     let rough = y * (e + (l_hi + l_lo));
-    if (rough > 129.0) { return inf_like(ax); }
-    if (rough < -152.0) { return 0.0; }
     let y_h = hi12(y);
     let y_l = y - y_h;
     let a_h = hi12(l_hi);
@@ -597,10 +568,11 @@ fn pow_core(ax: f32, y: f32) -> f32 {
     let j = round(frac);
     let n = (k1 + k2) + j;
     let p = 1.0 + expm1_poly((frac - j) * LN2);
-    if (n >= -125.0 && n <= 127.0) {  // a normal result: n added to p's exponent
-        return bitcast<f32>(bitcast<i32>(p) + (i32(n) << 23u));
-    }
-    return scale2(p, i32(n));
+    let ni = i32(clamp(n, -200.0, 200.0));
+    var v = bitcast<f32>(bitcast<i32>(p) + (ni << 23u));  // a normal result: n added to p's exponent
+    if (ni < -125 || ni > 127) { v = scale2(p, ni); }
+    v = select(v, inf_like(ax), rough > 129.0);
+    return select(v, 0.0, rough < -152.0);
 }
 
 fn is_odd_integer(y: f32) -> bool {

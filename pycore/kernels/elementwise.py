@@ -46,9 +46,16 @@ from pycore.kernels.plan import (
     word_of,
 )
 from pycore.kernels.wgsl import used_only, wgsl_functions, wgsl_template, wgsl_typed
+from pycore.tables.ufuncs import flops_of
 
 WORKGROUP = 256  # threads per workgroup (common.wgsl's WORKGROUP)
 PER_THREAD = 4  # output elements per thread (strided.wgsl)
+# From this much arithmetic per element (the ufunc table's flops, summed over an expression's
+# calls: the transcendental functions) a thread computes twice PER_THREAD 32-bit elements, all
+# loaded first: its loads stay in flight while the arithmetic of the first ones runs. On an H200,
+# 64M float32 elements: exp 0.90 -> 0.97 of the copy's bandwidth, sinh 0.78 -> 0.85, asinh 0.66 ->
+# 0.71; a copy or an add, whose arithmetic is a few instructions, ran 1-3% slower so.
+HEAVY_FLOPS = 20.0
 F32 = np.dtype(np.float32)
 # Functions whose float16 results (computed in float32, then rounded) come from the hardware's
 # builtins (shaders/ufuncs.wgsl): their error, a few float32 ULPs, is far below a float16 ULP, and
@@ -98,34 +105,55 @@ def convert(expr: str, src: np.dtype, dst: np.dtype) -> str:
     return f"vec4<{target}>({expr})"
 
 
-SPREAD = "(t / WORKGROUP) * (4u * WORKGROUP) + t % WORKGROUP"  # a thread's first element (word), its
-# others a workgroup's width apart, so each load and store instruction of a workgroup touches
-# neighbouring words
+def heavy(program: tuple[tuple[Any, ...], ...]) -> bool:
+    """Whether an expression's calls (`Expr.program`: function names first) do HEAVY_FLOPS of
+    arithmetic per element or more.
+
+    >>> heavy((("exp_f32", (0,)),)), heavy((("add_f32", (0, 1)), ("negative_f32", (-1,))))
+    (True, False)
+    """
+    return sum(flops_of(call[0]) for call in program) >= HEAVY_FLOPS
 
 
-def per_thread(out: np.dtype) -> int:
+def _spread(words: int) -> str:
+    """A thread's first element (word) of its `words`, the others a workgroup's width apart, so
+    that each load and store instruction of a workgroup touches neighbouring words."""
+    return f"(t / WORKGROUP) * ({words}u * WORKGROUP) + t % WORKGROUP"
+
+
+def per_thread(out: np.dtype, eight: bool = False) -> int:
     """Output elements a thread computes: four 32-bit words of them (four of 32 bits or more, eight
-    of 16 bits, sixteen of 8), so a packed array's thread moves as many bytes as a float32 one's.
+    of 16 bits, sixteen of 8), so a packed array's thread moves as many bytes as a float32 one's;
+    eight of 32 bits where the arithmetic is heavy (`eight`: `heavy`; not complex64).
 
     >>> per_thread(np.dtype("float32")), per_thread(np.dtype("float16")), per_thread(np.dtype("uint8"))
     (4, 8, 16)
+    >>> per_thread(np.dtype("float32"), eight=True)
+    8
     """
-    return 4 * (4 // out.itemsize) if packed(out) else PER_THREAD
+    if packed(out):
+        return 4 * (4 // out.itemsize)
+    return 2 * PER_THREAD if eight and out.kind != "c" else PER_THREAD
 
 
-def _lanes(out: np.dtype) -> tuple[str, list[list[str]]]:
+def _lanes(out: np.dtype, eight: bool = False) -> tuple[str, list[list[str]]]:
     """(a thread's first element, its elements in groups of four: a vec4 each) in the output's
-    chunk, as WGSL. A thread's words are a workgroup's width apart (neighbouring threads,
-    neighbouring words). A packed output is written a word at a time, so a word's elements are
-    one thread's: each of an 8-bit output's groups is one word, each of a 16-bit output's two.
+    chunk, as WGSL, for `per_thread(out, eight)` elements. A thread's words are a workgroup's width
+    apart (neighbouring threads, neighbouring words). A packed output is written a word at a time,
+    so a word's elements are one thread's: each of an 8-bit output's groups is one word, each of a
+    16-bit output's two.
 
     >>> _lanes(np.dtype("float16"))[1][1][1:3]  # (a thread's third and fourth words)
     ['first + 4u * WORKGROUP + 1u', 'first + 6u * WORKGROUP + 0u']
+    >>> _lanes(np.dtype("float32"), eight=True)[1][1][0]
+    'first + 4u * WORKGROUP'
     """
     if not packed(out):
-        return SPREAD, [[f"first + {j}u * WORKGROUP" for j in range(PER_THREAD)]]
+        n = per_thread(out, eight)
+        return _spread(n), [[f"first + {j}u * WORKGROUP" for j in range(g, g + PER_THREAD)]
+                            for g in range(0, n, PER_THREAD)]
     per = 4 // out.itemsize  # (elements in a word)
-    first = f"{per}u * ({SPREAD})"
+    first = f"{per}u * ({_spread(4)})"
     groups = []
     for g in range(per):
         lanes = []
@@ -405,7 +433,8 @@ def _kernel(
     n_words = param_at + sum(c[5] for c in program)
     out_dt = np.dtype(program[-1][4])
     packed_out = packed(out_dt)
-    first, groups = _lanes(out_dt)
+    eight = heavy(program) and not packed_out and out_dt.kind != "c"  # (per_thread's eight)
+    first, groups = _lanes(out_dt, eight)
     inputs = []
     for k, (name, scalar) in enumerate(operands):
         dt = np.dtype(name)
@@ -502,6 +531,8 @@ def _kernel(
     if len(program) > 1 or program[0][1] != tuple(range(len(operands))):  # (an operand read twice, or
         marks = [f"x{k}:{m}" for k, m in enumerate(marks)]  # several calls: each operand by its number)
     name = f"strided:{nested([(c[0], c[1], c[5]) for c in program], marks)}->{_type_name(out_dt)}"
+    if eight:
+        name += "/8"
 
     def source() -> str:
         filled = (
@@ -695,7 +726,7 @@ def plan_expr(expr: Expr, facts: Facts) -> Plan:
     steps = []
     for first in range(0, max(total, 1), chunk):
         count = min(chunk, total - first)
-        groups = -(-count // (WORKGROUP * per_thread(out)))
+        groups = -(-count // (WORKGROUP * per_thread(out, heavy(expr.program))))
         slots = (
             *[Slot("in", j) for j in range(len(arrays))],
             Slot("out", 0, first * size, storage_bytes((count,), out)),
@@ -705,5 +736,5 @@ def plan_expr(expr: Expr, facts: Facts) -> Plan:
     return Plan(tuple(steps), (Output(tuple(shape), out),), expr=expr if len(steps) == 1 else None)
 
 
-__all__ = ["Call", "Expr", "Operand", "convert", "inline", "nested", "per_thread", "plan_elementwise",
-           "plan_expr", "program_lines", "scalar_vec4", "storage_bytes"]
+__all__ = ["Call", "Expr", "Operand", "convert", "heavy", "inline", "nested", "per_thread",
+           "plan_elementwise", "plan_expr", "program_lines", "scalar_vec4", "storage_bytes"]

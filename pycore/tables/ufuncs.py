@@ -1032,6 +1032,17 @@ for _name, _how in {"sum": "pairs", "mean": "pairs", "prod": "numpy", "all": "bo
     REDUCTIONS[_name] = replace(REDUCTIONS[_name], complex=_how)
 
 
+def flops_of(function: str) -> float:
+    """The arithmetic per element (`Ufunc.flops`) of a ufunc's WGSL function (`<name>_<type>`, as
+    the kernel generators see it); 1 for any other function.
+
+    >>> flops_of("exp_f32"), flops_of("floor_divide_i32"), flops_of("relu_f")
+    (20.0, 1.0, 1.0)
+    """
+    u = UFUNCS.get(function.rpartition("_")[0])
+    return float(u.flops) if u is not None else 1.0
+
+
 def promoted(dtypes: list[np.dtype]) -> np.dtype:
     found = dtypes[0]
     for d in dtypes[1:]:
@@ -1039,4 +1050,4 @@ def promoted(dtypes: list[np.dtype]) -> np.dtype:
     return found
 
 
-__all__ = ["REDUCTIONS", "UFUNCS", "UINT32", "Reduction", "Ufunc"]
+__all__ = ["REDUCTIONS", "UFUNCS", "UINT32", "Reduction", "Ufunc", "flops_of"]

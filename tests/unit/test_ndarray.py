@@ -1148,6 +1148,28 @@ def test_plan_elementwise_chunks_a_large_output():
     assert one.steps[0].words[-1] == word_of(2.0, F32)  # the scalar rides in the words
 
 
+def test_heavy_arithmetic_gives_a_thread_eight_elements_all_loaded_first():
+    x = [Operand(F32, Layout.contiguous((3000,)))]
+    light = plan_elementwise("add", "add_f32", x * 2, F32, F32, (3000,), Facts()).steps[0]
+    heavy = plan_elementwise("exp", "exp_f32", x, F32, F32, (3000,), Facts()).steps[0]
+    assert light.kernel.name == "strided:add_f32(f32[1],f32[1])->f32" and light.grid[0] == 3  # (1,024 each)
+    assert heavy.kernel.name == "strided:exp_f32(f32[1])->f32/8" and heavy.grid[0] == 2  # (2,048 each)
+    body = heavy.kernel.source().split("fn strided")[1]
+    assert body.count("in0[") == 8 and body.rindex("in0[") < body.index("exp_f32(")  # (loads first)
+    assert "(t / WORKGROUP) * (8u * WORKGROUP)" in body and body.count("out[") == 8
+    # packed and complex outputs keep their own layout of a thread's elements
+    f16 = np.dtype("float16")
+    half = plan_elementwise("exp", "exp_f32", [Operand(f16, Layout.contiguous((3000,)))], F32, f16, (3000,),
+                            Facts()).steps[0]
+    assert not half.kernel.name.endswith("/8") and half.grid[0] == 2
+    # chunks of a heavy output cover it exactly
+    row = [Operand(F32, Layout.contiguous((77,)))]
+    small = Facts(max_binding=4096, offset_align=256)
+    plan = plan_elementwise("sin", "sin_f32", row, F32, F32, (100, 77), small)
+    counts = [s.words[0] for s in plan.steps]
+    assert sum(counts) == 7700 and len(counts) > 1 and all(s.grid[0] * 2048 >= s.words[0] for s in plan.steps)
+
+
 def test_host_arrays_past_one_binding_split_into_parts_that_fit():
     from pycore.kernels.parts import flat_step, parts, row_step
 
