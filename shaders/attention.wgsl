@@ -14,10 +14,17 @@
 // A row whose every key is masked gives NaN, as the unfused softmax does; NaN and +inf scores
 // give NaN rows, as there.
 //
+// The keys may be walked in parts (PARTS > 1: few workgroups for the GPU, or causal blocks of
+// unequal lengths): a workgroup then takes one part of its block's keys and writes each query's
+// unnormalized output row, its maximum m and its sum l (Dv + 2 floats) to `out`, and
+// shaders/attention_parts.wgsl combines the parts. A part past a causal block's last query walks
+// nothing (m = -inf, l = 0).
+//
 // Words of `words`: 0 queries L, 1 keys S, 2 q's and k's dim D, 3 v's dim Dv, 4 the scale (f32
 // bits), 5 query blocks per batch entry, 6 batch entries, 7 keys per tile (BC), 8-11 the offsets
-// of q, k, v and the mask, 12-19 the row and column strides of q, k, v and the mask, then the
-// batch shape (collapsed) and each operand's strides over it (q, k, v, mask).
+// of q, k, v and the mask, 12-19 the row and column strides of q, k, v and the mask, 20 keys per
+// part (whole tiles), 21 parts, then the batch shape (collapsed) and each operand's strides over
+// it (q, k, v, mask).
 
 @group(0) @binding(0) var<storage, read> q: array<f32>;
 @group(0) @binding(1) var<storage, read> k: array<f32>;
@@ -56,11 +63,14 @@ fn attend(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: v
     let d4r = (d + 3u) / 4u;
     let v4r = (dv + 3u) / 4u;
     let bcr = word(7u);
-    let group = wid.x + wid.y * groups.x;
+    let parts = word(21u);
+    let part = (wid.x + wid.y * groups.x) % parts;
+    let group = (wid.x + wid.y * groups.x) / parts;  // (batch entry, block of queries)
     let b = min(group / word(5u), word(6u) - 1u);  // (a grid split over y may have spare groups)
     let i0 = (group % word(5u)) * BR;
     let i = i0 + t;
     let live = group / word(5u) < word(6u) && i < n_q;
+    let k_lo = part * word(20u);
     let qi = min(i, n_q - 1u);
     var qb = iword(8u);
     var kb = iword(9u);
@@ -88,7 +98,7 @@ fn attend(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: v
     var s: array<f32, BC>;
 {{last}}
 {{fetch_first}}
-    for (var j0 = 0u; j0 < last; j0 = j0 + BC) {
+    for (var j0 = k_lo; j0 < last; j0 = j0 + BC) {
         workgroupBarrier();  // (every thread is done with the last tile)
 {{tile_in}}
         workgroupBarrier();
@@ -124,9 +134,7 @@ fn attend(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: v
         m = m_new;
     }
     if (live) {
-        // (l is 0 only where every key was masked: NaN, as the unfused softmax's 0 / 0)
-        let inv = select(1.0 / l, bitcast<f32>(0x7fc00000u | (n_q & 0u)), l == 0.0);
-        let ob = (b * n_q + i) * dv;
+{{store}}
         for (var c4 = 0u; c4 < {{v4_n}}; c4 = c4 + 1u) {  // (constant bounds: o stays in registers)
             for (var e = 0u; e < 4u; e = e + 1u) {
                 let c = c4 * 4u + e;

@@ -551,6 +551,8 @@ fn pow_core(ax: f32, y: f32) -> f32 {
     let l_lo = 2.8857421875 * (s_lo + t) + -0.0003521057078614831 * (s + t);
     let e = ef.x;
     let rough = y * (e + (l_hi + l_lo));
+    if (rough > 129.0) { return inf_like(ax); }
+    if (rough < -152.0) { return 0.0; }
     let y_h = hi12(y);
     let y_l = y - y_h;
     let a_h = hi12(l_hi);
@@ -568,11 +570,10 @@ fn pow_core(ax: f32, y: f32) -> f32 {
     let j = round(frac);
     let n = (k1 + k2) + j;
     let p = 1.0 + expm1_poly((frac - j) * LN2);
-    let ni = i32(clamp(n, -200.0, 200.0));
-    var v = bitcast<f32>(bitcast<i32>(p) + (ni << 23u));  // a normal result: n added to p's exponent
-    if (ni < -125 || ni > 127) { v = scale2(p, ni); }
-    v = select(v, inf_like(ax), rough > 129.0);
-    return select(v, 0.0, rough < -152.0);
+    if (n >= -125.0 && n <= 127.0) {  // a normal result: n added to p's exponent
+        return bitcast<f32>(bitcast<i32>(p) + (i32(n) << 23u));
+    }
+    return scale2(p, i32(n));
 }
 
 fn is_odd_integer(y: f32) -> bool {

@@ -815,10 +815,12 @@ async def normalized_rows_async(name: str, x: GpuArray, axis: int, weight: Any, 
 
 
 async def _one_kernel_async(name: str, operands: list[Any], key: tuple,
-                            plan_of: Callable[[list[Layout], Any], Plan], why: str) -> GpuArray:
+                            plan_of: Callable[[list[Layout], Any], Plan], why: str | Callable[[Plan], str]
+                            ) -> GpuArray:
     """A call that runs one planned kernel on GpuArrays and host arrays (uploaded with the call):
-    its first output as a GpuArray, recorded in the trace. `key` (with the operands' layouts)
-    identifies the plan. A ValueError where the device cannot take the shapes."""
+    its first output as a GpuArray, recorded in the trace with `why` (or what it says of the plan).
+    `key` (with the operands' layouts) identifies the plan. A ValueError where the device cannot
+    take the shapes."""
     start = time.perf_counter()
     device = RUNTIME.device
     assert device is not None
@@ -829,7 +831,8 @@ async def _one_kernel_async(name: str, operands: list[Any], key: tuple,
     value, stages = await _run_gpu(name, [(plan, operands)], True, out.shape, out.dtype)
     stages = dict(stages)
     stages["python"] = time.perf_counter() - start - sum(stages.values())
-    _record(name, [tuple(v.shape) for v in operands], "webgpu", stages, why, None, start)
+    said = why if isinstance(why, str) else why(plan)
+    _record(name, [tuple(v.shape) for v in operands], "webgpu", stages, said, None, start)
     return value
 
 
@@ -867,8 +870,13 @@ async def attended_async(q: GpuArray, k: Any, v: Any, mask: Any, causal: bool, s
         m_layout = layouts[3] if mask is not None else None
         return plan_attention(layouts[0], layouts[1], layouts[2], m_layout, kind, causal, scale, f)
 
+    def why(plan: Plan) -> str:
+        parts = plan.steps[0].words[21] if len(plan.steps) > 1 else 1  # type: ignore[union-attr]
+        return "a GpuArray input (one fused kernel" + (
+            f", the keys in {parts} parts, then a kernel combining them)" if parts > 1 else ")")
+
     return await _one_kernel_async("scaled_dot_product_attention", operands, (kind, causal, scale), plan_of,
-                                   "a GpuArray input (one fused kernel)")
+                                   why)
 
 
 # ---------------------------------------------------------------- the public functions

@@ -10,7 +10,7 @@ softmax and matmul.
 >>> q = Layout.contiguous((8, 8, 512, 64))
 >>> p = plan_attention(q, q, q, None, "", False, 0.125, Facts())
 >>> p.outputs[0].shape, p.steps[0].kernel.name, p.steps[0].grid
-((8, 8, 512, 64), 'attend:16x16:256x32[1]', (128, 1, 1))
+((8, 8, 512, 64), 'attend:16x16:256x32:prefetch[1]', (128, 1, 1))
 """
 
 from __future__ import annotations
@@ -43,7 +43,14 @@ PREFETCH = True  # on a GPU, read the next tile of k and v into registers before
 MAX_DIM = 128  # the largest head size (q's and v's last axis) the kernel keeps in registers
 TILE_BYTES = 16384  # workgroup memory for a tile of k and v (WebGPU's default limit for all of it)
 MASKS = ("", "bool", "float")  # no mask, a boolean one (True: attend), an additive one
-BATCH_AT = 20  # the first word of the batch shape
+BATCH_AT = 22  # the first word of the batch shape
+# On a GPU, the keys are walked in parts (each a workgroup's, then combined: shaders/
+# attention_parts.wgsl) where the blocks of queries alone would make fewer than GROUPS workgroups,
+# in parts of at least PART_KEYS keys; causal attention's blocks (whose lengths grow with their
+# queries) in parts of CAUSAL_KEYS keys, so that long blocks spread over several workgroups
+GROUPS = 128
+PART_KEYS = 512
+CAUSAL_KEYS = 1024
 
 
 def keys_per_tile(d4: int, v4: int, most: int = 64) -> int:
@@ -107,7 +114,7 @@ def _tile_loads(d4: int, v4: int, br: int, bc: int, prefetch: bool) -> tuple[str
             lines += [f"for (var u = 0u; u < {counts[name]}u; u = u + 1u) {{", *indented(body, 4), "}"]
         return lines
 
-    first = [f"var p{name}: array<f32, {counts[name]}>;" for name, *_ in _TILES] + fetch("0u")
+    first = [f"var p{name}: array<f32, {counts[name]}>;" for name, *_ in _TILES] + fetch("k_lo")
     stores = []
     for name, width, _, _ in _TILES:
         body = [*at(width, "(t + u * BR)"), f"{name}t[j * {width} + c / 4u][c % 4u] = p{name}[u];"]
@@ -118,11 +125,12 @@ def _tile_loads(d4: int, v4: int, br: int, bc: int, prefetch: bool) -> tuple[str
 
 @cache
 def _kernel(d4: int, v4: int, mask: str, causal: bool, batch_rank: int, br: int, bc: int, unrolled: bool,
-            prefetch: bool = False) -> Kernel:
+            prefetch: bool = False, parts: bool = False) -> Kernel:
     """The kernel for rows of d4 and v4 vec4s, a mask kind of MASKS, with or without is_causal, br
     queries per workgroup and bc keys per tile; its loops over a row and a tile `unrolled` (constant
     bounds) or not (bounds read at run time); `prefetch`: the next tile read into registers before
-    the work on this one (`_tile_loads`; unrolled kernels only)."""
+    the work on this one (`_tile_loads`; unrolled kernels only); `parts`: it writes a part's
+    unnormalized rows, maxima and sums, for shaders/attention_parts.wgsl to combine."""
     n_words = BATCH_AT + 5 * batch_rank
     targets = [(name, BATCH_AT + batch_rank * (1 + j)) for j, name in enumerate(("qb", "kb", "vb", "mb"))]
     batch = walk_lines("bb", "b", batch_rank, BATCH_AT, targets)
@@ -136,7 +144,14 @@ def _kernel(d4: int, v4: int, mask: str, causal: bool, batch_rank: int, br: int,
     if causal:
         masking.append("            sj = select(neg_inf, sj, kj <= i);")
     last = "min(n_k, i0 + BR)" if causal else "n_k"  # (causal: no key past the block's last query)
+    last = f"min({last}, k_lo + word(20u))"
     fetch_first, tile_in, fetch_next = _tile_loads(d4, v4, br, bc, unrolled and prefetch)
+    store = ["        // (l is 0 only where every key was masked: NaN, as the unfused softmax's 0 / 0)",
+             "        let inv = select(1.0 / l, bitcast<f32>(0x7fc00000u | (n_q & 0u)), l == 0.0);",
+             "        let ob = (b * n_q + i) * dv;"]
+    if parts:
+        store = ["        let inv = 1.0;", "        let ob = ((b * n_q + i) * parts + part) * (dv + 2u);",
+                 "        out[ob + dv] = m;", "        out[ob + dv + 1u] = l;"]
 
     def source() -> str:
         filled = (wgsl_template("attention").replace("{{meta_vec4s}}", str(-(-n_words // 4)))
@@ -145,7 +160,8 @@ def _kernel(d4: int, v4: int, mask: str, causal: bool, batch_rank: int, br: int,
                   .replace("{{kt_size}}", str(bc * d4)).replace("{{vt_size}}", str(bc * v4))
                   .replace("{{batch}}", "\n".join(batch)).replace("{{mask}}", "\n".join(masking))
                   .replace("{{last}}", f"    let last = {last};").replace("{{fetch_first}}", fetch_first)
-                  .replace("{{tile_in}}", tile_in).replace("{{fetch_next}}", fetch_next))
+                  .replace("{{tile_in}}", tile_in).replace("{{fetch_next}}", fetch_next)
+                  .replace("{{store}}", "\n".join(store)))
         for slot, const, runtime in (("d4_n", "D4", "d4r"), ("v4_n", "V4", "v4r"), ("bc_n", "BC", "bcr")):
             filled = filled.replace(f"{{{{{slot}}}}}", const if unrolled else runtime)
         return used_only("\n".join([wgsl_template("common"), filled]))
@@ -153,19 +169,47 @@ def _kernel(d4: int, v4: int, mask: str, causal: bool, batch_rank: int, br: int,
     bindings = ("read", "read", "read", "write", "uniform") + (("read",) if mask else ())
     name = (f"attend:{d4}x{v4}:{br}x{bc}{'' if unrolled else ':rolled'}{':prefetch' * prefetch}"
             f"{':' + mask if mask else ''}"
-            f"{':causal' * causal}[{batch_rank}]")
+            f"{':causal' * causal}{':parts' * parts}[{batch_rank}]")
     return Kernel(name, "attend", bindings, source)
 
 
+COMBINE = Kernel("attention_parts", "combine", ("read", "write", "uniform"), lambda: "",
+                 family="attention_parts")
+
+
+def key_parts(n_groups: int, n_k: int, causal: bool, br: int, bc: int) -> int:
+    """The parts a block of queries walks its keys in on a GPU (1: all in one workgroup): enough
+    for GROUPS workgroups, each part PART_KEYS keys or more; causal, parts of CAUSAL_KEYS where
+    the keys pass that. Parts are whole tiles of bc keys.
+
+    >>> key_parts(128, 4096, False, 256, 32), key_parts(16, 4096, False, 256, 32)
+    (1, 8)
+    >>> key_parts(128, 4096, True, 256, 32), key_parts(128, 512, True, 256, 32)
+    (4, 1)
+    """
+    parts = max(1, min(-(-GROUPS // n_groups), n_k // PART_KEYS))
+    if causal:
+        parts = max(parts, -(-n_k // CAUSAL_KEYS))
+    return -(-n_k // _part_keys(n_k, parts, bc))
+
+
+def _part_keys(n_k: int, parts: int, bc: int) -> int:
+    """Keys of each of `parts` parts of n_k keys, in whole tiles of bc (the last part may be shorter)."""
+    per = -(-n_k // parts)
+    return -(-per // bc) * bc
+
+
+
 def plan_attention(q: Layout, k: Layout, v: Layout, mask: Layout | None, mask_kind: str, causal: bool,
-                   scale: float, facts: Facts) -> Plan:
+                   scale: float, facts: Facts, parts: int | None = None) -> Plan:
     """The plan of softmax(q k^T * scale + mask) v for float32 q (..., L, D), k (..., S, D) and
     v (..., S, Dv) read through their layouts, whose batch axes broadcast; `mask` (broadcasting to
     (..., L, S)) of `mask_kind` ("bool": u32 words, True to attend; "float": added to the scores),
     or None; `causal` keeps key j for query i where j <= i. The output (..., L, Dv) is C-ordered.
     The caller has checked the arguments; a ValueError where a head is larger than MAX_DIM, an
     array does not fit one binding or the keys need more loop iterations than the driver runs (the
-    caller composes the attention of other calls instead)."""
+    caller composes the attention of other calls instead). `parts`: the keys' parts (`key_parts`
+    on a GPU, 1 on a CPU adapter, where none is given)."""
     n_q, d = q.shape[-2:]
     n_k, dv = v.shape[-2:]
     if d > MAX_DIM or dv > MAX_DIM:
@@ -192,14 +236,29 @@ def plan_attention(q: Layout, k: Layout, v: Layout, mask: Layout | None, mask_ki
         raise ValueError(f"attention: {n_k} keys take more loop iterations than the driver's cap "
                          f"({facts.loop_cap:,})")
     prefetch = PREFETCH and gpu and (bc * d4 * 4) % br == 0 and (bc * v4 * 4) % br == 0
-    kernel = _kernel(d4, v4, mask_kind if mask is not None else "", causal, len(dims), br, bc, gpu, prefetch)
     blocks = -(-n_q // br)
+    if parts is None:
+        parts = key_parts(n_batch * blocks, n_k, causal, br, bc) if gpu else 1
+    chunk = _part_keys(n_k, parts, bc)
+    parts = max(1, -(-n_k // chunk))
+    scratch = 4 * n_batch * n_q * parts * (dv + 2)
+    if parts > 1 and scratch > facts.max_binding:
+        parts, chunk, scratch = 1, -(-n_k // bc) * bc, 0
+    kernel = _kernel(d4, v4, mask_kind if mask is not None else "", causal, len(dims), br, bc, gpu, prefetch,
+                     parts > 1)
     words = [n_q, n_k, d, dv, word_of(scale, F32), blocks, n_batch, bc, *(x.offset for x in views)]
     for x in views:
         words += x.strides[-2:]
-    words += [*dims, *(s for st in each for s in st)]
-    slots: tuple[Slot, ...] = (Slot("in", 0), Slot("in", 1), Slot("in", 2), Slot("out", 0), Slot("meta"))
+    words += [chunk, parts, *dims, *(s for st in each for s in st)]
+    into = Slot("tmp", 0) if parts > 1 else Slot("out", 0)
+    slots: tuple[Slot, ...] = (Slot("in", 0), Slot("in", 1), Slot("in", 2), into, Slot("meta"))
     if mask is not None:
         slots = (*slots, Slot("in", 3))
-    grid = grid_for(n_batch * blocks, facts.max_groups)
-    return Plan((Step(kernel, slots, tuple(i32_word(w) for w in words), grid),), (Output(out_shape, F32),))
+    grid = grid_for(n_batch * blocks * parts, facts.max_groups)
+    steps = [Step(kernel, slots, tuple(i32_word(w) for w in words), grid)]
+    if parts == 1:
+        return Plan(tuple(steps), (Output(out_shape, F32),))
+    combine = (n_batch * n_q, dv, parts)
+    steps.append(Step(COMBINE, (Slot("tmp", 0), Slot("out", 0), Slot("meta")), combine,
+                      grid_for(-(-n_batch * n_q * dv // 256), facts.max_groups)))
+    return Plan(tuple(steps), (Output(out_shape, F32),), scratch=(scratch,))

@@ -368,6 +368,29 @@ for causal in (False, True):
     if ":prefetch" not in plan.steps[0].kernel.name or not np.allclose(got, want, rtol=2e-5, atol=2e-5):
         failures.append(f"{plan.steps[0].kernel.name}: {got.ravel()[:4].tolist()} != "
                         f"{want.ravel()[:4].tolist()}")
+# the keys in parts, each a workgroup's, then combined (a GPU's plan for few blocks of queries, or
+# causal ones): on either kernel, with a bool mask that leaves one query nothing (NaN) and another
+# nothing in the second part, and an additive one
+keep = rng.random((300, 100)) < 0.6
+keep[11] = False
+keep[12, 40:] = False
+add = f32(300, 100)
+from pycore.engine.executor import facts as facts_of
+for facts in (Facts(), facts_of(pycore.engine.runtime.RUNTIME.device)):
+    for causal, kind, m in ((False, "", None), (True, "", None), (False, "bool", keep), (True, "float", add)):
+        lay = [Layout.contiguous(a.shape) for a in (qs, ks, vs)]
+        mask = None if m is None else Layout.contiguous(m.shape)
+        plan = plan_attention(*lay, mask, kind, causal, 0.3, facts, parts=2)  # (parts of 64 and 36 keys)
+        arrays = [qs, ks, vs] + ([] if m is None else [m.astype(np.uint32) if kind == "bool" else m])
+        got, _, _ = await run_plans_async(pycore.engine.runtime.RUNTIME.device, "attention", [(plan, arrays)],
+                                          False)
+        want = reference(qs, ks, vs, keep=m if kind == "bool" else None, add=m if kind == "float" else None,
+                         causal=causal, scale=0.3)
+        name = plan.steps[0].kernel.name
+        if (":parts" not in name or plan.steps[0].words[21] != 2
+                or not np.allclose(got, want, rtol=2e-5, atol=2e-5, equal_nan=True)
+                or not (np.isnan(got) == np.isnan(want)).all()):
+            failures.append(f"{name}: {got.ravel()[:4].tolist()} != {want.ravel()[:4].tolist()}")
 gq = gk = gv = kt = gqn = gkn = g3 = gqa = None
 g2 = []
 {"failures": failures, "calls": calls}

@@ -342,7 +342,7 @@ def test_the_fused_attention_plan() -> None:
     the device cannot take (nn composes the attention of other calls then)."""
     from pycore.array.layout import Layout
     from pycore.kernels.attention import MAX_DIM, loop_iterations, plan_attention
-    from pycore.kernels.plan import Facts
+    from pycore.kernels.plan import Facts, Slot, Step
 
     q, k = Layout.contiguous((2, 3, 300, 10)), Layout.contiguous((2, 1, 100, 10))
     v = Layout.contiguous((100, 7))
@@ -370,3 +370,25 @@ def test_the_fused_attention_plan() -> None:
     assert plan_attention(Layout.contiguous((4, 8)), keys, keys, None, "", False, 1.0, gpu).steps
     with pytest.raises(ValueError, match="binding"):
         plan_attention(q, k, v, None, "", False, 1.0, Facts(max_binding=1024))
+    # few blocks of queries on a GPU: the keys in parts, each a workgroup's, then their combination
+    one = Layout.contiguous((1, 300, 64))
+    long = Layout.contiguous((1, 4096, 64))
+    split = plan_attention(one, long, long, None, "", False, 0.125, gpu)
+    attend, combine = split.steps
+    assert isinstance(attend, Step) and isinstance(combine, Step)
+    assert attend.kernel.name == "attend:16x16:256x32:prefetch:parts[1]" and attend.slots[3] == Slot("tmp", 0)
+    assert attend.words[20:22] == (512, 8) and attend.grid == (2 * 8, 1, 1)  # (2 blocks x 8 parts)
+    assert split.scratch == (4 * 300 * 8 * (64 + 2),)  # (each row's parts: its output row, m and l)
+    assert combine.kernel.family == "attention_parts" and combine.words == (300, 64, 8)
+    assert combine.slots == (Slot("tmp", 0), Slot("out", 0), Slot("meta")) and combine.grid == (75, 1, 1)
+    assert "out[ob + dv + 1u] = l;" in attend.kernel.source()
+    # causal: parts of 1,024 keys (a long block over several workgroups), whole tiles of keys
+    causal = plan_attention(Layout.contiguous((8, 4096, 64)), long, long, None, "", True, 0.125, gpu)
+    assert causal.steps[0].words[20:22] == (1024, 4) and causal.steps[0].grid == (8 * 16 * 4, 1, 1)
+    assert plan_attention(q, k, v, None, "", False, 0.5, gpu, parts=3).steps[0].words[20:22] == (64, 2)
+    # none on a CPU adapter, or where the parts would not fit one binding
+    assert len(plan_attention(one, long, long, None, "", False, 0.125, Facts(cpu_adapter=True)).steps) == 1
+    many = Layout.contiguous((1, 1000, 64))  # (parts of 1000 rows: 2.1 MB)
+    assert len(plan_attention(many, long, long, None, "", False, 0.125, gpu).steps) == 2
+    tight = Facts(max_binding=1_100_000)
+    assert len(plan_attention(many, long, long, None, "", False, 0.125, tight).steps) == 1
