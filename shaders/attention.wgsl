@@ -20,15 +20,17 @@
 // shaders/attention_parts.wgsl combines the parts. A part past a causal block's last query walks
 // nothing (m = -inf, l = 0).
 //
+// q, k and v are float32, or float16 read from their u32 words (computed in float32 either way).
+//
 // Words of `words`: 0 queries L, 1 keys S, 2 q's and k's dim D, 3 v's dim Dv, 4 the scale (f32
 // bits), 5 query blocks per batch entry, 6 batch entries, 7 keys per tile (BC), 8-11 the offsets
 // of q, k, v and the mask, 12-19 the row and column strides of q, k, v and the mask, 20 keys per
 // part (whole tiles), 21 parts, then the batch shape (collapsed) and each operand's strides over
 // it (q, k, v, mask).
 
-@group(0) @binding(0) var<storage, read> q: array<f32>;
-@group(0) @binding(1) var<storage, read> k: array<f32>;
-@group(0) @binding(2) var<storage, read> v: array<f32>;
+@group(0) @binding(0) var<storage, read> q: array<{{q_type}}>;
+@group(0) @binding(1) var<storage, read> k: array<{{k_type}}>;
+@group(0) @binding(2) var<storage, read> v: array<{{v_type}}>;
 @group(0) @binding(3) var<storage, read_write> out: array<f32>;
 @group(0) @binding(4) var<uniform> words: array<vec4<u32>, {{meta_vec4s}}>;
 {{mask_binding}}
@@ -41,6 +43,9 @@ const NEG_INF: u32 = 0xff800000u;
 
 var<workgroup> kt: array<vec4<f32>, {{kt_size}}>;
 var<workgroup> vt: array<vec4<f32>, {{vt_size}}>;
+
+// element i of q, k and v as f32 (a float16 operand's from its u32 words)
+{{loaders}}
 
 fn word(k: u32) -> u32 {
     return words[k / 4u][k % 4u];
@@ -84,7 +89,7 @@ fn attend(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) wid: v
         var row = vec4<f32>(0.0);
         for (var e = 0u; e < 4u; e = e + 1u) {
             let c = c4 * 4u + e;
-            let x = q[u32(qb + i32(qi) * iword(12u) + i32(min(c, d - 1u)) * iword(13u))];
+            let x = q_at(u32(qb + i32(qi) * iword(12u) + i32(min(c, d - 1u)) * iword(13u)));
             row[e] = select(0.0, x * scale, c < d);
         }
         qr[c4] = row;

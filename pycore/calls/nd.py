@@ -20,7 +20,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from pycore.array.dtypes import BOOL, FLOAT32, as_array, result_type, scalar_kind, scalar_value, wide
+from pycore.array.dtypes import BOOL, FLOAT16, FLOAT32, as_array, result_type, scalar_kind, scalar_value, wide
 from pycore.array.layout import Layout, broadcast_shapes, matmul_shape, normalize_axes, normalize_axis
 from pycore.calls.api import PUBLIC, bind, docstring, signature_of
 from pycore.calls.dispatch import BACKENDS, KERNEL_SOURCES, is_argument_error, mark_argument_error, unfit_why
@@ -857,26 +857,28 @@ async def convolved_async(x: GpuArray, w: Any, bias: Any, stride: tuple[int, ...
 
 
 async def attended_async(q: GpuArray, k: Any, v: Any, mask: Any, causal: bool, scale: float) -> GpuArray:
-    """nn.scaled_dot_product_attention of a float32 GpuArray q with float32 k and v (GpuArrays or
-    host arrays, uploaded with the call) and a bool or float32 mask (or None): the fused kernel
-    (kernels/attention.py). A ValueError where the device cannot take the shapes: the caller
-    composes the attention of other calls instead."""
+    """nn.scaled_dot_product_attention of a float32 or float16 GpuArray q with float32 or float16 k
+    and v (GpuArrays, or host arrays uploaded with the call as float32) and a bool or float32 mask
+    (or None): the fused kernel (kernels/attention.py), its result float32. A ValueError where the
+    device cannot take the shapes: the caller composes the attention of other calls instead."""
     kind = "" if mask is None else "bool" if mask.dtype == BOOL else "float"
     operands = [q, _f32_operand(k), _f32_operand(v)]
     if mask is not None:
         operands.append(mask if isinstance(mask, GpuArray) or kind == "bool" else _f32_operand(mask))
+    halves = (q.dtype == FLOAT16, operands[1].dtype == FLOAT16, operands[2].dtype == FLOAT16)
 
     def plan_of(layouts: list[Layout], f: Any) -> Plan:
         m_layout = layouts[3] if mask is not None else None
-        return plan_attention(layouts[0], layouts[1], layouts[2], m_layout, kind, causal, scale, f)
+        return plan_attention(layouts[0], layouts[1], layouts[2], m_layout, kind, causal, scale, f,
+                              halves=halves)
 
     def why(plan: Plan) -> str:
         parts = plan.steps[0].words[21] if len(plan.steps) > 1 else 1  # type: ignore[union-attr]
         return "a GpuArray input (one fused kernel" + (
             f", the keys in {parts} parts, then a kernel combining them)" if parts > 1 else ")")
 
-    return await _one_kernel_async("scaled_dot_product_attention", operands, (kind, causal, scale), plan_of,
-                                   why)
+    return await _one_kernel_async("scaled_dot_product_attention", operands, (kind, causal, scale, halves),
+                                   plan_of, why)
 
 
 # ---------------------------------------------------------------- the public functions

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from pycore.array.dtypes import BOOL, FLOAT32, pycore_dtype, result_type
+from pycore.array.dtypes import BOOL, FLOAT16, FLOAT32, pycore_dtype, result_type
 from pycore.array.layout import broadcast_shapes, normalize_axes, normalize_axis
 from pycore.calls.api import extension_module
 from pycore.calls.arguments import array_of
@@ -56,11 +56,13 @@ ROUTES: dict[str, str] = {
     "embedding": "take along the table's rows (indices of any shape): 1 call",
     "cross_entropy": "log_softmax, take_along_axis, negative (+ mean over the classes, 2 multiplies and "
                      "an add for label smoothing) (+ mean or sum): 3 to 8 calls",
-    "scaled_dot_product_attention": "a float32 GpuArray q with heads of at most 128 (k, v float32, the mask "
-                                    "bool or float32): one kernel (attention.wgsl: tiles of keys folded "
-                                    "into a running softmax, the scores never stored); otherwise multiply q "
-                                    "by the scale, matmul q k^T (batched), where or add of the masks, "
-                                    "softmax, matmul by v: 4 to 6 calls",
+    "scaled_dot_product_attention": "a float32 or float16 GpuArray q with heads of at most 128 (k, v float32 "
+                                    "or float16, the mask bool or floating): one kernel (attention.wgsl: "
+                                    "tiles of keys folded into a running softmax, the scores never stored; "
+                                    "with few blocks of queries or causal ones, the keys in parts, then "
+                                    "attention_parts.wgsl combining them) (+ astype to a float16 result); "
+                                    "otherwise multiply q by the scale, matmul q k^T (batched), where or "
+                                    "add of the masks, softmax, matmul by v: 4 to 6 calls",
     "conv": "a float32 GpuArray with a window of at most 64 taps (channels per group x kernel elements): "
             "one kernel (conv.wgsl); otherwise concat per padded axis, stack of the prod(kernel) strided "
             "views (im2col), one batched matmul of the groups (+ add bias): 2 to 6 calls",
@@ -416,24 +418,30 @@ async def scaled_dot_product_attention_async(q: Any, k: Any, v: Any, /, mask: An
 
 
 async def _fused_attention(q: Any, k: Any, v: Any, mask: Any, causal: bool, scale: float) -> Any:
-    """The attention in one kernel (kernels/attention.py), where it can run: q a float32 GpuArray
-    on the GPU, k, v float32 and the mask bool or float32, heads of at most MAX_DIM, something to
-    attend; else None (matmul, softmax and matmul run), also where the device cannot take the
-    shapes."""
-    if not (isinstance(q, GpuArray) and q.device == "webgpu" and q.dtype == FLOAT32 and q.size):
+    """The attention in one kernel (kernels/attention.py), where it can run: q a float32 or float16
+    GpuArray on the GPU, k, v float32 or float16 and the mask bool, float32 or float16 (converted to
+    float32 first), heads of at most MAX_DIM, something to attend; else None (matmul, softmax and
+    matmul run), also where the device cannot take the shapes. float16 operands are read as such
+    and computed in float32; a float16 result (all three float16) is rounded from the kernel's
+    float32 one."""
+    floats = (FLOAT32, FLOAT16)
+    if not (isinstance(q, GpuArray) and q.device == "webgpu" and q.dtype in floats and q.size):
         return None
-    if k.dtype != FLOAT32 or v.dtype != FLOAT32 or not (k.size and v.size):
+    if k.dtype not in floats or v.dtype not in floats or not (k.size and v.size):
         return None
-    if max(q.shape[-1], v.shape[-1]) > MAX_DIM or (mask is not None and mask.dtype not in (FLOAT32, BOOL)):
+    if max(q.shape[-1], v.shape[-1]) > MAX_DIM or (mask is not None and mask.dtype not in (*floats, BOOL)):
         return None
     if any(isinstance(a, GpuArray) and a.device != "webgpu" for a in (k, v, mask)):
         return None
+    if mask is not None and mask.dtype == FLOAT16:
+        mask = await _call("astype", mask, FLOAT32)
     try:
-        return await attended_async(q, k, v, mask, causal, scale)
+        out = await attended_async(q, k, v, mask, causal, scale)
     except ValueError as exc:
         if getattr(exc, "pycore_unfit", False):
             return None
         raise
+    return await _as(out, result_type(q.dtype, k.dtype, v.dtype))
 
 
 # ---------------------------------------------------------------- convolution and pooling

@@ -30,12 +30,14 @@ from pycore.kernels.plan import (
     Step,
     grid_for,
     i32_word,
+    load_packed,
     walk_lines,
     word_of,
 )
 from pycore.kernels.wgsl import used_only, wgsl_template
 
 F32 = np.dtype(np.float32)
+F16 = np.dtype(np.float16)
 # queries per workgroup, a thread each: on a GPU, WebGPU's default limit (an H200 ran 8 x 8 heads of
 # 512 tokens 3x faster with 256 than with 64: more warps share each tile of keys)
 QUERIES = {"gpu": 256, "cpu": 64}
@@ -89,8 +91,8 @@ def _tile_loads(d4: int, v4: int, br: int, bc: int, prefetch: bool) -> tuple[str
         return [f"let j = {e} / ({width} * 4u);", f"let c = {e} % ({width} * 4u);"]
 
     def load(name: str, w: int, n: str, j0: str) -> list[str]:  # (x, from key j0 + j of rows of n)
-        return [f"let kj = {j0} + j;", f"let x = {name}[u32({name}b + i32(min(kj, n_k - 1u)) * iword({w}u)"
-                f" + i32(min(c, {n} - 1u)) * iword({w + 1}u))];"]
+        return [f"let kj = {j0} + j;", f"let x = {name}_at(u32({name}b + i32(min(kj, n_k - 1u)) * iword({w}u)"
+                f" + i32(min(c, {n} - 1u)) * iword({w + 1}u)));"]
 
     def kept(n: str) -> str:  # (x, or 0 past the keys or the row)
         return f"select(0.0, x, kj < n_k && c < {n})"
@@ -125,12 +127,14 @@ def _tile_loads(d4: int, v4: int, br: int, bc: int, prefetch: bool) -> tuple[str
 
 @cache
 def _kernel(d4: int, v4: int, mask: str, causal: bool, batch_rank: int, br: int, bc: int, unrolled: bool,
-            prefetch: bool = False, parts: bool = False) -> Kernel:
+            prefetch: bool = False, parts: bool = False, halves: tuple[bool, ...] = (False, False, False)
+            ) -> Kernel:
     """The kernel for rows of d4 and v4 vec4s, a mask kind of MASKS, with or without is_causal, br
     queries per workgroup and bc keys per tile; its loops over a row and a tile `unrolled` (constant
     bounds) or not (bounds read at run time); `prefetch`: the next tile read into registers before
     the work on this one (`_tile_loads`; unrolled kernels only); `parts`: it writes a part's
-    unnormalized rows, maxima and sums, for shaders/attention_parts.wgsl to combine."""
+    unnormalized rows, maxima and sums, for shaders/attention_parts.wgsl to combine; `halves`:
+    which of q, k and v are float16 (read from u32 words)."""
     n_words = BATCH_AT + 5 * batch_rank
     targets = [(name, BATCH_AT + batch_rank * (1 + j)) for j, name in enumerate(("qb", "kb", "vb", "mb"))]
     batch = walk_lines("bb", "b", batch_rank, BATCH_AT, targets)
@@ -153,8 +157,14 @@ def _kernel(d4: int, v4: int, mask: str, causal: bool, batch_rank: int, br: int,
         store = ["        let inv = 1.0;", "        let ob = ((b * n_q + i) * parts + part) * (dv + 2u);",
                  "        out[ob + dv] = m;", "        out[ob + dv + 1u] = l;"]
 
+    loaders = []
+    for name, half in zip("qkv", halves, strict=True):
+        element = load_packed(name, "i", F16) if half else f"{name}[i]"
+        loaders.append(f"fn {name}_at(i: u32) -> f32 {{ return {element}; }}")
+
     def source() -> str:
         filled = (wgsl_template("attention").replace("{{meta_vec4s}}", str(-(-n_words // 4)))
+                  .replace("{{loaders}}", "\n".join(loaders))
                   .replace("{{mask_binding}}", binding).replace("{{br}}", str(br))
                   .replace("{{bc}}", str(bc)).replace("{{d4}}", str(d4)).replace("{{v4}}", str(v4))
                   .replace("{{kt_size}}", str(bc * d4)).replace("{{vt_size}}", str(bc * v4))
@@ -162,6 +172,8 @@ def _kernel(d4: int, v4: int, mask: str, causal: bool, batch_rank: int, br: int,
                   .replace("{{last}}", f"    let last = {last};").replace("{{fetch_first}}", fetch_first)
                   .replace("{{tile_in}}", tile_in).replace("{{fetch_next}}", fetch_next)
                   .replace("{{store}}", "\n".join(store)))
+        for name, half in zip("qkv", halves, strict=True):
+            filled = filled.replace(f"{{{{{name}_type}}}}", "u32" if half else "f32")
         for slot, const, runtime in (("d4_n", "D4", "d4r"), ("v4_n", "V4", "v4r"), ("bc_n", "BC", "bcr")):
             filled = filled.replace(f"{{{{{slot}}}}}", const if unrolled else runtime)
         return used_only("\n".join([wgsl_template("common"), filled]))
@@ -169,7 +181,9 @@ def _kernel(d4: int, v4: int, mask: str, causal: bool, batch_rank: int, br: int,
     bindings = ("read", "read", "read", "write", "uniform") + (("read",) if mask else ())
     name = (f"attend:{d4}x{v4}:{br}x{bc}{'' if unrolled else ':rolled'}{':prefetch' * prefetch}"
             f"{':' + mask if mask else ''}"
-            f"{':causal' * causal}{':parts' * parts}[{batch_rank}]")
+            f"{':causal' * causal}{':parts' * parts}"
+            f"{':f16=' + ''.join(n for n, h in zip('qkv', halves, strict=True) if h) if any(halves) else ''}"
+            f"[{batch_rank}]")
     return Kernel(name, "attend", bindings, source)
 
 
@@ -201,7 +215,8 @@ def _part_keys(n_k: int, parts: int, bc: int) -> int:
 
 
 def plan_attention(q: Layout, k: Layout, v: Layout, mask: Layout | None, mask_kind: str, causal: bool,
-                   scale: float, facts: Facts, parts: int | None = None) -> Plan:
+                   scale: float, facts: Facts, parts: int | None = None,
+                   halves: tuple[bool, bool, bool] = (False, False, False)) -> Plan:
     """The plan of softmax(q k^T * scale + mask) v for float32 q (..., L, D), k (..., S, D) and
     v (..., S, Dv) read through their layouts, whose batch axes broadcast; `mask` (broadcasting to
     (..., L, S)) of `mask_kind` ("bool": u32 words, True to attend; "float": added to the scores),
@@ -209,7 +224,8 @@ def plan_attention(q: Layout, k: Layout, v: Layout, mask: Layout | None, mask_ki
     The caller has checked the arguments; a ValueError where a head is larger than MAX_DIM, an
     array does not fit one binding or the keys need more loop iterations than the driver runs (the
     caller composes the attention of other calls instead). `parts`: the keys' parts (`key_parts`
-    on a GPU, 1 on a CPU adapter, where none is given)."""
+    on a GPU, 1 on a CPU adapter, where none is given). `halves`: which of q, k and v are float16
+    (the output is float32 either way)."""
     n_q, d = q.shape[-2:]
     n_k, dv = v.shape[-2:]
     if d > MAX_DIM or dv > MAX_DIM:
@@ -219,8 +235,8 @@ def plan_attention(q: Layout, k: Layout, v: Layout, mask: Layout | None, mask_ki
     views = [x.broadcast_to((*batch, *x.shape[-2:])) for x in (q, k, v)]
     views.append(Layout.contiguous((*batch, 1, 1)) if mask is None else mask.broadcast_to((*batch, n_q, n_k)))
     n_batch = math.prod(batch)
-    for what, layout in zip(("q", "k", "v", "mask"), (q, k, v, mask), strict=True):
-        if layout is not None and 4 * (layout.span()[1] + 1) > facts.max_binding:
+    for what, layout, half in zip(("q", "k", "v", "mask"), (q, k, v, mask), (*halves, False), strict=True):
+        if layout is not None and (2 if half else 4) * (layout.span()[1] + 2) > facts.max_binding:
             raise ValueError(f"attention: {what} of shape {layout.shape} does not fit one GPU binding")
     out_shape = (*batch, n_q, dv)
     if 4 * math.prod(out_shape) > facts.max_binding:
@@ -245,7 +261,7 @@ def plan_attention(q: Layout, k: Layout, v: Layout, mask: Layout | None, mask_ki
     if parts > 1 and scratch > facts.max_binding:
         parts, chunk, scratch = 1, -(-n_k // bc) * bc, 0
     kernel = _kernel(d4, v4, mask_kind if mask is not None else "", causal, len(dims), br, bc, gpu, prefetch,
-                     parts > 1)
+                     parts > 1, tuple(halves))
     words = [n_q, n_k, d, dv, word_of(scale, F32), blocks, n_batch, bc, *(x.offset for x in views)]
     for x in views:
         words += x.strides[-2:]

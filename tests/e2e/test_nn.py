@@ -391,6 +391,29 @@ for facts in (Facts(), facts_of(pycore.engine.runtime.RUNTIME.device)):
                 or not np.allclose(got, want, rtol=2e-5, atol=2e-5, equal_nan=True)
                 or not (np.isnan(got) == np.isnan(want)).all()):
             failures.append(f"{name}: {got.ravel()[:4].tolist()} != {want.ravel()[:4].tolist()}")
+# float16 q, k and v (packed on the GPU): read by the kernel as such, computed in float32; the
+# result float16 where all three are (rounded once), float32 where one is float32
+hq, hk, hv = (a.astype(np.float16) for a in (q, k, v))
+ghq, ghk, ghv = [await pycore.to_gpu_async(a) for a in (hq, hk, hv)]
+for label, args, dtype in (("float16", (ghq, ghk, ghv), np.float16),
+                           ("float16 q, float32 k", (ghq, gk, ghv), np.float32)):
+    for causal in (False, True):
+        pycore.engine.runtime.RUNTIME.trace.clear()
+        got = await (await sdpa(*args, is_causal=causal)).to_numpy_async()
+        ran = [e["why"] for e in pycore.trace() if e["op"] == "scaled_dot_product_attention"]
+        want = reference(hq, k if dtype == np.float32 else hk, hv, causal=causal)
+        tol = 2e-3 if dtype == np.float16 else 2e-5  # (a float16 result: one rounding, 2^-11 relative)
+        if (got.dtype != dtype or ran != ["a GpuArray input (one fused kernel)"]
+                or not np.allclose(got, want, rtol=tol, atol=tol)):
+            failures.append(f"{label} causal={causal}: {got.dtype} {ran} {got.ravel()[:3].tolist()} != "
+                            f"{want.ravel()[:3].tolist()}")
+h_add = add.astype(np.float16)  # (a float16 additive mask: converted to float32 for the kernel)
+got = await (await sdpa(ghq, ghk, ghv, mask=await pycore.to_gpu_async(h_add))).to_numpy_async()
+want = reference(hq, hk, hv, add=h_add)
+if got.dtype != np.float16 or not np.allclose(got, want, rtol=2e-3, atol=2e-3):
+    failures.append(f"float16 additive mask: {got.dtype} {got.ravel()[:3].tolist()} != "
+                    f"{want.ravel()[:3].tolist()}")
+ghq = ghk = ghv = None
 gq = gk = gv = kt = gqn = gkn = g3 = gqa = None
 g2 = []
 {"failures": failures, "calls": calls}

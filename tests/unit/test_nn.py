@@ -388,6 +388,12 @@ def test_the_fused_attention_plan() -> None:
     assert plan_attention(q, k, v, None, "", False, 0.5, gpu, parts=3).steps[0].words[20:22] == (64, 2)
     # none on a CPU adapter, or where the parts would not fit one binding
     assert len(plan_attention(one, long, long, None, "", False, 0.125, Facts(cpu_adapter=True)).steps) == 1
+    # float16 q, k, v: read from their u32 words, computed in float32 (a float32 output)
+    half = plan_attention(q, k, v, None, "", False, 0.5, gpu, halves=(True, False, True)).steps[0].kernel
+    source = half.source()
+    assert half.name == "attend:3x2:256x64:prefetch:f16=qv[2]"
+    assert "var<storage, read> q: array<u32>;" in source and "var<storage, read> k: array<f32>;" in source
+    assert "fn v_at(i: u32) -> f32 { return f16_to_f32(" in source and "return k[i];" in source
     many = Layout.contiguous((1, 1000, 64))  # (parts of 1000 rows: 2.1 MB)
     assert len(plan_attention(many, long, long, None, "", False, 0.125, gpu).steps) == 2
     tight = Facts(max_binding=1_100_000)
