@@ -9,12 +9,16 @@
 // x's batch and channel strides, 7 w's offset, 8 and 9 w's output- and input-channel strides,
 // 10 the bias' offset, 11 its stride, then per spatial axis (see conv.py): the output's size,
 // x's size, x's stride, the kernel's size, w's stride, the stride, the padding before, the dilation.
+// x, w and the bias are float32, or float16 read from their u32 words (summed in float32 either way).
 
-@group(0) @binding(0) var<storage, read> x: array<f32>;
-@group(0) @binding(1) var<storage, read> w: array<f32>;
+@group(0) @binding(0) var<storage, read> x: array<{{x_type}}>;
+@group(0) @binding(1) var<storage, read> w: array<{{w_type}}>;
 @group(0) @binding(2) var<storage, read_write> out: array<f32>;
 @group(0) @binding(3) var<uniform> words: array<vec4<u32>, {{meta_vec4s}}>;
 {{bias_binding}}
+
+// element i of x, w and the bias as f32 (a float16 operand's from its u32 words)
+{{loaders}}
 
 fn word(k: u32) -> u32 {
     return words[k / 4u][k % 4u];

@@ -843,16 +843,19 @@ def _f32_operand(v: Any) -> Any:
 async def convolved_async(x: GpuArray, w: Any, bias: Any, stride: tuple[int, ...],
                           pads: tuple[tuple[int, int], ...], dilation: tuple[int, ...], groups: int
                           ) -> GpuArray:
-    """nn.conv of a float32 GpuArray x by float32 w (and bias): the direct kernel (kernels/conv.py),
-    w and bias GpuArrays or host arrays (uploaded with the call). A ValueError where the device
-    cannot take the shapes: the caller composes the convolution of other calls instead."""
+    """nn.conv of a float32 or float16 GpuArray x by float32 or float16 w (and bias): the direct
+    kernel (kernels/conv.py), its result float32; w and bias GpuArrays, or host arrays uploaded
+    with the call as float32. A ValueError where the device cannot take the shapes: the caller
+    composes the convolution of other calls instead."""
     operands = [x, *(_f32_operand(v) for v in (w, bias) if v is not None)]
+    halves = (x.dtype == FLOAT16, operands[1].dtype == FLOAT16,
+              bias is not None and operands[2].dtype == FLOAT16)
 
     def plan_of(layouts: list[Layout], f: Any) -> Plan:
         b_layout = layouts[2] if bias is not None else None
-        return plan_conv(layouts[0], layouts[1], b_layout, stride, pads, dilation, groups, f)
+        return plan_conv(layouts[0], layouts[1], b_layout, stride, pads, dilation, groups, f, halves)
 
-    return await _one_kernel_async("conv", operands, (stride, pads, dilation, groups), plan_of,
+    return await _one_kernel_async("conv", operands, (stride, pads, dilation, groups, halves), plan_of,
                                    "a GpuArray input (one direct kernel)")
 
 

@@ -63,9 +63,10 @@ ROUTES: dict[str, str] = {
                                     "attention_parts.wgsl combining them) (+ astype to a float16 result); "
                                     "otherwise multiply q by the scale, matmul q k^T (batched), where or "
                                     "add of the masks, softmax, matmul by v: 4 to 6 calls",
-    "conv": "a float32 GpuArray with a window of at most 64 taps (channels per group x kernel elements): "
-            "one kernel (conv.wgsl); otherwise concat per padded axis, stack of the prod(kernel) strided "
-            "views (im2col), one batched matmul of the groups (+ add bias): 2 to 6 calls",
+    "conv": "a float32 or float16 GpuArray with a window of at most 64 taps (channels per group x kernel "
+            "elements): one kernel (conv.wgsl) (+ astype to a float16 result); otherwise concat per padded "
+            "axis, stack of the prod(kernel) strided views (im2col), one batched matmul of the groups (+ add "
+            "bias): 2 to 6 calls",
     "max_pool2d": "concat per padded axis (-inf), stack of the strided window views, max: 2 to 4 calls",
     "avg_pool2d": "concat per padded axis (zeros), stack of the strided window views, mean: 2 to 4 calls",
 }
@@ -532,9 +533,10 @@ async def conv_async(x: Any, w: Any, /, bias: Any = None, stride: Any = 1, paddi
         bias = _floating(bias, fn, "bias")
         if tuple(bias.shape) != (o,):
             raise ValueError(f"{fn}: bias must have shape ({o},), got {tuple(bias.shape)}")
+    dtype = result_type(x.dtype, w.dtype, *([] if bias is None else [bias.dtype]))
     direct = await _direct_conv(x, w, bias, stride, tuple(pads), dilation, groups)
     if direct is not None:
-        return direct
+        return await _as(direct, dtype)  # (the kernel's result is float32)
     cols = await _windows(await _pad(x, pads, 0.0), kernel, stride, dilation, out)
     k, size = math.prod(kernel), math.prod(out)
     cols = await _call("reshape", cols, (n, groups, c // groups * k, size))
@@ -542,18 +544,21 @@ async def conv_async(x: Any, w: Any, /, bias: Any = None, stride: Any = 1, paddi
     y = await _call("reshape", await _call("matmul", weights, cols), (n, o, *out))
     if bias is not None:
         y = await _call("add", y, await _call("reshape", bias, (o,) + (1,) * d))
-    return await _as(y, result_type(x.dtype, w.dtype, *([] if bias is None else [bias.dtype])))
+    return await _as(y, dtype)
 
 
 async def _direct_conv(x: Any, w: Any, bias: Any, stride: tuple[int, ...], pads: tuple[tuple[int, int], ...],
                        dilation: tuple[int, ...], groups: int) -> Any:
-    """The convolution in one kernel (kernels/conv.py), where it pays and can run: x a float32
-    GpuArray on the GPU, w and bias float32, a window of at most DIRECT_TAPS taps (channels per
-    group x kernel elements); else None (im2col and the matmul run), also where the device cannot
-    take the shapes."""
-    if not (isinstance(x, GpuArray) and x.device == "webgpu" and x.dtype == FLOAT32 and x.size):
+    """The convolution in one kernel (kernels/conv.py), where it pays and can run: x a float32 or
+    float16 GpuArray on the GPU, w and bias float32 or float16 (read as such, summed in float32), a
+    window of at most DIRECT_TAPS taps (channels per group x kernel elements); else None (im2col and
+    the matmul run), also where the device cannot take the shapes."""
+    floats = (FLOAT32, FLOAT16)
+    if not (isinstance(x, GpuArray) and x.device == "webgpu" and x.dtype in floats and x.size):
         return None
-    if any(v is not None and v.dtype != FLOAT32 for v in (w, bias)) or math.prod(w.shape[1:]) > DIRECT_TAPS:
+    if any(v is not None and v.dtype not in floats for v in (w, bias)):
+        return None
+    if math.prod(w.shape[1:]) > DIRECT_TAPS:
         return None
     if any(isinstance(v, GpuArray) and v.device != "webgpu" for v in (w, bias)):
         return None

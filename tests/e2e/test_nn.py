@@ -183,6 +183,13 @@ await check("sdpa float16 causal", await nn.scaled_dot_product_attention_async(g
 hw = f32(3, 2, 2, 3).astype(np.float16)
 await check("conv float16", await nn.conv_async(gh, await gpu(hw), padding=1),
             direct(h64, hw, None, (1, 1), (1, 1), (1, 1), 1), 2e-2, np.float16)
+kinds = [e.get("why", "") for e in pycore.trace() if e["op"] == "conv"][-1:]
+if not any("direct kernel" in k for k in kinds):  # (float16 x and w read as such by the kernel)
+    failures.append(f"a float16 conv did not run the direct kernel: {kinds}")
+hb = f32(3).astype(np.float16)  # (x float16, w float32 on the host, a float16 bias: a float32 result)
+mixed = await nn.conv_async(gh, hw.astype(np.float32), await gpu(hb), padding=1)
+await check("conv float16 x, float32 w, float16 bias", mixed, direct(h64, hw, hb, (1, 1), (1, 1), (1, 1), 1),
+            2e-5)
 
 ran = [e.get("backend") for e in pycore.trace()[start:]]
 if "webgpu" not in ran:

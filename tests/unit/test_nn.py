@@ -337,6 +337,25 @@ def test_float16_inputs_give_float16_results() -> None:
          ref_cross_entropy(x64[0, 0, :3], t, 0.0))
 
 
+def test_the_direct_conv_plan_reads_float16_operands_from_words() -> None:
+    """kernels/conv.py: a float16 x, w or bias is bound as u32 words and read through f16_to_f32;
+    the output is float32 (calls/nn.py rounds a float16 result after it)."""
+    from pycore.array.layout import Layout
+    from pycore.kernels.conv import plan_conv
+    from pycore.kernels.plan import Facts
+
+    x, w, b = Layout.contiguous((2, 3, 9, 9)), Layout.contiguous((4, 3, 3, 3)), Layout.contiguous((4,))
+    plain = plan_conv(x, w, b, (1, 1), ((1, 1), (1, 1)), (1, 1), 1, Facts())
+    half = plan_conv(x, w, b, (1, 1), ((1, 1), (1, 1)), (1, 1), 1, Facts(), (True, False, True))
+    (step,), (plain_step,) = half.steps, plain.steps
+    assert plain_step.kernel.name == "conv:2d+bias" and step.kernel.name == "conv:2d+bias:f16=xb"
+    source = step.kernel.source()
+    assert "var<storage, read> x: array<u32>;" in source and "var<storage, read> w: array<f32>;" in source
+    assert "fn bias_at(i: u32) -> f32 { return f16_to_f32(" in source and "return w[i];" in source
+    assert "x_at(u32(" in source and half.outputs[0].dtype == np.float32
+    assert step.words == plain_step.words
+
+
 def test_the_fused_attention_plan() -> None:
     """kernels/attention.py plans one kernel for any batch layout, and refuses what the kernel or
     the device cannot take (nn composes the attention of other calls then)."""
