@@ -28,16 +28,15 @@ from pycore.kernels.plan import (
     Plan,
     Slot,
     Step,
+    f32_loader,
     grid_for,
     i32_word,
-    load_packed,
     walk_lines,
     word_of,
 )
 from pycore.kernels.wgsl import used_only, wgsl_template
 
 F32 = np.dtype(np.float32)
-F16 = np.dtype(np.float16)
 # queries per workgroup, a thread each: on a GPU, WebGPU's default limit (an H200 ran 8 x 8 heads of
 # 512 tokens 3x faster with 256 than with 64: more warps share each tile of keys)
 QUERIES = {"gpu": 256, "cpu": 64}
@@ -157,10 +156,7 @@ def _kernel(d4: int, v4: int, mask: str, causal: bool, batch_rank: int, br: int,
         store = ["        let inv = 1.0;", "        let ob = ((b * n_q + i) * parts + part) * (dv + 2u);",
                  "        out[ob + dv] = m;", "        out[ob + dv + 1u] = l;"]
 
-    loaders = []
-    for name, half in zip("qkv", halves, strict=True):
-        element = load_packed(name, "i", F16) if half else f"{name}[i]"
-        loaders.append(f"fn {name}_at(i: u32) -> f32 {{ return {element}; }}")
+    loaders = [f32_loader(name, half) for name, half in zip("qkv", halves, strict=True)]
 
     def source() -> str:
         filled = (wgsl_template("attention").replace("{{meta_vec4s}}", str(-(-n_words // 4)))
@@ -191,14 +187,14 @@ COMBINE = Kernel("attention_parts", "combine", ("read", "write", "uniform"), lam
                  family="attention_parts")
 
 
-def key_parts(n_groups: int, n_k: int, causal: bool, br: int, bc: int) -> int:
+def key_parts(n_groups: int, n_k: int, causal: bool, bc: int) -> int:
     """The parts a block of queries walks its keys in on a GPU (1: all in one workgroup): enough
     for GROUPS workgroups, each part PART_KEYS keys or more; causal, parts of CAUSAL_KEYS where
     the keys pass that. Parts are whole tiles of bc keys.
 
-    >>> key_parts(128, 4096, False, 256, 32), key_parts(16, 4096, False, 256, 32)
+    >>> key_parts(128, 4096, False, 32), key_parts(16, 4096, False, 32)
     (1, 8)
-    >>> key_parts(128, 4096, True, 256, 32), key_parts(128, 512, True, 256, 32)
+    >>> key_parts(128, 4096, True, 32), key_parts(128, 512, True, 32)
     (4, 1)
     """
     parts = max(1, min(-(-GROUPS // n_groups), n_k // PART_KEYS))
@@ -211,7 +207,6 @@ def _part_keys(n_k: int, parts: int, bc: int) -> int:
     """Keys of each of `parts` parts of n_k keys, in whole tiles of bc (the last part may be shorter)."""
     per = -(-n_k // parts)
     return -(-per // bc) * bc
-
 
 
 def plan_attention(q: Layout, k: Layout, v: Layout, mask: Layout | None, mask_kind: str, causal: bool,
@@ -254,7 +249,7 @@ def plan_attention(q: Layout, k: Layout, v: Layout, mask: Layout | None, mask_ki
     prefetch = PREFETCH and gpu and (bc * d4 * 4) % br == 0 and (bc * v4 * 4) % br == 0
     blocks = -(-n_q // br)
     if parts is None:
-        parts = key_parts(n_batch * blocks, n_k, causal, br, bc) if gpu else 1
+        parts = key_parts(n_batch * blocks, n_k, causal, bc) if gpu else 1
     chunk = _part_keys(n_k, parts, bc)
     parts = max(1, -(-n_k // chunk))
     scratch = 4 * n_batch * n_q * parts * (dv + 2)

@@ -20,11 +20,10 @@ from functools import cache
 import numpy as np
 
 from pycore.array.layout import Layout
-from pycore.kernels.plan import Facts, Kernel, Output, Plan, Slot, Step, grid_for, i32_word, load_packed
+from pycore.kernels.plan import Facts, Kernel, Output, Plan, Slot, Step, f32_loader, grid_for, i32_word
 from pycore.kernels.wgsl import used_only, wgsl_constant, wgsl_template
 
 F32 = np.dtype(np.float32)
-F16 = np.dtype(np.float16)
 WORKGROUP = wgsl_constant("WORKGROUP")  # threads per workgroup (common.wgsl)
 DIRECT_TAPS = 64  # taps per output (channels per group x kernel elements) the direct kernel takes at most
 AXIS_WORDS = 8  # words per spatial axis: out, x size, x stride, kernel, w stride, stride, padding, dilation
@@ -60,11 +59,8 @@ def _kernel(d: int, bias: bool, halves: tuple[bool, ...] = (False, False, False)
     types = {name: "u32" if half else "f32" for name, half in zip(names, halves, strict=True)}
     binding = f"@group(0) @binding(4) var<storage, read> bias: array<{types['bias']}>;" if bias else ""
     add = "    acc = acc + bias_at(u32(iword(10u) + i32(o) * iword(11u)));" if bias else ""
-    loaders = []
-    for name, half in zip(names, halves, strict=True):
-        if name != "bias" or bias:
-            element = load_packed(name, "i", F16) if half else f"{name}[i]"
-            loaders.append(f"fn {name}_at(i: u32) -> f32 {{ return {element}; }}")
+    loaders = [f32_loader(name, half) for name, half in zip(names, halves, strict=True)
+               if name != "bias" or bias]
 
     def source() -> str:
         filled = (wgsl_template("conv").replace("{{meta_vec4s}}", str(-(-n_words // 4)))

@@ -194,6 +194,17 @@ def load_packed(buffer: str, index: str, dtype: np.dtype) -> str:
     return f"f16_to_f32({raw})" if dtype.kind == "f" else raw
 
 
+def f32_loader(name: str, half: bool) -> str:
+    """WGSL `fn <name>_at(i: u32) -> f32`: element i of the binding `name`, float32, or float16 read
+    from its u32 words (`half`).
+
+    >>> f32_loader("x", False)
+    'fn x_at(i: u32) -> f32 { return x[i]; }'
+    """
+    element = load_packed(name, "i", np.dtype(np.float16)) if half else f"{name}[i]"
+    return f"fn {name}_at(i: u32) -> f32 {{ return {element}; }}"
+
+
 def pack_word(values: list[str], dtype: np.dtype) -> str:
     """WGSL of one u32 word holding the values (expressions of `value_type`, lowest element first)
     of a packed `dtype`: integers keep their low bits (they wrap), float16 rounds to nearest even
