@@ -25,12 +25,9 @@ fn is_finite(x: f32) -> bool {
     return (bitcast<u32>(x) & 0x7fffffffu) < 0x7f800000u;
 }
 
-// Packed float16 (two to a u32 word; see pycore/kernels/plan.py load_packed and pack_word): kernels
-// compute in f32, so every adapter reads and writes float16, with or without `shader-f16`.
-// The float16 in the low 16 bits of h as the f32 of the same value (every float16 is one exactly).
-fn f16_to_f32(h: u32) -> f32 {
-    return unpack2x16float(h & 0xffffu).x;
-}
+// Packed float16 (two to a u32 word; see pycore/kernels/plan.py load_packed, which reads one with
+// unpack2x16float, and pack_word): kernels compute in f32, so every adapter reads and writes
+// float16, with or without `shader-f16`.
 
 // x rounded to the nearest float16 (ties to even), as its 16 bits: from 65520 on to inf, NaN to a
 // quiet NaN, below 2^-14 to a subnormal, without branches (a kernel stores four at a time). The

@@ -338,7 +338,7 @@ def test_float16_inputs_give_float16_results() -> None:
 
 
 def test_the_direct_conv_plan_reads_float16_operands_from_words() -> None:
-    """kernels/conv.py: a float16 x, w or bias is bound as u32 words and read through f16_to_f32;
+    """kernels/conv.py: a float16 x, w or bias is bound as u32 words and read from them (f32_loader);
     the output is float32 (calls/nn.py rounds a float16 result after it)."""
     from pycore.array.layout import Layout
     from pycore.kernels.conv import plan_conv
@@ -351,7 +351,7 @@ def test_the_direct_conv_plan_reads_float16_operands_from_words() -> None:
     assert plain_step.kernel.name == "conv:2d+bias" and step.kernel.name == "conv:2d+bias:f16=xb"
     source = step.kernel.source()
     assert "var<storage, read> x: array<u32>;" in source and "var<storage, read> w: array<f32>;" in source
-    assert "fn bias_at(i: u32) -> f32 { return unpack2x16float(bias[i >> 1u])[i & 1u]; }" in source
+    assert "fn bias_at(i: u32) -> f32 { return unpack2x16float(bias[(i) / 2u])[(i) % 2u]; }" in source
     assert "return w[i];" in source
     assert "x_at(u32(" in source and half.outputs[0].dtype == np.float32
     assert step.words == plain_step.words
@@ -413,7 +413,7 @@ def test_the_fused_attention_plan() -> None:
     source = half.source()
     assert half.name == "attend:3x2:256x64:prefetch:f16=qv[2]"
     assert "var<storage, read> q: array<u32>;" in source and "var<storage, read> k: array<f32>;" in source
-    assert "fn v_at(i: u32) -> f32 { return unpack2x16float(v[i >> 1u])[i & 1u]; }" in source
+    assert "fn v_at(i: u32) -> f32 { return unpack2x16float(v[(i) / 2u])[(i) % 2u]; }" in source
     assert "return k[i];" in source
     many = Layout.contiguous((1, 1000, 64))  # (parts of 1000 rows: 2.1 MB)
     assert len(plan_attention(many, long, long, None, "", False, 0.125, gpu).steps) == 2

@@ -64,7 +64,7 @@ def test_elementwise_plans_unpack_inputs_and_write_whole_words():
     step = plan.steps[0]
     assert isinstance(step, Step)
     source = step.kernel.source()
-    assert "f16_to_f32(extractBits(in0[" in source and "extractBits(bitcast<i32>(in1[" in source
+    assert "unpack2x16float(in0[" in source and "extractBits(bitcast<i32>(in1[" in source
     assert "f32_to_f16(" in source and "let first = 2u * ((t / WORKGROUP)" in source
     assert step.slots[-2].size == storage_bytes((35,), f16) == 72  # (the output's words, the last one padded)
     assert plan.outputs[0].dtype == f16
@@ -108,7 +108,7 @@ def test_reductions_read_packed_sources_and_accumulate_in_32_bits():
     c = Combine("sum", np.dtype("float32"), 0.0)
     plan = plan_reduction(c, Layout.contiguous((6, 9)), (0,), f16, Facts())  # (odd: an element a load)
     source = plan.steps[0].kernel.source()  # type: ignore[union-attr]
-    assert "f16_to_f32(extractBits(src[" in source and plan.outputs[0].dtype == np.float32
+    assert "unpack2x16float(src[" in source and plan.outputs[0].dtype == np.float32
     rows = plan_reduction(c, Layout.contiguous((6, 10)), (1,), f16, Facts())  # (rows: two elements a load)
     source = rows.steps[0].kernel.source()  # type: ignore[union-attr]
     assert "unpack2x16float(w)" in source and "float16/words" in rows.steps[0].kernel.name  # type: ignore[union-attr]
