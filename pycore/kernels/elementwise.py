@@ -724,9 +724,10 @@ def plan_expr(expr: Expr, facts: Facts) -> Plan:
     size = item_bytes(out)
     chunk = facts.max_binding // facts.offset_align * facts.offset_align // size  # (aligned starts)
     steps = []
+    per_group = WORKGROUP * per_thread(out, heavy(expr.program))  # (output elements a workgroup computes)
     for first in range(0, max(total, 1), chunk):
         count = min(chunk, total - first)
-        groups = -(-count // (WORKGROUP * per_thread(out, heavy(expr.program))))
+        groups = -(-count // per_group)
         slots = (
             *[Slot("in", j) for j in range(len(arrays))],
             Slot("out", 0, first * size, storage_bytes((count,), out)),
