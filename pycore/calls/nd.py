@@ -39,7 +39,7 @@ from pycore.engine import interrupts
 from pycore.engine.device import GpuOutOfMemoryError
 from pycore.engine.executor import facts, planned, replay, replay_plans, run_plans_async
 from pycore.engine.runtime import RUNTIME
-from pycore.kernels.attention import plan_attention
+from pycore.kernels.attention import parts_of, plan_attention
 from pycore.kernels.conv import plan_conv
 from pycore.kernels.elementwise import Operand, plan_elementwise
 from pycore.kernels.matmul import plan_matmul_int
@@ -876,7 +876,7 @@ async def attended_async(q: GpuArray, k: Any, v: Any, mask: Any, causal: bool, s
                               halves=halves)
 
     def why(plan: Plan) -> str:
-        parts = plan.steps[0].words[21] if len(plan.steps) > 1 else 1  # type: ignore[union-attr]
+        parts = parts_of(plan)
         return "a GpuArray input (one fused kernel" + (
             f", the keys in {parts} parts, then a kernel combining them)" if parts > 1 else ")")
 

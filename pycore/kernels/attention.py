@@ -203,6 +203,18 @@ def key_parts(n_groups: int, n_k: int, causal: bool, bc: int) -> int:
     return -(-n_k // _part_keys(n_k, parts, bc))
 
 
+def parts_of(plan: Plan) -> int:
+    """The parts an attention plan walks its keys in (1: one kernel, no combination).
+
+    >>> from pycore.array.layout import Layout
+    >>> one, long = Layout.contiguous((1, 300, 64)), Layout.contiguous((1, 4096, 64))
+    >>> parts_of(plan_attention(one, long, long, None, "", False, 0.125, Facts()))
+    8
+    """
+    step = plan.steps[0]
+    return step.words[21] if isinstance(step, Step) else 1  # (words 20, 21: keys a part, parts)
+
+
 def _part_keys(n_k: int, parts: int, bc: int) -> int:
     """Keys of each of `parts` parts of n_k keys, in whole tiles of bc (the last part may be shorter)."""
     per = -(-n_k // parts)
