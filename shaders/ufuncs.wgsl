@@ -52,10 +52,32 @@ fn fmod_bits(ua: u32, ub: u32) -> f32 {
     return ldexp(f32(r), i32(eb) - 150);
 }
 
-// (floor division, remainder) of one pair, as NumPy's npy_divmod
+// (floor division, remainder) of one pair, as NumPy's npy_divmod. The common case, finite a and
+// 2^-103 <= |b| < 2^126 with |a| < 2^9 |b|, in integers: there the significands' quotient at a
+// common exponent is q < 2^9, the float quotient |a| / |b| rounded to the nearest integer is q or
+// q + 1, and the remainder for it (exact in wrapping u32 arithmetic) says which. NumPy's
+// (a - fmod) / b, rounded to the nearest integer, is then ±q exactly (its error is under 2^-13).
 fn divmod1(a: f32, b: f32) -> vec2<f32> {
     let ua = bitcast<u32>(a) & 0x7fffffffu;
     let ub = bitcast<u32>(b) & 0x7fffffffu;
+    let ea = ua >> 23u;
+    let eb = ub >> 23u;
+    if (ub - 0x0c000000u < 0x72800000u && ua < 0x7f800000u && ea <= eb + 8u) {
+        let below = ea < eb;  // |a| < |b|: the quotient 0, fmod a
+        let q0 = bitcast<u32>(round_i(bitcast<f32>(ua) / bitcast<f32>(ub)));
+        let mb = (ub & 0x7fffffu) | 0x800000u;
+        let t = bitcast<i32>((((ua & 0x7fffffu) | 0x800000u) << (ea - eb)) - q0 * mb);
+        let over = t < 0;  // (q0 was q + 1)
+        let r = select(t, t + bitcast<i32>(mb), over);
+        let q = select(q0 - select(0u, 1u, over), 0u, below);
+        let nonzero = select(r != 0, ua != 0u, below);  // fmod != 0
+        let neg = (bitcast<u32>(a) ^ bitcast<u32>(b)) & 0x80000000u;
+        let fix = nonzero && neg != 0u;  // the remainder's sign is not b's
+        let qf = bitcast<f32>(bitcast<u32>(small_f(bitcast<i32>(q))) | neg);
+        let m = select(copy_sign(f32(r) * pow2i(i32(eb) - 150), a), a, below);
+        let mr = select(select(m, m + b, fix), copysign_zero(b), !nonzero);
+        return vec2<f32>(select(qf, qf - 1.0, fix), mr);
+    }
     if (ua >= 0x7f800000u || ub > 0x7f800000u || ub == 0u) {  // NaN, infinite a, or b = 0
         let nan = bitcast<f32>(0x7fc00000u | (ua & 0u));  // (built at run time: no NaN constant)
         let q = select(nan, a / b, ub == 0u && ua <= 0x7f800000u);
@@ -162,6 +184,14 @@ fn negative_bit(x: f32) -> bool { return (bitcast<u32>(x) & 0x80000000u) != 0u; 
 fn hi12(x: f32) -> f32 { return bitcast<f32>(bitcast<u32>(x) & 0xfffff000u); }  // the top 12 bits
 
 fn pow2i(n: i32) -> f32 { return bitcast<f32>(u32(n + 127) << 23u); }  // 2^n, n in [-126, 127]
+
+// Rounding to an integer and back on the bits, without the conversion instructions (a GPU runs
+// them at a quarter of its float rate or less, and WGSL's f32 -> i32 conversion clamps besides).
+// round_i: v rounded to the nearest integer, ties to even, for |v| < 2^22: v + 1.5 * 2^23 has it
+// in its low bits. small_f: k as f32, exactly, for |k| < 2^22 - 4096; its constants differ from
+// round_i's, so that small_f(round_i(v)) never reads as (v + c) - c, which a compiler may fold to v.
+fn round_i(v: f32) -> i32 { return bitcast<i32>(v + 12582912.0) - 0x4b400000; }
+fn small_f(k: i32) -> f32 { return bitcast<f32>(k + 0x4b401000) - 12587008.0; }
 fn scale2(p: f32, k: i32) -> f32 {  // p * 2^k for |k| <= 252 (one rounding into subnormals)
     let h = k / 2;
     return (p * pow2i(h)) * pow2i(k - h);
@@ -180,27 +210,25 @@ fn expm1_poly(r: f32) -> f32 {
 }
 
 fn m_exp(x: f32) -> f32 {
-    // one path for every lane: x clamped into the range, the overflow, underflow and NaN put back
-    // by selects at the end
+    // one path for every lane: x clamped into the range (e^-104 scales to 0: the underflow), the
+    // overflow and NaN put back by one select at the end
     let xc = clamp(x, -104.0, 88.72283);
-    let k = round(xc * INV_LN2);
+    let ki = round_i(xc * INV_LN2);
+    let k = small_f(ki);
     let r = (xc - k * LN2_HI) - k * LN2_LO;
     let p = 1.0 + expm1_poly(r);  // (in [0.7, 1.42])
-    let ki = i32(k);
     var v = bitcast<f32>(bitcast<i32>(p) + (ki << 23u));  // a normal result: k added to p's exponent
     if (ki < -125 || ki > 127) { v = scale2(p, ki); }
-    v = select(v, inf_like(x), x > 88.72283);  // (the next float up overflows)
-    v = select(v, 0.0, x < -104.0);
-    return select(v, x, is_nan(x));
+    return select(v, x * 2e38, x > 88.72283 || is_nan(x));  // (the next float up overflows)
 }
 
 fn m_expm1(x: f32) -> f32 {
     // one path for every lane, as m_exp: x clamped, the saturated and tiny results by selects
     let xc = clamp(x, -17.5, 88.72283);
-    let k = round(xc * INV_LN2);  // (0 for |x| <= ln2 / 2: then r = x, t = 1, and the result e)
+    let ki = round_i(xc * INV_LN2);  // (0 for |x| <= ln2 / 2: then r = x, t = 1, and the result e)
+    let k = small_f(ki);
     let r = (xc - k * LN2_HI) - k * LN2_LO;
     let e = expm1_poly(r);
-    let ki = i32(k);
     var v: f32;
     if (ki > 100) {
         v = scale2(1.0 + e, ki);
@@ -278,7 +306,7 @@ fn log1p_finite(x: f32) -> f32 {
     let m = bitcast<f32>((u & 0x7fffffu) | select(0x3f800000u, 0x3f000000u, up));
     let f = select(select(m - 1.0, (x - (p - 1.0)) * bitcast<f32>(u32(127 - kc) << 23u),
                           x > 0.0 && k <= 100), x, near);
-    let kf = f32(k);
+    let kf = small_f(k);
     return kf * LN2_HI + (log_near1(f) + kf * LN2_LO);
 }
 
@@ -427,9 +455,10 @@ fn m_acos(x: f32) -> f32 {
 // step overflows before the result does (a product like (h / 2) * h may be reordered)
 fn exp_half(a: f32) -> f32 {
     if (a > 89.41599) { return inf_like(a); }
-    let k = round(a * INV_LN2);
+    let ki = round_i(a * INV_LN2);
+    let k = small_f(ki);
     let r = (a - k * LN2_HI) - k * LN2_LO;
-    return scale2(1.0 + expm1_poly(r), i32(k) - 1);
+    return scale2(1.0 + expm1_poly(r), ki - 1);
 }
 
 fn m_sinh(x: f32) -> f32 {

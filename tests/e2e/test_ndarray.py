@@ -175,6 +175,19 @@ for dt, (a, b) in edges.items():
     for name in binary:
         await check(name, (ta, tb), (a, b), f"{name}(edges {dt})")
         await check(name, (ta[::-1], tb[::-1]), (a[::-1], b[::-1]), f"{name}(edges {dt}[::-1])")
+# float floor division and remainder with quotients under 2^9 and just past (the kernel's integer
+# path, and the general one): exact multiples, halfway points, the next float past a multiple,
+# |a| < |b| and zeros of either sign
+b = (rng.standard_normal(256) * 3).astype(np.float32)
+k = rng.integers(-700, 700, 256).astype(np.float32)
+a = np.concatenate([k * b, k * b + b / 2, np.nextafter(k * b, np.float32(np.inf)),
+                    b * np.float32(0.75), -b * np.float32(0.3), b * np.float32(511.9),
+                    b * np.float32(-512.1), b * 0]).astype(np.float32)
+b = np.tile(b, 8)
+ta, tb = await pycore.to_gpu_async(a), await pycore.to_gpu_async(b)
+for name in ("floor_divide", "remainder"):
+    await check(name, (ta, tb), (a, b), f"{name}(quotients under 2^9)")
+    await check(name, (await pycore.to_gpu_async(-a), tb), (-a, b), f"{name}(-quotients under 2^9)")
 # special values: every float input against every other
 SPECIAL = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.5, -3.0, 1e-30, -1e30, 3.4e38,
                     88.5, -104.0, 1e5, 0.75], np.float32)
