@@ -251,6 +251,13 @@ fn log_reduce(x: f32) -> vec2<f32> {
     let e = i32(u >> 23u) - select(127, 150, sub) + select(0, 1, up);
     return vec2<f32>(f32(e), select(m, m * 0.5, up) - 1.0);
 }
+// the same for a normal x > 0
+fn log_reduce_normal(x: f32) -> vec2<f32> {
+    let u = bitcast<u32>(x);
+    let m = bitcast<f32>((u & 0x7fffffu) | 0x3f800000u);
+    let up = m > 1.4142135;
+    return vec2<f32>(f32(i32(u >> 23u) - select(127, 126, up)), select(m, m * 0.5, up) - 1.0);
+}
 
 // log(1 + f) for f in [√½ - 1, √2 - 1]: with s = f / (2 + f), log(1 + f) = 2 atanh(s), written as
 // f - (f²/2 - s (f²/2 + R)) where R = 2s²/3 + 2s⁴/5 + ... (the rest under 1e-10)
@@ -565,9 +572,9 @@ fn m_nextafter(x: f32, y: f32) -> f32 {
 }
 
 // |x|^y for finite x != 0 and finite y != 0: 2^(y log2|x|), with log2|x| = e + l and y l carried
-// in parts whose products are exact (12-bit halves), their integer parts summed apart
-fn pow_core(ax: f32, y: f32) -> f32 {
-    let ef = log_reduce(ax);
+// in parts whose products are exact (12-bit halves), their integer parts summed apart; from
+// |x|'s reduction ef (log_reduce)
+fn pow_core(ef: vec2<f32>, y: f32) -> f32 {
     let f = ef.y;
     let inv_d = 1.0 / (2.0 + f);  // (one division: s_hi needs 12 good bits, s_lo is a correction)
     let s_hi = hi12(f * inv_d);  // s = f / (2 + f) in two parts: s_lo from the exact f - s_hi (2 + f)
@@ -580,8 +587,9 @@ fn pow_core(ax: f32, y: f32) -> f32 {
     let l_lo = 2.8857421875 * (s_lo + t) + -0.0003521057078614831 * (s + t);
     let e = ef.x;
     let rough = y * (e + (l_hi + l_lo));
-    if (rough > 129.0) { return inf_like(ax); }
-    if (rough < -152.0) { return 0.0; }
+    if (abs(rough + 11.5) > 140.5) {  // (rough > 129: inf, rough < -152: 0; the add is exact there)
+        return select(0.0, inf_like(y), rough > 0.0);
+    }
     let y_h = hi12(y);
     let y_l = y - y_h;
     let a_h = hi12(l_hi);
@@ -599,8 +607,9 @@ fn pow_core(ax: f32, y: f32) -> f32 {
     let j = round(frac);
     let n = (k1 + k2) + j;
     let p = 1.0 + expm1_poly((frac - j) * LN2);
-    if (n >= -125.0 && n <= 127.0) {  // a normal result: n added to p's exponent
-        return bitcast<f32>(bitcast<i32>(p) + (i32(n) << 23u));
+    if (abs(n - 1.0) <= 126.0) {  // n in [-125, 127], a normal result: n added to p's exponent
+        // (the bits of n + 1.5 * 2^23 are those of 1.5 * 2^23 plus n, and shifted by 23 only n's stay)
+        return bitcast<f32>(bitcast<u32>(p) + (bitcast<u32>(n + 12582912.0) << 23u));
     }
     return scale2(p, i32(n));
 }
@@ -615,7 +624,7 @@ fn m_pow(x: f32, y: f32) -> f32 {
     // signs share it
     let ux = bitcast<u32>(x) & 0x7fffffffu;
     if (ux - 0x00800000u < 0x7f000000u && (bitcast<u32>(y) & 0x7fffffffu) - 1u < 0x7f7fffffu) {
-        let v = pow_core(bitcast<f32>(ux), y);
+        let v = pow_core(log_reduce_normal(bitcast<f32>(ux)), y);
         if (ux == bitcast<u32>(x)) { return v; }
         return select(nan_like(x), select(v, -v, is_odd_integer(y)), y == trunc(y));
     }
@@ -632,7 +641,7 @@ fn m_pow(x: f32, y: f32) -> f32 {
         return select(v, -v, odd);
     }
     if (x < 0.0 && y != trunc(y)) { return nan_like(x); }
-    let v = pow_core(ax, y);
+    let v = pow_core(log_reduce(ax), y);
     return select(v, -v, odd);
 }
 
