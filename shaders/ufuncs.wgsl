@@ -586,23 +586,25 @@ fn pow_core(ef: vec2<f32>, y: f32) -> f32 {
     let l_hi = 2.8857421875 * s_hi;  // log2(1 + f) = (2 / ln2) (s + t), 2 / ln2 in two parts
     let l_lo = 2.8857421875 * (s_lo + t) + -0.0003521057078614831 * (s + t);
     let e = ef.x;
-    let rough = y * (e + (l_hi + l_lo));
-    if (abs(rough + 11.5) > 140.5) {  // (rough > 129: inf, rough < -152: 0; the add is exact there)
-        return select(0.0, inf_like(y), rough > 0.0);
-    }
     let y_h = hi12(y);
     let y_l = y - y_h;
     let a_h = hi12(l_hi);
     let a_l = l_hi - a_h;
     // y (e + l_hi) = y_h e + y_h a_h + small, each of the two exact (12-bit halves times e's 8 bits
-    // or a_h's 12) and under 2^9 past the range checks, so its integer part comes off exactly; the
-    // small rest, y_l e + y_h a_l + y_l a_h + y_l a_l (with |y (e + l)| <= 152, each at most 2^-12
-    // of that: under 0.2 together), is summed as it is
+    // or a_h's 12); their sum is y (e + l) within 2^-11 of it, which the range test reads (the
+    // results at the limits, from 2^128 up and from 2^-151 down, are inf and 0 either way). Past
+    // it both are under 2^9, so their integer parts come off exactly; the small rest,
+    // y_l e + y_h a_l + y_l l_hi (with |y (e + l)| <= 153, each at most 2^-12 of that), is summed
+    // as it is
     let big1 = y_h * e;
     let big2 = y_h * a_h;
+    let rough = big1 + big2;  // (big2 is finite: |a_h| <= 1/2; so no inf - inf)
+    if (abs(rough + 11.5) > 140.5) {  // (rough > 129: inf, rough < -152: 0)
+        return select(0.0, inf_like(y), rough > 0.0);
+    }
     let k1 = round(big1);
     let k2 = round(big2);
-    let small = ((y_l * e + y_h * a_l) + y_l * a_h) + y_l * a_l;
+    let small = (y_l * e + y_h * a_l) + y_l * l_hi;
     let frac = ((big1 - k1) + (big2 - k2)) + (small + y * l_lo);
     let j = round(frac);
     let n = (k1 + k2) + j;

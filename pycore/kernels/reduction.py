@@ -148,7 +148,9 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
         finish = convert_scalar(finish, c.acc, np.dtype(out)) if not c.finish else finish
     # `lanes` (four) loads in flight per thread, then as many steps (the last ones guarded): in
     # order into one accumulator, or for an arg reduction into four independent (value, index)
-    # pairs merged at the end (its combine compares indices, so the order does not matter)
+    # pairs merged at the end (its combine compares indices, so the order does not matter); each
+    # pair sees its elements' indices rising, so its step is `<function>_next`, which never needs
+    # the index (a pass over partials, whose indices are stored, takes the full combine)
     loop = ["    var seen = 0u;"] if flagged else []
     if c.arg:
         loop += [f"    var v{j} = v;\n    var vi{j} = vi;" for j in range(1, 4)]
@@ -161,8 +163,10 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
         if c.arg:
             acc, acc_i = ("v", "vi") if j == 0 else (f"v{j}", f"vi{j}")
             at = f"index(r{j}, base, oc)" if c.pairs else f"r{j}"
+            test = (f"{fn}({acc}, {acc_i}, x{j}, i{j})" if c.pairs  # (a partial's index may be any)
+                    else f"{c.function}_next{fn[len(c.function):]}({acc}, {acc_i}, x{j})")
             body = (f"            let i{j} = {at};\n"
-                    f"            if ({fn}({acc}, {acc_i}, x{j}, i{j})) {{ {acc} = x{j}; {acc_i} = i{j}; }}")
+                    f"            if ({test}) {{ {acc} = x{j}; {acc_i} = i{j}; }}")
         body = body.replace("(v, x)", f"(v, x{j})").replace("x - comp", f"x{j} - comp")
         loop += [f"        if (r{j} < r_hi) {{" if j else "        {", body, "        }"]
     loop.append("    }")

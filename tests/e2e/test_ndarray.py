@@ -380,8 +380,9 @@ for dt, names in [("int32", ["sum", "prod", "max", "min", "argmin"]),
                      "split view")
         await rcheck(name, tx.reshape(1, -1), x.reshape(1, -1), None, False, "flat")
 # argmax / argmin: the first of ties, the first NaN; max and min: NaN wins
-ties = np.array([[1, 5, 5, 0, 5], [np.nan, 2, np.nan, 9, 9], [3, 3, 3, 3, 3], [-1, np.nan, -1, -7, -7]],
-                np.float32)
+ties = np.array([[1, 5, 5, 0, 5], [np.nan, 2, np.nan, 9, 9], [3, 3, 3, 3, 3], [-1, np.nan, -1, -7, -7],
+                 [-np.inf] * 5, [np.inf] * 5, [2, -np.nan, 2, np.nan, 4]], np.float32)
+# (a row of -inf only, and one of inf: argmax's and argmin's starting values)
 tt = await pycore.to_gpu_async(ties)
 for name in ["argmax", "argmin", "max", "min", "any", "all"]:
     for axis in (None, 0, 1):
