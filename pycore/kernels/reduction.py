@@ -52,9 +52,13 @@ GPU_GROUPS = 4096  # workgroups a reduction aims to keep busy on a GPU (split wh
 CPU_GROUPS = 256  # ... on a CPU adapter
 MIN_SEGMENT = 512  # reduced elements a segment covers at least (shorter ones are not worth a pass)
 # loads a thread keeps in flight, by the bytes of an element read one a load (else 4): 8 for 8-bit
-# elements (an H200 summed int8 columns 1.09x faster; float16 columns and float32 ran as fast with
-# 4, and slower with 16)
+# elements (an H200 summed int8 columns 1.09x faster; float16 columns ran as fast with 4, and
+# slower with 16)
 LANES = {1: 8}
+# ... for 32-bit numbers on a GPU (an H200, float32 sum and max of 4096²: rows 1.06-1.20x,
+# columns 1.19-1.24x faster; 8192²: rows 1.04-1.10x, columns 1.00-1.04x; argmax along columns
+# 1.15x and 1.05x, along rows the same; 16 no better than 8)
+WIDE_LANES = 8
 # ... and by the reduction, for a 16-bit input read a word at a time (`_in_words`; else 4): 8 (each
 # step waits on the last: an H200 summed float16 rows of 8192 1.64x float32's elements per second
 # with 4, 1.86-1.93x with 8; max and min, their NaN in a flag (`_nan_flagged`), 1.70-1.75x with 4,
@@ -106,7 +110,7 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
     if emit_pairs:
         center += f"\n@group(0) @binding({4 if c.pairs else 3}) var<storage, read_write> out_i: array<u32>;"
     fixed = 3 + bool(c.centered or c.pairs) + emit_pairs  # (bindings before a prologue's other inputs)
-    lanes = lanes if prologue is None and not c.arg else 4
+    lanes = lanes if prologue is None and not (c.arg and c.pairs) else 4
     if columns:
         inputs, kept, value, loads, n_words, shown = _column_input(c, src_dt, kept_rank, red_rank, lanes,
                                                                    flagged)
@@ -161,7 +165,7 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
     for j in range(lanes):
         body = step.replace("        ", "            ")
         if c.arg:
-            acc, acc_i = ("v", "vi") if j == 0 else (f"v{j}", f"vi{j}")
+            acc, acc_i = ("v", "vi") if j % 4 == 0 else (f"v{j % 4}", f"vi{j % 4}")  # (load j % 4's pair)
             at = f"index(r{j}, base, oc)" if c.pairs else f"r{j}"
             test = (f"{fn}({acc}, {acc_i}, x{j}, i{j})" if c.pairs  # (a partial's index may be any)
                     else f"{c.function}_next{fn[len(c.function):]}({acc}, {acc_i}, x{j})")
@@ -507,6 +511,9 @@ def plan_reduction(
     lanes = 4
     if plain or as_words is not None:
         lanes = LANES.get(src.itemsize, 4) if plain else WORD_LANES.get(c.function, 4)
+    elif (prologue is None and not c.pairs and not facts.cpu_adapter and src.itemsize == 4
+          and src.kind in "fiu"):
+        lanes = WIDE_LANES
     flagged = prologue is None and _nan_flagged(c, src, as_words is not None, columns is not None, facts)
     kernel = _kernel(first, src.name, (c.acc if split else out).name, len(k_dims), len(r_dims), ox, ry,
                      pairs_out, as_words is not None,
