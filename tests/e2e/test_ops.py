@@ -51,7 +51,7 @@ KERNEL_CHOICES = [
     ("matmul", "tile", 64, {r"matmul\.matmul_t64"}, ("matmul:",)),
     ("matmul", "tile", 32, {r"matmul\.matmul_t32"}, ("matmul:",)),
     ("matmul", "tiled", False, {r"matmul\.matmul", r"matmul\.matmul_vec4"}, ("matmul:",)),
-    ("reduce", "tree", True, {r"generated\.reduce_axes:reduce:(sum|max|min):f32\[0\|1\]:1x256:f32",
+    ("reduce", "tree", True, {r"generated\.reduce_axes:reduce:(sum|max|min):f32(/8)?\[0\|1\]:1x256:f32",
                               r"generated\.strided:strided:multiply_f32\(f32\[1\],f32\[1\]\)->f32"},
      ("sum:", "max:", "min:", "dot:")),
     ("reduce", "tree", False, {r"generated\.reduce_axes:reduce:(sum|max|min):f32\[0\|1\]:1x1:f32"},
