@@ -110,7 +110,7 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
     if emit_pairs:
         center += f"\n@group(0) @binding({4 if c.pairs else 3}) var<storage, read_write> out_i: array<u32>;"
     fixed = 3 + bool(c.centered or c.pairs) + emit_pairs  # (bindings before a prologue's other inputs)
-    lanes = lanes if prologue is None and not (c.arg and c.pairs) else 4
+    lanes = lanes if prologue is None and not c.pairs else 4
     if columns:
         inputs, kept, value, loads, n_words, shown = _column_input(c, src_dt, kept_rank, red_rank, lanes,
                                                                    flagged)
@@ -150,7 +150,7 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
             "sqrt": "sqrt(total * bitcast<f32>(word(6u)))",
         }[c.finish]
         finish = convert_scalar(finish, c.acc, np.dtype(out)) if not c.finish else finish
-    # `lanes` (four) loads in flight per thread, then as many steps (the last ones guarded): in
+    # `lanes` (four or eight) loads in flight per thread, then as many steps (the last ones guarded): in
     # order into one accumulator, or for an arg reduction into four independent (value, index)
     # pairs merged at the end (its combine compares indices, so the order does not matter); each
     # pair sees its elements' indices rising, so its step is `<function>_next`, which never needs
