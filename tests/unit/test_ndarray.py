@@ -1302,6 +1302,28 @@ def test_arg_reductions_split_into_partial_values_and_their_indices():
     assert "merge(v, vi, v3, vi3)" in one.kernel.source()
 
 
+def test_loads_in_flight_and_the_arg_reductions_rising_step():
+    # a GPU's plain 32-bit reductions keep eight loads in flight (the kernel's name says /8), a CPU
+    # adapter's four
+    for dt, combine in ((F32, Combine("sum", F32, 0.0)), (I32, Combine("max", I32, -(2**31)))):
+        gpu = plan_reduction(combine, Layout.contiguous((64, 4096)), (1,), dt, Facts())
+        cpu = plan_reduction(combine, Layout.contiguous((64, 4096)), (1,), dt, Facts(cpu_adapter=True))
+        source = gpu.steps[0].kernel.source()
+        assert "/8[" in gpu.steps[0].kernel.name and "let x7 = value(min(r7, r_hi - 1u)" in source
+        assert "/8[" not in cpu.steps[0].kernel.name
+    # an arg reduction: its four (value, index) pairs take loads j and j + 4 in turn, with the step
+    # that knows the indices rise; a pass over partials (indices stored) keeps four loads and the
+    # full combine
+    arg = Combine("argmax", F32, -np.inf, arg=True)
+    (one,) = plan_reduction(arg, Layout.contiguous((8192, 512)), (1,), F32, Facts()).steps
+    source = one.kernel.source()
+    assert "if (argmax_next_f32(v, vi, x4)) { v = x4; vi = i4; }" in source
+    assert "argmax_next_f32(v3, vi3, x7)" in source
+    first, second, *_ = plan_reduction(arg, Layout.contiguous((1, 10**6)), (1,), F32, Facts()).steps
+    assert "/8" in first.kernel.name and "argmax_next_f32(v, vi, x0)" in first.kernel.source()
+    assert "/8" not in second.kernel.name and "argmax_f32(v, vi, x0, i0)" in second.kernel.source()
+
+
 def test_plan_reduction_of_views_and_centered_passes():
     lay = Layout.contiguous((6, 4, 10)).transpose((2, 0, 1)).getitem((slice(None, None, -2),))
     centered = Combine("sum", F32, 0.0, finish="scale", centered=True, correction=1.0)
