@@ -25,14 +25,3 @@ fn argmin_f32(a: f32, ia: u32, b: f32, ib: u32) -> bool {
 }
 fn argmax_T(a: T, ia: u32, b: T, ib: u32) -> bool { return b > a || (b == a && ib < ia); }
 fn argmin_T(a: T, ia: u32, b: T, ib: u32) -> bool { return b < a || (b == a && ib < ia); }
-// A thread's step through its elements (indices rising): whether x, whose index is past ia, replaces
-// (a, ia); ia is 0xffffffff (none) before the first element. As above without the index ties (the
-// earlier element keeps a tie) and without branches.
-fn argmax_next_f32(a: f32, ia: u32, x: f32) -> bool {
-    return ((x > a || is_nan(x)) && !is_nan(a)) || ia == 0xffffffffu;
-}
-fn argmin_next_f32(a: f32, ia: u32, x: f32) -> bool {
-    return ((x < a || is_nan(x)) && !is_nan(a)) || ia == 0xffffffffu;
-}
-fn argmax_next_T(a: T, ia: u32, x: T) -> bool { return x > a || ia == 0xffffffffu; }
-fn argmin_next_T(a: T, ia: u32, x: T) -> bool { return x < a || ia == 0xffffffffu; }

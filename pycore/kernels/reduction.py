@@ -14,7 +14,7 @@ squared deviations from it (`center`), which is stable where the textbook one-pa
 >>> f32 = np.dtype("float32")
 >>> p = plan_reduction(Combine("sum", f32, 0.0), Layout.contiguous((4096, 256)), (0,), f32, Facts())
 >>> [(s.kernel.name, s.grid) for s in p.steps]
-[('reduce:sum:f32[1|1]:16x16:f32', (128, 1, 1)), ('reduce:sum:f32[1|1]:16x16:f32', (16, 1, 1))]
+[('reduce:sum:f32/8[1|1]:16x16:f32', (128, 1, 1)), ('reduce:sum:f32/8[1|1]:16x16:f32', (16, 1, 1))]
 """
 
 from __future__ import annotations
@@ -50,6 +50,10 @@ F32 = np.dtype(np.float32)
 BOOL = np.dtype(np.bool_)
 GPU_GROUPS = 4096  # workgroups a reduction aims to keep busy on a GPU (split when fewer)
 CPU_GROUPS = 256  # ... on a CPU adapter
+# ... an arg reduction (its partials cost a (value, index) pass; an H200 ran argmax over both axes
+# of 4096² 1.3-1.4x faster with 1024 than with 4096, of 8192² 1.07x)
+ARG_GROUPS = 1024
+ARG_ROW = 64  # threads an arg reduction gives a contiguous row on a GPU, with rows to fill a workgroup
 MIN_SEGMENT = 512  # reduced elements a segment covers at least (shorter ones are not worth a pass)
 # loads a thread keeps in flight, by the bytes of an element read one a load (else 4): 8 for 8-bit
 # elements (an H200 summed int8 columns 1.09x faster; float16 columns ran as fast with 4, and
@@ -97,7 +101,7 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
     each thread has in flight (4; more for a plain reduction of 8-bit elements, LANES). `columns`:
     a 16-bit input whose reduced elements are read a word at a time, two neighbouring outputs' each
     (`_column_words`): a thread computes both, its accumulator a vec2, and writes two outputs.
-    `flagged`: a max or min of float16 words that keeps NaN in a flag (`_nan_flagged`)."""
+    `flagged`: a max or min that keeps NaN in a flag (`_nan_flagged`)."""
     acc_t = wgsl_type(c.acc)
     fn = f"{c.function}_{'u32' if c.acc == BOOL else acc_t}"
     one_fn, one_t = fn, acc_t
@@ -111,6 +115,10 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
         center += f"\n@group(0) @binding({4 if c.pairs else 3}) var<storage, read_write> out_i: array<u32>;"
     fixed = 3 + bool(c.centered or c.pairs) + emit_pairs  # (bindings before a prologue's other inputs)
     lanes = lanes if prologue is None and not c.pairs else 4
+    # an arg reduction's float values: NaN in the flag (`seen`), the thread's first NaN found again
+    # after the loop where it is set
+    scan = c.arg and not c.pairs and c.acc.kind == "f"
+    flagged = flagged or (scan and prologue is None)
     if columns:
         inputs, kept, value, loads, n_words, shown = _column_input(c, src_dt, kept_rank, red_rank, lanes,
                                                                    flagged)
@@ -153,28 +161,38 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
     # `lanes` (four or eight) loads in flight per thread, then as many steps (the last ones guarded): in
     # order into one accumulator, or for an arg reduction into four independent (value, index)
     # pairs merged at the end (its combine compares indices, so the order does not matter); each
-    # pair sees its elements' indices rising, so its step is `<function>_next`, which never needs
-    # the index (a pass over partials, whose indices are stored, takes the full combine)
-    loop = ["    var seen = 0u;"] if flagged else []
+    # pair sees its elements' indices rising from its first (`_arg_firsts`), so its step is a plain
+    # comparison, NaN kept apart (a pass over partials, whose indices are stored, takes the full
+    # combine)
+    loop = ["    var seen = 0u;"] if flagged or scan else []
     if c.arg:
         loop += [f"    var v{j} = v;\n    var vi{j} = vi;" for j in range(1, 4)]
+    if c.arg and not c.pairs:
+        loop += _arg_firsts()
     loop.append(f"    for (var r0 = r_lo + lid.y; r0 < r_hi; r0 = r0 + {lanes}u * RY) {{")
     for j in range(1, lanes):
         loop.append(f"        let r{j} = r0 + {j}u * RY;")
     loop += loads
+    if scan and prologue is not None:
+        loop += ["        let bits = bitcast<vec4<u32>>(xs) & vec4<u32>(0x7fffffffu);",
+                 "        seen = max(seen, max(max(bits.x, bits.y), max(bits.z, bits.w)));"]
     for j in range(lanes):
         body = step.replace("        ", "            ")
         if c.arg:
             acc, acc_i = ("v", "vi") if j % 4 == 0 else (f"v{j % 4}", f"vi{j % 4}")  # (load j % 4's pair)
             at = f"index(r{j}, base, oc)" if c.pairs else f"r{j}"
             test = (f"{fn}({acc}, {acc_i}, x{j}, i{j})" if c.pairs  # (a partial's index may be any)
-                    else f"{c.function}_next{fn[len(c.function):]}({acc}, {acc_i}, x{j})")
+                    else f"x{j} {'>' if c.function == 'argmax' else '<'} {acc}")
             body = (f"            let i{j} = {at};\n"
                     f"            if ({test}) {{ {acc} = x{j}; {acc_i} = i{j}; }}")
         body = body.replace("(v, x)", f"(v, x{j})").replace("x - comp", f"x{j} - comp")
         loop += [f"        if (r{j} < r_hi) {{" if j else "        {", body, "        }"]
     loop.append("    }")
-    if flagged:
+    if flagged and c.arg:
+        pass  # (an arg reduction's scan, below, finds the NaN's index)
+    elif flagged and src_dt == F32:  # (seen: the largest magnitude's bits, itself a NaN's past inf's)
+        loop.append("    if (seen > 0x7f800000u) { v = bitcast<f32>(seen); }")
+    elif flagged:
         nan = "bitcast<f32>(0x7fc00000u | seen)"  # (a NaN; a constant one is refused by some compilers)
         loop += [f"    if ((seen & 0x80008000u) != 0u) {{ v = {nan}; }}"] if not columns else [
             f"    if ((seen & 0x8000u) != 0u) {{ v.x = {nan}; }}",
@@ -183,6 +201,14 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
         for j in range(1, 4):
             loop += [f"    let m{j} = merge(v, vi, v{j}, vi{j});",
                      f"    v = bitcast<{acc_t}>(m{j}.x);", f"    vi = m{j}.y;"]
+    if scan:  # (the flag may also have seen the segment's last element, another thread's: then none)
+        again = "value(r, r, r, r, " + ", ".join(f"base{j}" for j in range(_arrays(prologue))) + ", oc).x" \
+            if prologue is not None else f"value(r, base, oc{', &seen' if flagged else ''})"
+        loop += ["    if (seen > 0x7f800000u) {",
+                 "        for (var r = r_lo + lid.y; r < r_hi; r = r + RY) {",
+                 f"            let x = {again};",
+                 "            if (is_nan(x)) { v = x; vi = r; break; }",
+                 "        }", "    }"]
     store = f"out[segment * n_out + o] = {finish};"
     if columns:  # (outputs 2o and 2o + 1 of the 2 n_out)
         at = "segment * 2u * n_out + 2u * o"
@@ -242,15 +268,36 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
 Parts = tuple[list[str], list[str], list[str], list[str], int, str]
 
 
+def _arrays(prologue: tuple) -> int:
+    """How many of a prologue's operands are arrays (each walked from its own base)."""
+    return sum(1 for _, scalar in prologue[1] if not scalar)
+
+
+def _arg_firsts() -> list[str]:
+    """An arg reduction's four (value, index) pairs given their first elements' indices (r_lo +
+    lid.y + j RY; none for a pair past the segment), their values the identity: the loop's step is
+    then a plain comparison (indices rise within a pair: the first of equal values stays, and a
+    pair whose elements all equal the identity keeps its first), a NaN found apart (`_kernel`'s
+    scan)."""
+    lines = []
+    for j in range(4):
+        at = f"r_lo + lid.y + {j}u * RY"
+        lines.append(f"    {'vi' if j == 0 else f'vi{j}'} = select(0xffffffffu, {at}, {at} < r_hi);")
+    return lines
+
+
 def _nan_flagged(c: Combine, src: np.dtype, rows: bool, columns: bool, facts: Facts) -> bool:
-    """Whether a max or min of float16 words keeps NaN apart: each word's NaN halves found by one
-    integer add on both (`NAN_HALVES`) and or-ed into a flag, the values combined by the hardware's
-    max or min, the flag turning the result NaN at the end. Half the operations of the
+    """Whether a max or min keeps NaN apart: the values combined by the hardware's max or min
+    (which may drop a NaN), a flag turning the result NaN at the end. float16 words: each word's
+    NaN halves found by one integer add on both (`NAN_HALVES`) and or-ed into the flag; float32:
+    the largest magnitude's bits kept (a NaN's are past inf's). Half the operations of the
     NaN-propagating combine per element: an H200 ran float16 max at 1.23-1.50x float32's elements
     per second without it (bound by those operations), at 1.73-2.33x with it (rows with 8 loads in
-    flight). Not for columns on a CPU adapter (lavapipe ran them 2.8x slower)."""
-    return ((rows or (columns and not facts.cpu_adapter)) and not c.arg and c.function in ("max", "min")
-            and src == np.dtype(np.float16))
+    flight). float32 on GPU adapters only; float16 columns not on a CPU adapter (lavapipe ran them
+    2.8x slower)."""
+    if c.arg or c.function not in ("max", "min") or (facts.cpu_adapter and not rows):
+        return False
+    return ((rows or columns) and src == np.dtype(np.float16)) or (src == F32 and not facts.cpu_adapter)
 
 
 # a word's two float16 halves with a NaN among them: a half's magnitude above 0x7c00 (inf) passes
@@ -292,6 +339,9 @@ def _one_input(c: Combine, src_dt: np.dtype, kept_rank: int, red_rank: int, word
     elif c.centered:
         reduced.append(f"    let dev = {value} - center[oc];")
         value = "dev * dev"
+    elif flagged:  # (float32: the largest magnitude's bits kept, past inf's only for a NaN)
+        reduced += [f"    let x = {value};", "    *seen = max(*seen, bitcast<u32>(x) & 0x7fffffffu);"]
+        value = "x"
     reduced.append(f"    return {value};")
     acc_t = wgsl_type(c.acc)
     flag = ", seen: ptr<function, u32>" if flagged else ""
@@ -407,13 +457,17 @@ def _pow2_at_most(n: int, cap: int) -> int:
     return p
 
 
-def _shape_of_group(n_out: int, n_red: int, red_stride: int, facts: Facts) -> tuple[int, int]:
-    """(OX, RY): outputs per workgroup and threads per output."""
+def _shape_of_group(n_out: int, n_red: int, red_stride: int, facts: Facts, arg: bool = False
+                    ) -> tuple[int, int]:
+    """(OX, RY): outputs per workgroup and threads per output. `arg`: an arg reduction's first
+    pass, whose tree of (value, index) partials costs more: a quarter of the workgroup per row
+    where there are rows for all of it (an H200 ran argmax along the rows of 4096² 1.25x faster,
+    of 8192² 1.05x)."""
     threads = 64 if facts.cpu_adapter else 256
     if facts.cpu_adapter:  # barriers cost a context switch per thread: a thread per output
         return _pow2_at_most(max(n_out, 1), threads), 1
     if abs(red_stride) == 1 and n_red >= 32:  # contiguous rows: a workgroup (or a part of one) per row
-        ry = _pow2_at_most(n_red, threads)
+        ry = _pow2_at_most(n_red, ARG_ROW if arg and n_out >= threads // ARG_ROW else threads)
         return threads // ry, ry
     ox = _pow2_at_most(max(n_out, 1), 64 if n_out >= 64 * 64 else 16)  # columns: outputs side by side
     return ox, threads // ox
@@ -449,6 +503,7 @@ def plan_reduction(
     name: str = "reduce",
     count: int | None = None,
     prologue: Expr | None = None,
+    partials: bool = False,
 ) -> Plan:
     """The plan reducing `layout`'s `axes` (sorted, distinct) with `c`; its output is C-ordered
     over the kept axes (a reshape gives keepdims). `out`: the result's dtype (default: the
@@ -456,8 +511,11 @@ def plan_reduction(
     a centered reduction binds its centers as input 1. `count`: the elements each output reduces,
     for the final scale (a pass over partials is given the original count). `prologue`: reduce
     the values of this element-wise expression over `layout.shape` instead (of dtype `src`): its
-    array operands are the plan's inputs, in order, the centers after them. The plan's `reduce`
-    says what it reduces (`Reading`).
+    array operands are the plan's inputs, in order, the centers after them. `partials`: a pass
+    over split passes' partials, not split again unless the loop cap asks (its few thousand
+    elements a workgroup reads faster than another pass would start: an H200 reduced 4096² over
+    both axes 1.1-1.2x faster in two passes than in three). The plan's `reduce` says what it
+    reduces (`Reading`).
 
     >>> from pycore.kernels.elementwise import Call, Operand
     >>> x = Operand(F32, Layout.contiguous((64, 8)))
@@ -491,11 +549,11 @@ def plan_reduction(
     if n_out == 1:
         k_dims, k_each = (), [() for _ in views]
     walked = [abs(st[-1]) for st in r_each if st[-1]]  # (the widest step sets the workgroup's shape)
-    ox, ry = _shape_of_group(n_out, n_red, max(walked, default=1), facts)
+    ox, ry = _shape_of_group(n_out, n_red, max(walked, default=1), facts, c.arg and not c.pairs)
     blocks = -(-n_out // ox)
-    target = CPU_GROUPS if facts.cpu_adapter else GPU_GROUPS
+    target = CPU_GROUPS if facts.cpu_adapter else ARG_GROUPS if c.arg and not c.pairs else GPU_GROUPS
     segments = 1
-    if blocks < target and n_red >= 2 * MIN_SEGMENT:  # (within the grid the device can launch)
+    if blocks < target and n_red >= 2 * MIN_SEGMENT and not partials:  # (within the grid)
         segments = max(1, min(-(-target // blocks), n_red // MIN_SEGMENT, facts.max_groups ** 2 // blocks))
     if facts.loop_cap:  # each thread's loop runs segment / RY times
         segments = max(segments, -(-n_red // (ry * facts.loop_cap)))
@@ -548,6 +606,7 @@ def plan_reduction(
             out,
             name,
             count or n_red,
+            partials=True,
         )
         for step in rest.steps:
             assert isinstance(step, Step)  # (a reduction's plan has no copies)

@@ -1311,17 +1311,38 @@ def test_loads_in_flight_and_the_arg_reductions_rising_step():
         source = gpu.steps[0].kernel.source()
         assert "/8[" in gpu.steps[0].kernel.name and "let x7 = value(min(r7, r_hi - 1u)" in source
         assert "/8[" not in cpu.steps[0].kernel.name
-    # an arg reduction: its four (value, index) pairs take loads j and j + 4 in turn, with the step
-    # that knows the indices rise; a pass over partials (indices stored) keeps four loads and the
-    # full combine
+    # an arg reduction: its four (value, index) pairs start at their first elements' indices and
+    # take loads j and j + 4 in turn, each step a plain comparison (indices rise); float values
+    # keep NaN in a flag, the thread's first NaN found again after the loop; a pass over partials
+    # (indices stored) keeps four loads and the full combine
     arg = Combine("argmax", F32, -np.inf, arg=True)
     (one,) = plan_reduction(arg, Layout.contiguous((8192, 512)), (1,), F32, Facts()).steps
     source = one.kernel.source()
-    assert "if (argmax_next_f32(v, vi, x4)) { v = x4; vi = i4; }" in source
-    assert "argmax_next_f32(v3, vi3, x7)" in source
-    first, second, *_ = plan_reduction(arg, Layout.contiguous((1, 10**6)), (1,), F32, Facts()).steps
-    assert "/8" in first.kernel.name and "argmax_next_f32(v, vi, x0)" in first.kernel.source()
+    assert "vi3 = select(0xffffffffu, r_lo + lid.y + 3u * RY, r_lo + lid.y + 3u * RY < r_hi);" in source
+    assert "if (x4 > v) { v = x4; vi = i4; }" in source and "if (x7 > v3) { v3 = x7; vi3 = i7; }" in source
+    assert "if (is_nan(x)) { v = x; vi = r; break; }" in source
+    ints = plan_reduction(Combine("argmin", I32, 2**31 - 1, arg=True), Layout.contiguous((8, 512)), (1,), I32,
+                          Facts()).steps[0].kernel.source()
+    assert "if (x1 < v1) { v1 = x1; vi1 = i1; }" in ints and "seen" not in ints
+    # rows: 64 threads each, four rows a workgroup (a GPU's; a CPU adapter's a thread a row)
+    assert one.kernel.name.endswith(":4x64:i32")
+    assert plan_reduction(arg, Layout.contiguous((8192, 512)), (1,), F32, Facts(cpu_adapter=True)
+                          ).steps[0].kernel.name.endswith(":64x1:i32")
+    few = plan_reduction(arg, Layout.contiguous((2, 4096)), (1,), F32, Facts())
+    assert ":1x256:" in few.steps[0].kernel.name  # (too few rows to fill a workgroup)
+    first, second = plan_reduction(arg, Layout.contiguous((1, 10**6)), (1,), F32, Facts()).steps
+    assert "/8" in first.kernel.name and "if (x0 > v) { v = x0; vi = i0; }" in first.kernel.source()
     assert "/8" not in second.kernel.name and "argmax_f32(v, vi, x0, i0)" in second.kernel.source()
+
+
+def test_a_pass_over_partials_is_not_split_again():
+    # 16M elements in 4096 segments (an arg reduction's in 1024): their partials are reduced by one
+    # workgroup (two passes, not three), unless the loop cap asks for more
+    for c, segments in ((Combine("sum", F32, 0.0), 4096), (Combine("argmin", F32, np.inf, arg=True), 1024)):
+        plan = plan_reduction(c, Layout.contiguous((4096, 4096)), (0, 1), F32, Facts())
+        assert [s.grid for s in plan.steps] == [(segments, 1, 1), (1, 1, 1)]
+        capped = plan_reduction(c, Layout.contiguous((4096, 4096)), (0, 1), F32, Facts(loop_cap=2))
+        assert len(capped.steps) > 2
 
 
 def test_plan_reduction_of_views_and_centered_passes():

@@ -175,7 +175,15 @@ def test_float16_max_and_min_keep_nan_in_a_flag():
         step = plan_reduction(top, Layout.contiguous((4096, 6)), (0,), f16, facts).steps[0]
         assert isinstance(step, Step) and "float16/columns" in step.kernel.name
         assert ("nan-flag" in step.kernel.name) == flagged
-    for c, dt in ((Combine("sum", f32, 0.0), f16), (Combine("argmax", f32, -np.inf, arg=True), f16),
-                  (top, f32), (Combine("max", np.dtype("int32"), -(1 << 31)), np.dtype("int16"))):
+    for c, dt in ((Combine("sum", f32, 0.0), f16),
+                  (Combine("max", np.dtype("int32"), -(1 << 31)), np.dtype("int16"))):
         step = plan_reduction(c, Layout.contiguous((6, 10)), (1,), dt, gpu).steps[0]
         assert isinstance(step, Step) and "nan-flag" not in step.kernel.name
+    # float32: the largest magnitude's bits in the flag, on GPU adapters (rows and columns alike)
+    for axis in (0, 1):
+        for facts, flagged in ((gpu, True), (cpu, False)):
+            step = plan_reduction(top, Layout.contiguous((64, 4096)), (axis,), f32, facts).steps[0]
+            assert isinstance(step, Step) and ("/nan-flag" in step.kernel.name) == flagged
+    source = plan_reduction(top, Layout.contiguous((64, 4096)), (1,), f32, gpu).steps[0].kernel.source()
+    assert "*seen = max(*seen, bitcast<u32>(x) & 0x7fffffffu);" in source
+    assert "if (seen > 0x7f800000u) { v = bitcast<f32>(seen); }" in source and "v = max(v, x7);" in source
