@@ -18,6 +18,10 @@ and the next call is. A function whose work cannot
 be replayed (it returns an input, or an array made from host data: see capture.py) runs as it is
 at every call; its trace entry says why. Without a GPU, `fn` simply runs (on NumPy).
 
+Where the device has timestamp queries, a new capture's kernels are timed once, and its replays
+are predicted to take that long (the queue paces submits, and a read decides whether to wait for
+earlier work first, by predictions: see engine/device.py).
+
 A captured program keeps its intermediate buffers for the next call (its footprint is the
 function's working set, kept between calls, as `held_bytes` in `step.captures()` says);
 `step.clear()` gives them back, as does dropping `step`.
@@ -41,6 +45,7 @@ from pycore.engine.executor import compiles_async, compiling
 from pycore.engine.runtime import RUNTIME
 
 CAPTURES = 16  # signatures captured per function at most (the oldest is dropped)
+PACED_KERNELS = 64  # a capture of at most this many kernels is timed once (_paced_async)
 STATIC = (type(None), bool, int, float, complex, str, bytes, np.generic, np.dtype, type)
 
 
@@ -166,8 +171,9 @@ class Jitted:
         return f"<pycore.jit of {self.name}: {len(self._programs)} signature(s) captured>"
 
     def captures(self) -> list[dict[str, Any]]:
-        """What each signature captured: kernels, commands and slices replayed per call, and the
-        bytes of GPU memory the program keeps between calls; or why it runs its calls one by one."""
+        """What each signature captured: kernels, commands and slices replayed per call, the
+        bytes of GPU memory the program keeps between calls and the GPU milliseconds a replay is
+        predicted to take; or why it runs its calls one by one."""
         out = []
         for program in self._programs.values():
             if isinstance(program, str):
@@ -175,7 +181,8 @@ class Jitted:
                 continue
             c = program.captured
             out.append({"replayed": True, "kernels": c.kernels, "commands": c.commands,
-                        "slices": len(c.slices), "held_bytes": c.held_bytes})
+                        "slices": len(c.slices), "held_bytes": c.held_bytes,
+                        "predicted_ms": sum(ms for _, ms, _ in c.slices)})
         return out
 
     async def kernel_ms_async(self, *args: Any, **kwargs: Any) -> float | None:
@@ -269,7 +276,9 @@ class Jitted:
         device.pool.trim()
         if isinstance(program, _Program):
             self._keep(key, program)
-            self._note(arrays, f"captured {program.captured.kernels} kernels of "
+            ms = await _paced_async(program.captured, arrays.buffers)
+            timed = "" if ms is None else f" (their GPU time {ms:.3g} ms by timestamps)"
+            self._note(arrays, f"captured {program.captured.kernels} kernels{timed} of "
                        f"{RUNTIME.counters['ops_run'] - calls} calls: the next calls with these arguments "
                        f"replay them", t)
         elif program == FOREIGN:  # (another task's work: the next call tries again)
@@ -312,6 +321,24 @@ class Jitted:
         ms = (time.perf_counter() - t) * 1e3
         RUNTIME.record({"op": f"jit {self.name}", "shapes": [x.shape for x in arrays.arrays],
                         "backend": "webgpu", "why": why, "ms": {"dispatch": ms}, "total_ms": ms})
+
+
+async def _paced_async(captured: Captured, inputs: list[Any]) -> float | None:
+    """Time a new capture's kernels once (timestamps; at most PACED_KERNELS of them) and have its
+    replays predicted by that (Captured.pace): the cost model's figures for the calls, which
+    include each call's fixed costs, are tens of times a captured pipeline's kernels (an H200's
+    k-means step: 30.5 ms predicted, 0.5 ms of kernels), and a read after predicted-long work
+    waits for it first. The GPU milliseconds, or None (no timestamp queries, too many kernels, or
+    the timing failed: the predictions stay)."""
+    if captured.kernels > PACED_KERNELS:
+        return None
+    try:
+        ms = await captured.time_async(inputs, reps=1)
+    except Exception:  # (a lost device says so at the next call)
+        return None
+    if ms is not None:
+        captured.pace(ms)
+    return ms
 
 
 def _close(program: _Program | str) -> None:

@@ -131,6 +131,15 @@ class Captured:
             raise
         return results, pending_of(checks)
 
+    def pace(self, ms: float) -> None:
+        """Have replays predicted to take `ms` of GPU time (measured: time_async) instead of the
+        cost model's figures summed at capture, each slice keeping its share; what the queue paces
+        submits by and a read decides by whether to wait for earlier work first (device.py)."""
+        total = sum(m for _, m, _ in self.slices)
+        n = len(self.slices)
+        self.slices = [(commands, ms * (m / total if total > 0 else 1 / n), op)
+                       for commands, m, op in self.slices]
+
     async def time_async(self, inputs: list[Any], reps: int = 20) -> float | None:
         """GPU milliseconds of one run's kernels on these input buffers, from timestamp queries
         (each dispatch `reps` times in a pass of its own, its mean; summed); None where the device

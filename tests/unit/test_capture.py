@@ -123,6 +123,42 @@ def test_a_run_queues_a_slice_per_recorded_slice_at_its_cost(gpu):  # noqa: F811
     assert commands[1].src is mid and commands[1].dst is out
 
 
+def test_a_capture_is_paced_by_its_kernels_timestamps_where_the_device_has_them(gpu, monkeypatch):  # noqa: F811
+    from pycore.calls import jit as jit_module
+
+    dev, fake = gpu
+    a = dev.pool.acquire(64, DATA_USAGE)
+    recorder = recording(dev)
+    mid, b = dev.pool.acquire(64, DATA_USAGE), dev.pool.acquire(64, DATA_USAGE)
+    dev.enqueue("first", [Dispatch("k", [(a, 64), (mid, 64)], (1, 1, 1))], [])
+    dev.flush()
+    dev.enqueue("second", [Dispatch("k", [(mid, 64), (b, 64)], (1, 1, 1)), Copy(mid, b, 64)], [])
+    stop(dev)
+    dev.release(mid)
+    captured = recorder.finish([a], [b])
+    assert isinstance(captured, Captured)
+    predicted = [s[1] for s in captured.slices]
+    # no timestamps (the fake's answer): the cost model's figures stay
+    assert asyncio.run(jit_module._paced_async(captured, [a])) is None
+    assert [s[1] for s in captured.slices] == predicted
+    timed: list[tuple] = []
+
+    async def stamps(pipeline, bindings, groups, reps):
+        timed.append((pipeline, reps))
+        return 0.25
+
+    monkeypatch.setattr(fake, "time_dispatch_async", stamps, raising=False)
+    monkeypatch.setattr(jit_module, "PACED_KERNELS", 1)  # (two kernels: too many to time)
+    assert asyncio.run(jit_module._paced_async(captured, [a])) is None and timed == []
+    monkeypatch.setattr(jit_module, "PACED_KERNELS", 64)
+    # each kernel timed once (not the copy); the replays predicted at their sum, each slice its share
+    assert asyncio.run(jit_module._paced_async(captured, [a])) == pytest.approx(0.5)
+    assert timed == [("k", 1), ("k", 1)]
+    paced = [s[1] for s in captured.slices]
+    assert sum(paced) == pytest.approx(0.5)
+    assert paced[0] / paced[1] == pytest.approx(predicted[0] / predicted[1])
+
+
 @pytest.mark.parametrize("case, why", [
     ("input", "it returns one of its inputs (or a view of one)"),
     ("upload", "it returns an array made from host data"),
