@@ -7,6 +7,7 @@ captured program until it is closed. Without a GPU, a jitted function simply run
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import numpy as np
 import pytest
@@ -100,17 +101,24 @@ def test_a_recording_keeps_the_submitted_slices_uploads_and_uniforms(gpu):  # no
     assert not dev.pins  # (the uniform block may go)
 
 
-def test_a_run_queues_a_slice_per_recorded_slice_at_its_cost(gpu):  # noqa: F811
-    dev, fake = gpu
+def two_slices(dev: Device, kernels: int = 1) -> tuple[Captured | str, Any, Any, Any]:
+    """A capture of a -> mid (a kernel), then mid -> b (one more kernel where `kernels` is 2, and a
+    copy), in two slices; mid is dropped, so the capture holds it."""
     a = dev.pool.acquire(64, DATA_USAGE)
     recorder = recording(dev)
     mid, b = dev.pool.acquire(64, DATA_USAGE), dev.pool.acquire(64, DATA_USAGE)
     dev.enqueue("first", [Dispatch("k", [(a, 64), (mid, 64)], (1, 1, 1))], [])
     dev.flush()
-    dev.enqueue("second", [Copy(mid, b, 64)], [])
+    more = [Dispatch("k", [(mid, 64), (b, 64)], (1, 1, 1))] if kernels == 2 else []
+    dev.enqueue("second", [*more, Copy(mid, b, 64)], [])
     stop(dev)
     dev.release(mid)
-    captured = recorder.finish([a], [b])
+    return recorder.finish([a], [b]), a, mid, b
+
+
+def test_a_run_queues_a_slice_per_recorded_slice_at_its_cost(gpu):  # noqa: F811
+    dev, fake = gpu
+    captured, _, mid, _ = two_slices(dev)
     assert isinstance(captured, Captured) and [s[2] for s in captured.slices] == ["first", "second"]
     assert captured.held == [mid] and dev.pool.acquire(64, DATA_USAGE) is not mid  # (held: kept)
     fake.submits.clear()
@@ -127,15 +135,7 @@ def test_a_capture_is_paced_by_its_kernels_timestamps_where_the_device_has_them(
     from pycore.calls import jit as jit_module
 
     dev, fake = gpu
-    a = dev.pool.acquire(64, DATA_USAGE)
-    recorder = recording(dev)
-    mid, b = dev.pool.acquire(64, DATA_USAGE), dev.pool.acquire(64, DATA_USAGE)
-    dev.enqueue("first", [Dispatch("k", [(a, 64), (mid, 64)], (1, 1, 1))], [])
-    dev.flush()
-    dev.enqueue("second", [Dispatch("k", [(mid, 64), (b, 64)], (1, 1, 1)), Copy(mid, b, 64)], [])
-    stop(dev)
-    dev.release(mid)
-    captured = recorder.finish([a], [b])
+    captured, a, _, _ = two_slices(dev, kernels=2)
     assert isinstance(captured, Captured)
     predicted = [s[1] for s in captured.slices]
     # no timestamps (the fake's answer): the cost model's figures stay
