@@ -188,11 +188,9 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
         body = body.replace("(v, x)", f"(v, x{j})").replace("x - comp", f"x{j} - comp")
         loop += [f"        if (r{j} < r_hi) {{" if j else "        {", body, "        }"]
     loop.append("    }")
-    if flagged and c.arg:
-        pass  # (an arg reduction's scan, below, finds the NaN's index)
-    elif flagged and src_dt == F32:  # (seen: the largest magnitude's bits, itself a NaN's past inf's)
+    if flagged and not c.arg and src_dt == F32:  # (seen: the largest magnitude's bits, past inf's for NaN)
         loop.append("    if (seen > 0x7f800000u) { v = bitcast<f32>(seen); }")
-    elif flagged:
+    elif flagged and not c.arg:  # (an arg reduction's scan, below, finds its NaN's index)
         nan = "bitcast<f32>(0x7fc00000u | seen)"  # (a NaN; a constant one is refused by some compilers)
         loop += [f"    if ((seen & 0x80008000u) != 0u) {{ v = {nan}; }}"] if not columns else [
             f"    if ((seen & 0x8000u) != 0u) {{ v.x = {nan}; }}",
