@@ -143,7 +143,8 @@ class Captured:
     async def time_async(self, inputs: list[Any], reps: int = 20) -> float | None:
         """GPU milliseconds of one run's kernels on these input buffers, from timestamp queries
         (each dispatch `reps` times in a pass of its own, its mean; summed); None where the device
-        has none. For benchmarks: what the kernels cost, without the host's work or a submit's."""
+        has none. What the kernels cost, without the host's work or a submit's: for benchmarks
+        (reps 20), and once at capture to pace the replays (jit.py's _paced_async, reps 1)."""
         device = self.device
         device.flush()  # (the inputs' queued work first)
         results = [device.pool.acquire(size, usage) for size, usage in self.results]
