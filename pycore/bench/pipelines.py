@@ -16,7 +16,8 @@ Two modes, each library alike:
               the median of `repeats` runs, after warm-up runs
 
 A warm-up is one run, and more until WARM_S has passed (the GPU clocked up: see WARM_S); the
-transfer floor is timed alike.
+transfer floor is timed alike. The float64 references are computed before anything is timed, so that
+no library's timing follows seconds of an idle GPU.
 
 Every library's result is checked against a float64 NumPy reference (error: the largest absolute
 difference over the largest absolute reference value). `GB/s`: the bytes a pipeline must move at
@@ -303,8 +304,9 @@ def error(got: Any, want: np.ndarray) -> float:
 # Each library runs its work for this long before it is timed (web/bench/baselines.js's timeRuns
 # does the same for the peers): a GPU left idle for a few hundred milliseconds clocks down (an
 # H200's SM clock from 1980 to 345-420 MHz, measured with nvidia-smi) and takes about 250 ms of
-# load to clock up again, so whichever library ran first after an idle spell (the float64
-# reference is computed on the CPU just before) would pay for it.
+# load to clock up again, so whichever library ran first after an idle spell would pay for it.
+# (That is not always enough after seconds of idle: the float64 references are computed before
+# anything is timed, see run_pipelines_async.)
 WARM_S = 0.3
 
 
@@ -455,6 +457,11 @@ async def run_pipelines_async(small: bool = False, names: tuple[str, ...] | None
     if unknown:
         raise ValueError(f"pipelines: unknown pipeline(s) {unknown}; known: {list(PIPELINES)}")
     notes: list[str] = []
+    # Every pipeline's inputs and float64 reference first, before anything is timed: a reference
+    # takes seconds of CPU (a GPU idle that long clocks down, and whichever library ran next paid
+    # for the climb: pycore's resident dense layer took 0.89-1.23 ms a run after one, 0.47-0.55
+    # without, in one process on an H200)
+    cases = {name: (xs := PIPELINES[name].inputs(small), PIPELINES[name].reference(*xs)) for name in picked}
     gpu = RUNTIME.backend == "webgpu"
     module = await _baselines_module(notes.append) if gpu and peers else None
     result: dict[str, Any] = {"adapter": str(RUNTIME.info()["adapter"]), "backend": RUNTIME.backend,
@@ -471,8 +478,7 @@ async def run_pipelines_async(small: bool = False, names: tuple[str, ...] | None
         result["copy"] = (await module.copyBandwidth(device, nbytes, count, repeats)).to_py()
     for name in picked:
         p = PIPELINES[name]
-        xs = p.inputs(small)
-        want = p.reference(*xs)
+        xs, want = cases.pop(name)
         row: dict[str, Any] = {"name": name, "what": p.what, "shapes": [list(x.shape) for x in xs],
                                "min_bytes": p.min_bytes(xs, want), "tolerance": p.tolerance}
         try:

@@ -11,7 +11,8 @@ of the buffers its commands bind, the inputs' are replaced at each run by the ne
 results' by new buffers, and the rest (intermediates, the constants, arrays the function read
 without taking them as arguments) the program keeps from the pool for its life. `Captured.run`
 queues the same commands again, slice by slice as they were submitted: no Python call of the
-function, no planning, no fusion, one enqueue per slice.
+function, no planning, no fusion, one enqueue per slice; an idle GPU is handed them at once
+(`Device.hand_over`).
 
 A run reuses the capture's intermediates in the order the capture used them, which is safe because
 WebGPU runs a queue's work in order: a run writes each intermediate before it reads it, as the
@@ -122,6 +123,7 @@ class Captured:
                 queued = [c if not subs else _substituted(c, subs, values) for c, subs in commands]
                 expect_cost(name, ms)
                 checks.append(device.enqueue(name, queued, []))
+            device.hand_over()  # (nothing fuses into a replay's work: an idle GPU may start it now)
         except BaseException:
             for buf in results:
                 if any(buf is f for f in fresh):

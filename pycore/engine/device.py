@@ -11,7 +11,9 @@ each op, see `expect_cost`; at least one op's work) and QUEUED_DISPATCHES comman
 submitted once the GPU is predicted to be within AHEAD_MS of finishing what was submitted before
 it: when the next op closes it, when the event loop next runs, when a dropped buffer of
 CHECKED_ALLOCATION bytes or more is to be reused, and at the next read, which submits the rest
-slice by slice with the interrupt checked between (`drain_async`). So the GPU is never handed more
+slice by slice with the interrupt checked between (`drain_async`). A replayed program's work
+(pycore.jit), which nothing queued later fuses into, is handed to a GPU predicted idle at once
+(`hand_over`), so that the GPU runs it while Python makes the next call. So the GPU is never handed more
 than about two slices it has not started, and Ctrl+C drops what it has not been handed (`cancel`):
 every result of dropped work raises `CancelledWorkError` when read, while its inputs stay valid.
 An op that finds HOLD_MS of predicted work (or HOLD_BYTES of dropped buffers) held waits for the
@@ -73,6 +75,9 @@ GPU_PACE = 4.0
 HOLD_MS = 2000.0  # an op waits for the GPU (keep_up_async) once this much queued work is held back
 HOLD_BYTES = 256 << 20  # ... or once held-back work keeps this many bytes of dropped buffers
 WAIT_MS = 20.0  # a read that would wait this long for earlier work waits for it first (traced apart)
+# A replayed program (pycore.jit) hands its work to an idle GPU at once where it is predicted to
+# take this long or more (see hand_over); 0 turns that off
+HAND_OVER_MS = 1.0
 REPORT_MS = 500.0  # queued work predicted to take this long shows in the status line
 REPORT_EVERY_S = 0.2  # (at most this often)
 # GPU bytes per millisecond an op whose cost the model does not predict is charged for the bytes
@@ -438,6 +443,21 @@ class Device:
         self._note_interrupts()
         while self.slices:
             self._submit(self.slices.pop(0))
+
+    def hand_over(self) -> None:
+        """Submit everything queued now if the GPU is predicted to have finished what it was
+        given and the queued work is predicted to take HAND_OVER_MS or more: for work nothing
+        queued later fuses into (a replayed program's), so that the GPU runs it while Python goes
+        on to the next call instead of waiting for the next read. A GPU adapter only, where
+        predictions come from timestamps (pycore.jit's pacing) or the cost model's overestimates
+        (which then hold the work back, as before); a CPU adapter's submit costs more than the
+        overlap gains."""
+        if not self.slices or self.cpu_adapter or HAND_OVER_MS <= 0 or self.recorder is not None:
+            return
+        if self.flight and self.flight[-1].end > time.monotonic():
+            return  # (the GPU is predicted busy: the work joins the next submit)
+        if sum(held.ms for held in self.slices) >= HAND_OVER_MS:
+            self.flush()
 
     def submit_ready(self, everything: bool = False) -> None:
         """Submit the slices the GPU can take now: while it has less than AHEAD_MS of submitted

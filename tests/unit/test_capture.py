@@ -159,6 +159,39 @@ def test_a_capture_is_paced_by_its_kernels_timestamps_where_the_device_has_them(
     assert paced[0] / paced[1] == pytest.approx(predicted[0] / predicted[1])
 
 
+def test_a_run_hands_its_work_to_an_idle_gpu_at_once_where_it_is_worth_a_submit(gpu, monkeypatch):  # noqa: F811
+    from pycore.engine import device as device_module
+    dev, fake = gpu
+    dev.cpu_adapter = False  # (the fake says CPU: there a run's work waits for the next read)
+    captured, _, _, _ = two_slices(dev)
+    assert isinstance(captured, Captured)
+    captured.pace(2.0)  # (predicted 2 ms a run: worth a submit)
+    fake.submits.clear()
+
+    def run() -> None:
+        captured.run("jit f", [dev.pool.acquire(64, DATA_USAGE)], [])
+
+    run()  # nothing in flight: submitted at once (its two recorded slices join in one)
+    assert not dev.slices and len(fake.submits) == 1
+    run()  # the GPU predicted busy with the first run: held for a later submit
+    assert dev.slices and len(fake.submits) == 1
+    now = device_module.time.monotonic()
+    monkeypatch.setattr(device_module.time, "monotonic", lambda: now + 1.0)  # (the first run's end passed)
+    run()  # the GPU predicted idle: the held run goes with this one
+    assert not dev.slices and len(fake.submits) == 2 and len(fake.submits[1]) == 4
+    captured.pace(0.1)  # under HAND_OVER_MS: not worth a submit of its own (the held work adds up)
+    monkeypatch.setattr(device_module.time, "monotonic", lambda: now + 10.0)
+    submits = len(fake.submits)
+    run()
+    assert dev.slices and len(fake.submits) == submits
+    dev.flush()
+    dev.cpu_adapter = True  # a CPU adapter: the work waits for the next read
+    captured.pace(2.0)
+    monkeypatch.setattr(device_module.time, "monotonic", lambda: now + 100.0)
+    run()
+    assert dev.slices and len(fake.submits) == submits + 1
+
+
 @pytest.mark.parametrize("case, why", [
     ("input", "it returns one of its inputs (or a view of one)"),
     ("upload", "it returns an array made from host data"),
