@@ -11,9 +11,9 @@ ones packed several to a GPU word); ops broadcast as NumPy's do.
                 equal, not_equal, less, less_equal, greater, greater_equal, logical_and/or/xor/not;
                 abs, negative, positive, sign, square, sqrt, reciprocal, floor, ceil, trunc, round;
                 exp, expm1, log, log1p, log2, log10, logaddexp, hypot, copysign, nextafter;
-                sin, cos, tan, asin, acos, atan, atan2, sinh, cosh, asinh, acosh, atanh;
+                sin, cos, tan, asin, acos, atan, atan2, sinh, cosh, tanh, asinh, acosh, atanh;
                 isnan, isinf, isfinite, signbit; bitwise_and/or/xor/invert/left_shift/right_shift;
-                relu, leaky_relu, elu, sigmoid, tanh, swish, gelu, clip, scale (float32)
+                relu, leaky_relu, elu, sigmoid, swish, gelu, clip, scale (float32)
   reductions    sum, prod, max, min, mean, var, std, argmax, argmin, all, any (axis=, keepdims=)
   rows          softmax, log_softmax (axis=)
   linear alg.   matmul (batched), dot; images: convolve2d
@@ -100,7 +100,8 @@ nn = make_nn_module()  # neural-network building blocks: pycore.nn.<name>_async 
 __all__ = ["SELECTOR", "CommandBatch", "GpuArray", "NarrowingWarning", "TracingError", "__version__",
            "calibrate_async", "explain", "fft", "info", "init_async", "jit", "linalg", "nn", "to_gpu_async",
            "trace",
-           *dict.fromkeys([*PUBLIC, *NDPUBLIC, *NSPUBLIC, *SELPUBLIC, *SORTPUBLIC, *LAPUBLIC])]
+           *dict.fromkeys(name for name in [*PUBLIC, *NDPUBLIC, *NSPUBLIC, *SELPUBLIC, *SORTPUBLIC, *LAPUBLIC]
+                          if name != "__array_api_version__")]
 
 
 def __getattr__(name: str) -> Any:

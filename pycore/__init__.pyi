@@ -135,6 +135,8 @@ async def sinh_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto
     """The hyperbolic sine."""
 async def cosh_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
     """The hyperbolic cosine."""
+async def tanh_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
+    """The hyperbolic tangent (the standard's: every float dtype and complex64; the activation of the same name, float32 only, is CommandBatch's tanh)."""
 async def asinh_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
     """The inverse hyperbolic sine."""
 async def acosh_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
@@ -191,8 +193,6 @@ async def elu_async(x: ArrayLike | GpuArray, alpha: float = 1.0, *, backend: str
     """x if x > 0 else alpha * (exp(x) - 1)."""
 async def sigmoid_async(x: ArrayLike | GpuArray, *, backend: str = "auto") -> np.ndarray | GpuArray:
     """1 / (1 + exp(-x)), stable for both signs (sigmoid(-inf) = 0)."""
-async def tanh_async(x: ArrayLike | GpuArray, *, backend: str = "auto") -> np.ndarray | GpuArray:
-    """tanh(x) in a form that never overflows (tanh(±inf) = ±1)."""
 async def swish_async(x: ArrayLike | GpuArray, *, backend: str = "auto") -> np.ndarray | GpuArray:
     """x * sigmoid(x) (SiLU); swish(-inf) = 0."""
 async def gelu_async(x: ArrayLike | GpuArray, approximate: builtins.bool = True, *, backend: str = "auto") -> np.ndarray | GpuArray:
@@ -327,6 +327,12 @@ uint32: np.dtype[Any]
 float16: np.dtype[Any]
 float32: np.dtype[Any]
 complex64: np.dtype[Any]
+e: float
+pi: float
+inf: float
+nan: float
+newaxis: None
+__array_api_version__: str
 async def where_async(condition: Any, x1: Any, x2: Any, /) -> Any:
     """x1's elements where `condition` (a bool array) is True, x2's elsewhere, all three broadcast together; x1 and x2 (one of them may be a Python scalar) promote to the result's dtype."""
 async def clip_async(x: Any, /, min: Any = None, max: Any = None, *, backend: str = 'auto') -> Any:
@@ -364,4 +370,4 @@ async def unique_all_async(x: Any, /) -> UniqueAllResult:
 async def tensordot_async(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
     """The sum of products of x1 and x2 over the axes `axes` names: an int N (x1's last N axes with x2's first N) or a pair of sequences (x1's axes, x2's axes, contracted in pairs). The result has x1's other axes, then x2's. On the GPU as one matmul of the operands permuted and reshaped."""
 async def vecdot_async(x1: Any, x2: Any, /, *, axis: Any = -1) -> Any:
-    """The dot products of x1's and x2's vectors along `axis` (a negative int: counted from the last axis, the other axes broadcast): sum(x1 * x2, axis=axis), on the GPU as a multiply and a sum."""
+    """The dot products of x1's and x2's vectors along `axis` (a negative int: counted from the last axis, the other axes broadcast): sum(conj(x1) * x2, axis=axis) (conj: complex x1 only), on the GPU as a multiply and a sum."""

@@ -57,7 +57,7 @@ async def tensordot_async(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
 async def trace_async(x: Any, /, *, offset: Any = 0, dtype: Any = None) -> Any:
     """The sums of x's matrices' diagonals (offset as diagonal's), in `dtype` (None: x's dtype), on the GPU as a sum along the diagonal view."""
 async def vecdot_async(x1: Any, x2: Any, /, *, axis: Any = -1) -> Any:
-    """The dot products of x1's and x2's vectors along `axis` (a negative int: counted from the last axis, the other axes broadcast): sum(x1 * x2, axis=axis), on the GPU as a multiply and a sum."""
+    """The dot products of x1's and x2's vectors along `axis` (a negative int: counted from the last axis, the other axes broadcast): sum(conj(x1) * x2, axis=axis) (conj: complex x1 only), on the GPU as a multiply and a sum."""
 async def vector_norm_async(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any = 2) -> Any:
     """The vector p-norms of x over `axis` (an int, a tuple of ints, None: every axis): ord 2 (the default, sqrt(sum(x**2))), 1, inf (the largest |x|), -inf (the smallest), 0 (the count of nonzero elements) or any other p: sum(|x|**p)**(1/p). float32 only; on the GPU as element-wise ops and a reduction (sums of squares overflow past 1.8e19, as NumPy's float32 norm does)."""
 def diagonal(x: Any, /, *, offset: Any = 0) -> Any:

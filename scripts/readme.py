@@ -173,7 +173,7 @@ def namespace_reference() -> list[str]:
              "on host arrays every one is NumPy's:", "", "| function | on the GPU |", "| --- | --- |",
              *[f"| `{name}` | {how} |" for name, how in on_gpu_routes().items()], ""]
     for name, fn in {**NSPUBLIC, **SELPUBLIC, **SORTPUBLIC}.items():
-        if isinstance(fn, np.dtype):
+        if isinstance(fn, np.dtype) or not callable(fn):  # (the dtypes, the constants)
             continue
         sig = inspect.signature(getattr(pycore, name))
         params = str(sig.replace(return_annotation=inspect.Signature.empty,

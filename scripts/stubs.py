@@ -177,6 +177,9 @@ def functions_stub(functions: dict[str, Any]) -> list[str]:
         if isinstance(fn, np.dtype):
             lines.append(f"{name}: np.dtype[Any]")
             continue
+        if fn is None or isinstance(fn, (float, str)):  # the constants (newaxis is None)
+            lines.append(f"{name}: {'None' if fn is None else type(fn).__name__}")
+            continue
         sig = inspect.signature(fn)
         params, star = [], False
         for p in sig.parameters.values():

@@ -476,6 +476,12 @@ fn m_sinh(x: f32) -> f32 {
     v = select(v, a, a < 0.00024414062);
     return select(copy_sign(v, x), x, is_nan(x));
 }
+// tanh(|x|) = e / (e + 2) with e = expm1(2|x|): no cancellation near 0, 1 from |x| = 9.1 on
+// (2|x| is clamped where e's quotient is already 1); the sign and -0 from x, NaN kept
+fn m_tanh(x: f32) -> f32 {
+    let e = m_expm1(min(2.0 * abs(x), 40.0));
+    return select(copy_sign(e / (e + 2.0), x), x, is_nan(x));
+}
 fn m_cosh(x: f32) -> f32 {
     let a = abs(x);
     if (is_nan(x)) { return x; }
@@ -722,6 +728,7 @@ fn acos_f32(a: vec4<f32>) -> vec4<f32> { return vec4<f32>(m_acos(a.x), m_acos(a.
 fn atan_f32(a: vec4<f32>) -> vec4<f32> { return vec4<f32>(m_atan(a.x), m_atan(a.y), m_atan(a.z), m_atan(a.w)); }
 fn sinh_f32(a: vec4<f32>) -> vec4<f32> { return vec4<f32>(m_sinh(a.x), m_sinh(a.y), m_sinh(a.z), m_sinh(a.w)); }
 fn cosh_f32(a: vec4<f32>) -> vec4<f32> { return vec4<f32>(m_cosh(a.x), m_cosh(a.y), m_cosh(a.z), m_cosh(a.w)); }
+fn tanh_f32(a: vec4<f32>) -> vec4<f32> { return vec4<f32>(m_tanh(a.x), m_tanh(a.y), m_tanh(a.z), m_tanh(a.w)); }
 fn asinh_f32(a: vec4<f32>) -> vec4<f32> {
     return vec4<f32>(m_asinh(a.x), m_asinh(a.y), m_asinh(a.z), m_asinh(a.w));
 }

@@ -66,7 +66,7 @@ async def asarray_async(obj: Any, /, *, dtype: Any = None, device: Any = None,
         if copy is False:
             raise ValueError("asarray: copy=False, but device='gpu' copies a host array to the GPU")
         return await to_gpu_async(arr)
-    shares = isinstance(obj, np.ndarray) and np.shares_memory(arr, obj)
+    shares = isinstance(obj, np.ndarray) and (arr is obj or arr.base is obj or np.shares_memory(arr, obj))
     if copy is False and not shares:
         raise ValueError(f"asarray: copy=False, but making an array of {type(obj).__name__} needs a copy")
     if copy and (shares or not isinstance(obj, np.ndarray)):
@@ -249,9 +249,9 @@ async def arange_async(start: Any, /, stop: Any = None, step: Any = 1, *, dtype:
         _scalar_value(start, found, "start")
         _scalar_value(start + (n - 1) * step, found, "stop")
     with np.errstate(over="ignore"):  # (NumPy's: the first two values in the dtype, their difference
-        first = found.type(start)  # the step)
+        first = found.type(start)  # the step, wrapping as the kernel's integers do)
         delta = (found.type(start + step) - first if found.kind == "f"
-                 else np.array(step % 2**32, np.uint32).view(found)[()])  # (wraps as the kernel's u32/i32 do)
+                 else np.array(step % 2**(8 * found.itemsize), f"u{found.itemsize}").view(found)[()])
     return await created_async(
         "arange", result_device(None, device), (n,), found,
         lambda: [Part(whole((n,)), "ramp", values=(first, delta, n, first))],

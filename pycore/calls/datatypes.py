@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from pycore.array.dtypes import COMPLEX64, DTYPES, FLOAT32, INT32, pycore_dtype
+from pycore.array.dtypes import COMPLEX64, DTYPES, FLOAT16, FLOAT32, INT32, pycore_dtype
 from pycore.array.dtypes import result_type as _promoted
 from pycore.calls.arguments import device_arg
 from pycore.calls.gpuarray import GpuArray
@@ -40,7 +40,7 @@ def result_type(*arrays_and_dtypes: Any) -> np.dtype:
         raise ValueError("result_type: at least one array or dtype is needed")
     found: list[Any] = []
     for i, a in enumerate(arrays_and_dtypes):
-        if isinstance(a, (bool, int, float)) and not isinstance(a, np.generic):
+        if isinstance(a, (bool, int, float, complex)) and not isinstance(a, np.generic):
             found.append(a)
         else:
             found.append(_dtype_of(a, f"arrays_and_dtypes[{i}]"))
@@ -157,9 +157,9 @@ class Info:
         """Where creation functions put their result without device=: "cpu" (a NumPy array)."""
         return "cpu"
 
-    def devices(self) -> list[str]:
+    def devices(self) -> tuple[str, ...]:
         """The devices: "cpu" (NumPy arrays), and "gpu" (GpuArrays) where WebGPU is up."""
-        return ["cpu", "gpu"] if RUNTIME.device is not None else ["cpu"]
+        return ("cpu", "gpu") if RUNTIME.device is not None else ("cpu",)
 
     def default_dtypes(self, *, device: Any = None) -> dict[str, Any]:
         """The default dtypes: float32, complex64 and int32."""
@@ -167,9 +167,10 @@ class Info:
         return {"real floating": FLOAT32, "complex floating": COMPLEX64, "integral": INT32, "indexing": INT32}
 
     def dtypes(self, *, device: Any = None, kind: Any = None) -> dict[str, np.dtype]:
-        """pycore's dtypes by name, those of `kind` (as isdtype takes it) when given."""
+        """The standard's dtypes pycore has, by name, those of `kind` (as isdtype takes it) when
+        given. (float16, pycore's too, is not one of the standard's.)"""
         device_arg(device)
-        return {d.name: d for d in DTYPES if kind is None or isdtype(d, kind)}
+        return {d.name: d for d in DTYPES if d != FLOAT16 and (kind is None or isdtype(d, kind))}
 
 
 def __array_namespace_info__() -> Info:  # noqa: N807 (the standard's name)

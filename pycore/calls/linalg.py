@@ -43,6 +43,7 @@ from pycore.calls.creation import eye_async
 from pycore.calls.gpuarray import GpuArray, to_gpu_async
 from pycore.calls.manipulation import (
     astype_async,
+    conj_async,
     expand_dims,
     matrix_transpose,
     permute_dims,
@@ -304,7 +305,8 @@ def _negative_axis(axis: Any, fn: str, *xs: Any) -> int:
 
 async def vecdot_async(x1: Any, x2: Any, /, *, axis: Any = -1) -> Array:
     """The dot products of x1's and x2's vectors along `axis` (a negative int: counted from the last
-    axis, the other axes broadcast): sum(x1 * x2, axis=axis), on the GPU as a multiply and a sum.
+    axis, the other axes broadcast): sum(conj(x1) * x2, axis=axis) (conj: complex x1 only), on the
+    GPU as a multiply and a sum.
 
     >>> import asyncio, numpy as np, pycore
     >>> asyncio.run(pycore.vecdot_async(np.array([[1, 2], [3, 4]], np.int32), np.array([1, 1], np.int32)))
@@ -323,7 +325,7 @@ async def vecdot_async(x1: Any, x2: Any, /, *, axis: Any = -1) -> Array:
         broadcast_shapes(tuple(a.shape), tuple(b.shape))
     except ValueError as exc:
         raise ValueError(f"vecdot: {exc}") from None
-    product = await _call("multiply")(a, b)
+    product = await _call("multiply")(await conj_async(a) if a.dtype.kind == "c" else a, b)
     return await _out(await _call("sum")(product, axis=ax), _gpu(a, b))
 
 

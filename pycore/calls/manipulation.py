@@ -81,6 +81,10 @@ def expand_dims(x: Any, /, axis: Any = 0) -> Array:
     x = array_arg(x)
     many = isinstance(axis, (tuple, list))
     ndim = x.ndim + (len(axis) if many else 1)
+    for a in axis if many else (axis,):  # (the standard's IndexError for an axis out of range)
+        if isinstance(a, (int, np.integer)) and not isinstance(a, bool) and not -ndim <= a < ndim:
+            raise IndexError(f"expand_dims: axis {a} is out of range for a result of {ndim} dimension(s) "
+                             f"(valid: {-ndim} to {ndim - 1})")
     axes = normalize_axes(tuple(axis) if many else axis, ndim)
     if not isinstance(x, GpuArray):
         return np.expand_dims(x, axes)

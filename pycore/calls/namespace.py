@@ -1,16 +1,20 @@
 """The Python Array API standard's creation, manipulation and data-type functions gathered into
 NSPUBLIC, the names pycore/__init__.py exports: those of calls/creation.py and the kernel-running
 ones of calls/manipulation.py as `<name>_async`, the view functions (plain and `<name>_async`),
-calls/datatypes.py's plain functions, and the dtypes. The arguments they share are checked by
-calls/arguments.py; calls/placing.py says where each runs and runs its placing plans.
+calls/datatypes.py's plain functions, the dtypes and the constants (e, pi, inf, nan, newaxis).
+The arguments they share are checked by calls/arguments.py; calls/placing.py says where each runs
+and runs its placing plans.
 
 >>> from pycore.calls.namespace import NSPUBLIC
 >>> [name for name in ("zeros_async", "flip", "flip_async", "finfo", "float32") if name in NSPUBLIC]
 ['zeros_async', 'flip', 'flip_async', 'finfo', 'float32']
+>>> NSPUBLIC["__array_api_version__"], NSPUBLIC["pi"]
+('2025.12', 3.141592653589793)
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -25,10 +29,15 @@ KERNELED: dict[str, Callable[..., Any]] = {**CREATION, **MANIPULATION}
 for _f in (*KERNELED.values(), *VIEWS.values(), *DATATYPES.values()):
     _f.__module__ = "pycore"
 
+# The standard's constants, and the revision of it that pycore implements
+CONSTANTS: dict[str, Any] = {"e": math.e, "pi": math.pi, "inf": math.inf, "nan": math.nan, "newaxis": None,
+                             "__array_api_version__": "2025.12"}
+
 NSPUBLIC: dict[str, Any] = {
     **KERNELED,
     **VIEWS_ASYNC,
     **VIEWS,
     **DATATYPES,
     **{d.name: d for d in DTYPES},
+    **CONSTANTS,
 }

@@ -37,10 +37,15 @@ def on_gpu(xs: Sequence[Any]) -> bool:
 
 
 def host_values(x: Any) -> np.ndarray:
-    """A NumPy array's or a host-held GpuArray's values (a GpuArray held on the host)."""
+    """A NumPy array's or a host-held GpuArray's values (a GpuArray held on the host; an empty one's,
+    which has none to read)."""
     if isinstance(x, GpuArray):
-        assert x._host is not None
-        return x._host
+        if x._host is not None:
+            return x._host
+        if x.size == 0:
+            return np.empty(x.shape, x.dtype)
+        raise RuntimeError(f"a GpuArray of shape {x.shape} in GPU memory has no host values here "
+                           "(a bug in pycore: its caller should have run on the GPU)")
     return np.asarray(x)
 
 

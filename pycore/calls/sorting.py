@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from pycore.array.dtypes import BOOL, result_type, wide
+from pycore.array.dtypes import BOOL, result_type, scalar_kind, wide
 from pycore.array.layout import Layout, normalize_axis
 from pycore.calls.arguments import array_arg
 from pycore.calls.creation import zeros_async
@@ -316,9 +316,17 @@ async def isin_async(x1: Any, x2: Any, /, *, invert: Any = False) -> Array:
     >>> asyncio.run(pycore.isin_async(np.array([1, 2, 3], np.int32), np.array([3, 1], np.int32)))
     array([ True, False,  True])
     """
-    a, b = array_arg(x1, "x1"), array_arg(x2, "x2")
     invert = _flag(invert, "invert", "isin")
-    dtype = result_type(a.dtype, b.dtype)
+    if scalar_kind(x2) is not None and scalar_kind(x1) is None:  # a Python scalar: weak, as in a ufunc
+        a = array_arg(x1, "x1")
+        dtype = result_type(a.dtype, x2)
+        if dtype.kind in "iu" and not np.iinfo(dtype).min <= int(x2) <= np.iinfo(dtype).max:
+            none = await zeros_async(a.shape, dtype=BOOL, device="gpu" if isinstance(a, GpuArray) else "cpu")
+            return await ufunc_async(UFUNCS["logical_not"], (none,)) if invert else none  # (x1 holds none)
+        b: Any = np.asarray(dtype.type(x2))
+    else:
+        a, b = array_arg(x1, "x1"), array_arg(x2, "x2")
+        dtype = result_type(a.dtype, b.dtype)
     if not on_gpu([a, b]):
         found = np.isin(host_values(a).astype(dtype), host_values(b).astype(dtype), invert=invert)
         return np.asarray(found, BOOL)

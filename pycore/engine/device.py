@@ -264,7 +264,7 @@ class Device:
         self.flight_ms = 0.0  # their predicted milliseconds in all
         self.bytes_per_ms = BYTES_PER_MS["cpu" if _is_cpu_adapter(transport.adapter_info) else "gpu"]
         self.on_wait: Callable[[float, str], None] | None = None  # (ms, why): the runtime traces a wait
-        self._pump_scheduled = False
+        self._pump_scheduled: asyncio.AbstractEventLoop | None = None  # (the loop a pump waits on)
         self._interrupts = interrupts.count()  # interrupts seen: a new one drops held-back work
         self._reported = 0.0  # when the status line was last told about queued work
         self.compiling: dict[tuple[str, str], asyncio.Future] = {}  # compiles in flight, shared
@@ -682,17 +682,20 @@ class Device:
 
     def _schedule_pump(self, delay_s: float) -> None:
         """Submit what the GPU can take when the event loop next runs (after `delay_s`), and go on
-        doing so while slices are held back, so that held-back work runs while Python waits."""
-        if self._pump_scheduled:
-            return
+        doing so while slices are held back, so that held-back work runs while Python waits. On the
+        loop running now: a pump scheduled on another one (a loop that `asyncio.run` closed since,
+        say) may never run, so it does not count."""
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             return  # no loop: the next read, or a full slice, submits
-        self._pump_scheduled = True
+        if self._pump_scheduled is loop:
+            return
+        self._pump_scheduled = loop
 
         def pump() -> None:
-            self._pump_scheduled = False
+            if self._pump_scheduled is loop:
+                self._pump_scheduled = None
             if self.lost is not None:
                 return
             self.submit_ready(everything=not self.call_compiles)  # (a call compiling will queue more)

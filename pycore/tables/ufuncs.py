@@ -669,6 +669,18 @@ UFUNCS: dict[str, Ufunc] = {
             flops=25,
         ),
         _unary(
+            'tanh',
+            'float',
+            'same',
+            np.tanh,
+            'The hyperbolic tangent (the standard\'s: every float dtype and complex64; the activation '
+            'of the same name, float32 only, is CommandBatch\'s tanh).',
+            'pycore.tanh_async([0.0, 1.0, -2.0])',
+            'array([ 0.       ,  0.7615942, -0.9640276], dtype=float32)',
+            ulps=3,
+            flops=25,
+        ),
+        _unary(
             'asinh',
             'float',
             'same',
@@ -875,7 +887,7 @@ def _np_arg(fn: Callable[..., Any]) -> Callable[..., Any]:
 COMPLEX_GPU = ("add", "subtract", "multiply", "divide", "equal", "not_equal", "abs", "negative", "positive",
                "sign", "square", "sqrt", "exp", "log", "log2", "log10", "isnan", "isinf", "isfinite",
                "reciprocal", "round")
-COMPLEX_NUMPY = ("pow", "expm1", "log1p", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
+COMPLEX_NUMPY = ("pow", "expm1", "log1p", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh",
                  "asinh", "acosh", "atanh")
 for _name in COMPLEX_GPU + COMPLEX_NUMPY:
     UFUNCS[_name] = replace(UFUNCS[_name], complex="gpu" if _name in COMPLEX_GPU else "numpy")

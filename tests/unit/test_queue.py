@@ -447,3 +447,20 @@ def test_chained_plans_replay_in_order_and_their_intermediate_goes_back(gpu):
     assert commands[4].bindings[1] == (out, 16)
     dev.flush()
     assert dev.pool.stats()["buffers_in_use"] == 2  # x and the result: the intermediate and scratch are back
+
+
+def test_a_pump_left_on_a_closed_event_loop_does_not_stop_the_next_loops_pump(gpu):
+    dev, fake = gpu
+
+    async def held_back(wait_s: float, stale: bool = False) -> None:
+        if stale:
+            dev._schedule_pump(10.0)  # (a pump due later than this loop lives: asyncio.run closes it first)
+        queue(dev, "a", 1.0)  # (one open slice: only a pump, or a read, submits it)
+        await asyncio.sleep(wait_s)
+
+    asyncio.run(held_back(0.0, stale=True))
+    assert dev.slices and not fake.submits
+    dev.flush()
+    # a new loop (the next asyncio.run of a synchronous wrapper, say): its own pump submits the work
+    asyncio.run(held_back(0.05))
+    assert not dev.slices and len(fake.submits) == 2
