@@ -31,7 +31,7 @@ async def inv_async(x: Any, /) -> Any:
 async def matmul_async(x1: Any, x2: Any, /) -> Any:
     """x1 @ x2 (the batched matmul of pycore.matmul_async): (..., m, k) @ (..., k, n) -> (..., m, n), the batch axes broadcast, a 1-D operand as a row (x1) or a column (x2); int32 and uint32 operands multiply in their dtype, the others in float32."""
 async def matrix_norm_async(x: Any, /, *, keepdims: bool = False, ord: Any = 'fro') -> Any:
-    """The matrix norms of x's matrices (its last two axes): ord "fro" (the default, Frobenius), 1 or -1 (the largest or smallest column sum of |x|), inf or -inf (row sums) on the GPU as element-wise ops and reductions; 2, -2 (the largest, smallest singular value) and "nuc" (their sum) on NumPy. float32 only."""
+    """The matrix norms of x's matrices (its last two axes): ord "fro" (the default, Frobenius), 1 or -1 (the largest or smallest column sum of |x|), inf or -inf (row sums) on the GPU as element-wise ops and reductions; 2, -2 (the largest, smallest singular value) and "nuc" (their sum) on NumPy. float32 or complex64 (the entry-wise norms of its magnitudes)."""
 async def matrix_power_async(x: Any, n: Any, /) -> Any:
     """x's square matrices raised to the integer power n (n = 0: identity matrices; n < 0: the inverse's power), on the GPU by repeated squaring with the batched matmul (the inverse on NumPy). float32 only."""
 async def matrix_rank_async(x: Any, /, *, rtol: Any = None) -> Any:
@@ -59,7 +59,7 @@ async def trace_async(x: Any, /, *, offset: Any = 0, dtype: Any = None) -> Any:
 async def vecdot_async(x1: Any, x2: Any, /, *, axis: Any = -1) -> Any:
     """The dot products of x1's and x2's vectors along `axis` (a negative int: counted from the last axis, the other axes broadcast): sum(conj(x1) * x2, axis=axis) (conj: complex x1 only), on the GPU as a multiply and a sum."""
 async def vector_norm_async(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any = 2) -> Any:
-    """The vector p-norms of x over `axis` (an int, a tuple of ints, None: every axis): ord 2 (the default, sqrt(sum(x**2))), 1, inf (the largest |x|), -inf (the smallest), 0 (the count of nonzero elements) or any other p: sum(|x|**p)**(1/p). float32 only; on the GPU as element-wise ops and a reduction (sums of squares overflow past 1.8e19, as NumPy's float32 norm does)."""
+    """The vector p-norms of x over `axis` (an int, a tuple of ints, None: every axis): ord 2 (the default, sqrt(sum(x**2))), 1, inf (the largest |x|), -inf (the smallest), 0 (the count of nonzero elements) or any other p: sum(|x|**p)**(1/p). float32, or complex64 (the norms of its magnitudes); on the GPU as element-wise ops and a reduction (sums of squares overflow past 1.8e19, as NumPy's float32 norm does)."""
 def diagonal(x: Any, /, *, offset: Any = 0) -> Any:
     """The diagonals of x's matrices (its last two axes): offset 0 the main one, > 0 above it, < 0 below; a view (on a GpuArray a strided one: stride = the row stride + the column stride)."""
 def matrix_transpose(x: Any, /) -> Any:

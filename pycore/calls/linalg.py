@@ -35,7 +35,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from pycore.array.dtypes import BOOL, FLOAT32, INT32, pycore_dtype
+from pycore.array.dtypes import BOOL, COMPLEX64, FLOAT32, INT32, pycore_dtype
 from pycore.array.layout import Layout, broadcast_shapes, normalize_axes, normalize_axis
 from pycore.calls.api import extension_module
 from pycore.calls.arguments import array_of, int_arg
@@ -139,12 +139,13 @@ def _array(x: Any, fn: str, name: str = "x") -> GpuArray | np.ndarray:
     return array_of(x, fn, name)
 
 
-def _floating(x: Any, fn: str, name: str = "x") -> GpuArray | np.ndarray:
-    """x, which must have a floating-point dtype (float32): TypeError for integers and bool, as the
-    standard's floating-point-only functions ask."""
+def _floating(x: Any, fn: str, name: str = "x", complex_ok: bool = True) -> GpuArray | np.ndarray:
+    """x, which must have a floating-point dtype (float32, or complex64 where `complex_ok`): TypeError
+    for integers and bool, as the standard's floating-point-only functions ask."""
     x = _array(x, fn, name)
-    if x.dtype != FLOAT32:
-        raise TypeError(f"{fn}: {name} must have a floating-point dtype (float32), got {x.dtype}")
+    if x.dtype != FLOAT32 and not (complex_ok and x.dtype == COMPLEX64):
+        kinds = "float32 or complex64" if complex_ok else "float32"
+        raise TypeError(f"{fn}: {name} must have a floating-point dtype ({kinds}), got {x.dtype}")
     return x
 
 
@@ -187,17 +188,18 @@ async def _host(x: Any) -> np.ndarray:
 
 
 async def _on_numpy(fn: str, xs: Sequence[Any], compute: Callable[..., Any]) -> Any:
-    """`compute` of the inputs' values in float64 (NumPy); its arrays narrowed to float32 (int32 for
-    integer results) and placed where the inputs live; recorded in the trace."""
+    """`compute` of the inputs' values in float64 (complex128 for complex64; NumPy); its arrays
+    narrowed to float32, complex64 or int32 and placed where the inputs live; recorded in the trace."""
     start = time.perf_counter()
-    values = [(await _host(x)).astype(np.float64) for x in xs]
+    values = [(await _host(x)).astype(np.complex128 if x.dtype.kind == "c" else np.float64) for x in xs]
     with np.errstate(all="ignore"):
         found = compute(*values)
     gpu = _gpu(*xs)
 
     async def narrowed(v: Any) -> Any:
         v = np.asarray(v)
-        return await _out(v.astype(INT32 if v.dtype.kind in "iub" else FLOAT32), gpu)
+        return await _out(v.astype(INT32 if v.dtype.kind in "iub" else COMPLEX64 if v.dtype.kind == "c"
+                                   else FLOAT32), gpu)
 
     if isinstance(found, tuple):
         result: Any = type(found)(*[await narrowed(v) for v in found])
@@ -454,14 +456,17 @@ def _ord(ord: Any, fn: str) -> float:  # noqa: A002 (the standard's name)
 async def vector_norm_async(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any = 2) -> Array:  # noqa: A002
     """The vector p-norms of x over `axis` (an int, a tuple of ints, None: every axis): ord 2 (the
     default, sqrt(sum(x**2))), 1, inf (the largest |x|), -inf (the smallest), 0 (the count of nonzero
-    elements) or any other p: sum(|x|**p)**(1/p). float32 only; on the GPU as element-wise ops and a
-    reduction (sums of squares overflow past 1.8e19, as NumPy's float32 norm does).
+    elements) or any other p: sum(|x|**p)**(1/p). float32, or complex64 (the norms of its
+    magnitudes); on the GPU as element-wise ops and a reduction (sums of squares overflow past
+    1.8e19, as NumPy's float32 norm does).
 
     >>> import asyncio, numpy as np, pycore
     >>> asyncio.run(pycore.linalg.vector_norm_async(np.array([3, 4], np.float32)))
     np.float32(5.0)
     """
     x = _floating(x, "vector_norm")
+    if x.dtype == COMPLEX64:  # (a complex vector's norms are those of its magnitudes)
+        x = await _call("abs")(x)
     p = _ord(ord, "vector_norm")
     if not isinstance(keepdims, bool):
         raise TypeError(f"vector_norm: keepdims must be True or False, got {keepdims!r}")
@@ -491,14 +496,16 @@ async def vector_norm_async(x: Any, /, *, axis: Any = None, keepdims: bool = Fal
 
 
 async def _singular_values(x: Any) -> np.ndarray:
-    return np.linalg.svd((await _host(x)).astype(np.float64), compute_uv=False)
+    values = await _host(x)
+    return np.linalg.svd(values.astype(np.complex128 if values.dtype.kind == "c" else np.float64),
+                         compute_uv=False)
 
 
 async def matrix_norm_async(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Array:  # noqa: A002
     """The matrix norms of x's matrices (its last two axes): ord "fro" (the default, Frobenius), 1 or
     -1 (the largest or smallest column sum of |x|), inf or -inf (row sums) on the GPU as element-wise
     ops and reductions; 2, -2 (the largest, smallest singular value) and "nuc" (their sum) on NumPy.
-    float32 only.
+    float32 or complex64 (the entry-wise norms of its magnitudes).
 
     >>> import asyncio, numpy as np, pycore
     >>> asyncio.run(pycore.linalg.matrix_norm_async(np.array([[1, -2], [3, 4]], np.float32), ord=1))
@@ -516,6 +523,8 @@ async def matrix_norm_async(x: Any, /, *, keepdims: bool = False, ord: Any = "fr
             raise ValueError(f"matrix_norm: ord={ord!r} of empty matrices of shape {tuple(x.shape)} has no "
                              "value")
     gpu = _gpu(x)
+    if x.dtype == COMPLEX64 and ord not in ("nuc", 2, -2):  # (the entry-wise norms: of the magnitudes)
+        x = await _call("abs")(x)
     if ord in ("nuc", 2, -2):
         s = await _singular_values(x)
         pick = {"nuc": lambda: s.sum(-1), 2: lambda: s.max(-1), -2: lambda: s.min(-1)}[ord]
@@ -543,7 +552,7 @@ async def matrix_power_async(x: Any, n: Any, /) -> Array:
     array([[1., 3.],
            [0., 1.]], dtype=float32)
     """
-    x = _floating(x, "matrix_power")
+    x = _floating(x, "matrix_power", complex_ok=False)
     k = _int(n, "matrix_power", "n")
     _matrices(x, "matrix_power", square=True)
     if k == 0:
@@ -751,7 +760,7 @@ async def _complex_on_numpy(fn: str, x: Any, compute: Callable[[np.ndarray], Any
     """`compute` of x's values in float64 (NumPy), its complex64 results where x lives (uploaded
     for a GpuArray); recorded in the trace."""
     start = time.perf_counter()
-    values = (await _host(x)).astype(np.float64)
+    values = (await _host(x)).astype(np.complex128 if x.dtype.kind == "c" else np.float64)
     with np.errstate(all="ignore"):
         found = compute(values)
     if isinstance(x, GpuArray):

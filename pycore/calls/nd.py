@@ -20,7 +20,17 @@ from typing import Any, cast
 
 import numpy as np
 
-from pycore.array.dtypes import BOOL, FLOAT16, FLOAT32, as_array, result_type, scalar_kind, scalar_value, wide
+from pycore.array.dtypes import (
+    BOOL,
+    FLOAT16,
+    FLOAT32,
+    as_array,
+    pycore_dtype,
+    result_type,
+    scalar_kind,
+    scalar_value,
+    wide,
+)
 from pycore.array.layout import Layout, broadcast_shapes, matmul_shape, normalize_axes, normalize_axis
 from pycore.calls.api import PUBLIC, bind, docstring, signature_of
 from pycore.calls.dispatch import BACKENDS, KERNEL_SOURCES, is_argument_error, mark_argument_error, unfit_why
@@ -940,6 +950,25 @@ def make_ufunc(u: Ufunc) -> Any:
     return _public(public, f"{u.name}_async", signature, _doc(u.summary, params, u.example, u.shows))
 
 
+TYPED_REDUCTIONS = ("sum", "prod")  # (the standard's reductions with a dtype= parameter)
+
+
+async def _typed_reduce_async(r: Reduction, x: Any, axis: Any, keepdims: bool, backend: str,
+                             dtype: Any) -> Any:
+    """sum or prod with the standard's `dtype`: x cast to it, reduced, and the result in it."""
+    want = pycore_dtype(dtype, "dtype")
+    if want == BOOL:
+        raise mark_argument_error(TypeError(f"{r.name}: dtype must be a numeric dtype, got bool"))
+    x = x if isinstance(x, GpuArray) else as_array(x, "x")
+    if x.dtype != want:
+        x = await x.astype_async(want) if isinstance(x, GpuArray) else x.astype(want)
+    out = await reduce_async(r, x, axis, keepdims, backend)
+    if out.dtype == want:
+        return out
+    with np.errstate(over="ignore"):  # (wrapping, as the dtype's own arithmetic does)
+        return await out.astype_async(want) if isinstance(out, GpuArray) else out.astype(want)
+
+
 def make_reduction(r: Reduction) -> Any:
     P = inspect.Parameter  # noqa: N806
     params = [
@@ -949,18 +978,25 @@ def make_reduction(r: Reduction) -> Any:
     ]
     if r.two_pass:
         params.append(P("correction", P.KEYWORD_ONLY, default=0.0))
+    typed = r.name in TYPED_REDUCTIONS
+    if typed:
+        params.insert(2, P("dtype", P.KEYWORD_ONLY, default=None))
     params.append(P("backend", P.KEYWORD_ONLY, default="auto"))
     signature = inspect.Signature(params)
+    allowed = {"correction"} if r.two_pass else {"dtype"} if typed else set()
 
     async def public(
         x: Any, *, axis: Any = None, keepdims: bool = False, backend: str = "auto", **extra: Any
     ) -> Any:
-        if extra and (not r.two_pass or set(extra) != {"correction"}):
+        if set(extra) - allowed:
             raise mark_argument_error(
                 TypeError(f"{r.name}_async() got unexpected keyword argument(s) {', '.join(sorted(extra))}")
             )
         try:
-            return await reduce_async(r, x, axis, keepdims, backend, **extra)
+            dtype = extra.pop("dtype", None)
+            if dtype is None:
+                return await reduce_async(r, x, axis, keepdims, backend, **extra)
+            return await _typed_reduce_async(r, x, axis, keepdims, backend, dtype)
         except (ValueError, TypeError, OverflowError) as exc:
             if is_argument_error(exc):
                 __tracebackhide__ = True
@@ -968,6 +1004,8 @@ def make_reduction(r: Reduction) -> Any:
 
     lines = [
         "x: array-like or GpuArray.",
+        *(["dtype: None (x's dtype; integers in int32 or uint32 by kind), or the dtype x is cast to "
+           "before it is reduced and the result's."] if typed else []),
         "axis: an int, a tuple of ints, or None (every axis)."
         if not r.arg
         else "axis: an int, or None (the flattened array).",

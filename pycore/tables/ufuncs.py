@@ -167,6 +167,26 @@ def _nan_parts(fn: Callable[..., Any]) -> Callable[..., Any]:
     return run
 
 
+def _expm1(x: np.ndarray) -> np.ndarray:
+    """NumPy's expm1; of a complex x, e^x - 1 with exp's special values (the standard's: e^(inf + 0i)
+    - 1 is inf + 0i, where NumPy's expm1 gives inf + NaN i) and its real part without cancellation
+    near 0 (expm1(a) cos(b) - 2 sin(b / 2)^2).
+
+    >>> _expm1(np.array([complex(np.inf, 0), complex(-np.inf, np.inf), 1e-9j])).tolist()
+    [(inf+0j), (-1+0j), (-5e-19+1e-09j)]
+    """
+    x = np.asarray(x)
+    if x.dtype.kind != "c":
+        return np.expm1(x)
+    a, b = x.real, x.imag
+    with np.errstate(all="ignore"):
+        real = np.expm1(a) * np.cos(b) - 2 * np.sin(b / 2) ** 2
+        imag = np.where(b == 0, b, np.exp(a) * np.sin(b))  # (a zero imaginary part stays, signed)
+        finite = np.isfinite(a) & np.isfinite(b)
+        found = np.where(finite, real + 1j * imag, np.exp(x) - 1)
+    return found.astype(x.dtype)
+
+
 def _power(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.power(x, y) if np.result_type(x, y).kind in "fc" else _int_power(x, y)
 
@@ -528,7 +548,7 @@ UFUNCS: dict[str, Ufunc] = {
             'expm1',
             'float',
             'same',
-            np.expm1,
+            _expm1,
             'e^x - 1, accurate for x near 0.',
             'pycore.expm1_async([1e-6, 1.0])',
             'array([1.0000005e-06, 1.7182819e+00], dtype=float32)',

@@ -394,3 +394,25 @@ def test_real_imag_conj_of_complex_host_values_and_real_dtypes():
     assert zeros.dtype == np.int8 and zeros.tolist() == [[0, 0]]
     with pytest.raises(TypeError, match="imag: x must have a numeric dtype"):
         run(pycore.imag_async(np.array([True])))
+
+
+def test_the_factorizations_and_norms_take_complex64():
+    rng = np.random.default_rng(3)
+    a = (rng.standard_normal((3, 3)) + 1j * rng.standard_normal((3, 3))).astype(np.complex64)
+    h = (a @ a.conj().T + 3 * np.eye(3)).astype(np.complex64)
+    b = (rng.standard_normal(3) + 1j * rng.standard_normal(3)).astype(np.complex64)
+    la = pycore.linalg
+    for got, want in [(run(la.det_async(a)), np.linalg.det(a)), (run(la.inv_async(a)), np.linalg.inv(a)),
+                      (run(la.solve_async(a, b)), np.linalg.solve(a, b)),
+                      (run(la.cholesky_async(h)), np.linalg.cholesky(h)),
+                      (run(la.pinv_async(a)), np.linalg.pinv(a))]:
+        assert got.dtype == np.complex64 and np.allclose(got, want, rtol=1e-4, atol=1e-4)
+    assert run(la.svdvals_async(a)).dtype == np.float32 and run(la.eigvalsh_async(h)).dtype == np.float32
+    q, r = run(la.qr_async(a))
+    assert np.allclose(q @ r, a, atol=1e-5)
+    for o in (2, 1, np.inf, 0, 3):
+        assert np.isclose(run(la.vector_norm_async(b, ord=o)), np.linalg.vector_norm(b, ord=o), rtol=1e-5)
+    for o in ("fro", "nuc", 1, 2, -2, np.inf):
+        assert np.isclose(run(la.matrix_norm_async(a, ord=o)), np.linalg.matrix_norm(a, ord=o), rtol=1e-5)
+    with pytest.raises(TypeError, match=r"\(float32\), got complex64"):
+        run(la.matrix_power_async(a, 2))

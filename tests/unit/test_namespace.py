@@ -600,3 +600,25 @@ def test_tanh_is_the_standards_function_on_every_float_dtype():
 def test_host_values_of_an_empty_gpuarray_are_empty():
     empty = GpuArray((0, 3), buffer=object(), dtype=np.float32)
     assert placing.host_values(empty).shape == (0, 3)
+
+
+def test_sum_and_prod_take_the_standards_dtype():
+    x = np.array([100, 100, 100], np.int8)
+    assert run(pycore.sum_async(x)) == 300 and run(pycore.sum_async(x)).dtype == np.int32
+    assert run(pycore.sum_async(x, dtype="int8")) == np.int8(44)  # (cast first, wrapping)
+    assert run(pycore.sum_async(x, dtype=pycore.float32)).dtype == np.float32
+    got = run(pycore.prod_async(x, dtype="int16", axis=0, keepdims=True))
+    assert got.dtype == np.int16 and got.tolist() == [16960]
+    with pytest.raises(TypeError, match="numeric"):
+        run(pycore.sum_async(x, dtype="bool"))
+    with pytest.raises(TypeError, match="unexpected keyword"):
+        run(pycore.mean_async(x, dtype="float32"))
+
+
+def test_complex_expm1_has_exps_special_values():
+    z = np.array([complex(np.inf, 0), complex(-np.inf, np.inf), complex(-np.inf, np.nan),
+                  complex(np.nan, 0), 1e-9j], np.complex64)
+    got = run(pycore.expm1_async(z))
+    assert got.dtype == np.complex64
+    assert got[:2].tolist() == [complex(np.inf, 0), -1 + 0j] and got[2] == -1
+    assert np.isnan(got[3].real) and got[3].imag == 0 and np.isclose(got[4], np.expm1(1e-9j), rtol=1e-6)
