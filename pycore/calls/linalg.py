@@ -328,7 +328,8 @@ async def vecdot_async(x1: Any, x2: Any, /, *, axis: Any = -1) -> Array:
     except ValueError as exc:
         raise ValueError(f"vecdot: {exc}") from None
     product = await _call("multiply")(await conj_async(a) if a.dtype.kind == "c" else a, b)
-    return await _out(await _call("sum")(product, axis=ax), _gpu(a, b))
+    narrow = {"dtype": product.dtype} if product.dtype.kind in "iu" and product.dtype.itemsize < 4 else {}
+    return await _out(await _call("sum")(product, axis=ax, **narrow), _gpu(a, b))  # (in x1's and x2's dtype)
 
 
 # ---------------------------------------------------------------- the linalg extension: GPU

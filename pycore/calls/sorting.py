@@ -317,13 +317,17 @@ async def isin_async(x1: Any, x2: Any, /, *, invert: Any = False) -> Array:
     array([ True, False,  True])
     """
     invert = _flag(invert, "invert", "isin")
-    if scalar_kind(x2) is not None and scalar_kind(x1) is None:  # a Python scalar: weak, as in a ufunc
-        a = array_arg(x1, "x1")
-        dtype = result_type(a.dtype, x2)
-        if dtype.kind in "iu" and not np.iinfo(dtype).min <= int(x2) <= np.iinfo(dtype).max:
-            none = await zeros_async(a.shape, dtype=BOOL, device="gpu" if isinstance(a, GpuArray) else "cpu")
-            return await ufunc_async(UFUNCS["logical_not"], (none,)) if invert else none  # (x1 holds none)
-        b: Any = np.asarray(dtype.type(x2))
+    if (scalar_kind(x1) is None) != (scalar_kind(x2) is None):  # a Python scalar: weak, as in a ufunc
+        scalar, other = (x2, x1) if scalar_kind(x1) is None else (x1, x2)
+        array = array_arg(other, "x1" if other is x1 else "x2")
+        dtype = result_type(array.dtype, scalar)
+        shape = array.shape if other is x1 else ()
+        if dtype.kind in "iu" and not np.iinfo(dtype).min <= int(scalar) <= np.iinfo(dtype).max:
+            where = "gpu" if isinstance(array, GpuArray) else "cpu"
+            none = await zeros_async(shape, dtype=BOOL, device=where)
+            return await ufunc_async(UFUNCS["logical_not"], (none,)) if invert else none  # (equal to none)
+        value = np.asarray(dtype.type(scalar))
+        a, b = (array, value) if other is x1 else (value, array)
     else:
         a, b = array_arg(x1, "x1"), array_arg(x2, "x2")
         dtype = result_type(a.dtype, b.dtype)

@@ -578,6 +578,7 @@ def test_isin_takes_a_python_scalar_weakly():
     assert run(pycore.isin_async(a, 2**31)).tolist() == [False, True, False]
     assert run(pycore.isin_async(a, 2**40)).tolist() == [False] * 3  # (no uint32 holds it)
     assert run(pycore.isin_async(a, 2**40, invert=True)).tolist() == [True] * 3
+    assert run(pycore.isin_async(2**31, a)) == np.True_ and run(pycore.isin_async(2**40, a)).shape == ()
 
 
 def test_vecdot_conjugates_its_first_argument():
@@ -586,6 +587,9 @@ def test_vecdot_conjugates_its_first_argument():
     want = np.vecdot(x1, x2)  # sum(conj(x1) * x2) = 4 - 10j
     assert run(pycore.vecdot_async(x1, x2)) == want == run(pycore.linalg.vecdot_async(x1, x2))
     assert run(pycore.vecdot_async(np.array([1, 2], np.int32), np.array([3, 4], np.int32))) == 11
+    small = np.array([200, 100], np.uint8)  # (in the inputs' dtype, wrapping: as matmul's)
+    got = run(pycore.vecdot_async(small, small))
+    assert got == np.uint8(80) and got.dtype == np.uint8
 
 
 def test_tanh_is_the_standards_function_on_every_float_dtype():
