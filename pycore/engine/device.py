@@ -449,9 +449,9 @@ class Device:
         given and the queued work is predicted to take HAND_OVER_MS or more: for work nothing
         queued later fuses into (a replayed program's), so that the GPU runs it while Python goes
         on to the next call instead of waiting for the next read. A GPU adapter only, where
-        predictions come from timestamps (pycore.jit's pacing) or the cost model's overestimates
-        (which then hold the work back, as before); a CPU adapter's submit costs more than the
-        overlap gains."""
+        predictions come from timestamps (pycore.jit's pacing), or from the cost model's
+        overestimates, which then hold the work back until a read; a CPU adapter's submit costs
+        more than the overlap gains."""
         if not self.slices or self.cpu_adapter or HAND_OVER_MS <= 0 or self.recorder is not None:
             return
         if self.flight and self.flight[-1].end > time.monotonic():
