@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from pycore.array.dtypes import BOOL, COMPLEX64, FLOAT32, INT32, as_array, pycore_dtype
+from pycore.array.dtypes import result_type as _promoted
 from pycore.array.dtypes import scalar_value as _scalar_value
 from pycore.calls.arguments import Array, array_arg, dtype_arg, int_arg, result_device, shape_arg
 from pycore.calls.gpuarray import GpuArray, to_gpu_async
@@ -35,7 +36,8 @@ async def asarray_async(obj: Any, /, *, dtype: Any = None, device: Any = None,
                         copy: bool | None = None) -> Array:
     """`obj` (an array, a nested sequence, a Python scalar, a buffer) as an array of `dtype` (pycore's
     dtype for it when None) on `device` (None: where obj is; a NumPy array for anything but a
-    GpuArray). copy: True always copies, False never does (ValueError where it would have to).
+    GpuArray or a sequence holding GpuArrays, whose elements are stacked on the GPU). copy: True
+    always copies, False never does (ValueError where it would have to).
 
     >>> import asyncio, pycore
     >>> asyncio.run(pycore.asarray_async([[1, 2], [3, 4]], dtype="float32"))
@@ -59,6 +61,8 @@ async def asarray_async(obj: Any, /, *, dtype: Any = None, device: Any = None,
                 raise ValueError(f"asarray: copy=False, but converting {obj.dtype} to {want} needs a copy")
             return await obj.astype_async(want or obj.dtype)
         return obj
+    if isinstance(obj, (list, tuple)) and _holds_gpuarrays(obj):  # (device None: the GPU, as its arrays)
+        return await _stacked_async(obj, want, "gpu" if device is None else where, copy)
     arr = as_array(obj, "obj")
     if want is not None and want != arr.dtype:
         arr = arr.astype(want)
@@ -72,6 +76,39 @@ async def asarray_async(obj: Any, /, *, dtype: Any = None, device: Any = None,
     if copy and (shares or not isinstance(obj, np.ndarray)):
         return arr.copy() if shares else arr
     return arr
+
+
+def _holds_gpuarrays(obj: Any) -> bool:
+    """Whether a nested sequence holds a GpuArray (at any depth)."""
+    return any(isinstance(e, GpuArray) or (isinstance(e, (list, tuple)) and _holds_gpuarrays(e)) for e in obj)
+
+
+async def _stacked_async(obj: Any, want: Any, where: str, copy: bool | None) -> Array:
+    """asarray of a nested sequence holding GpuArrays (and Python scalars or arrays of one shape at
+    each level): on the GPU, its elements stacked along a new first axis, in the dtype they promote
+    to (Python scalars weakly) or `want`; on the host ("cpu"), their values read back."""
+    from pycore.calls.manipulation import stack_async  # (manipulation's functions use creation's)
+
+    if copy is False:
+        raise ValueError("asarray: copy=False, but making an array of a sequence needs a copy")
+    if where == "cpu":
+        host = as_array(await _host_nested_async(obj), "obj")
+        return host if want is None else host.astype(want)
+    nested = [isinstance(e, (list, tuple)) and _holds_gpuarrays(e) for e in obj]
+    items = [await _stacked_async(e, None, where, None) if deep else e
+             for e, deep in zip(obj, nested, strict=True)]
+    dtype = want or _promoted(*[e.dtype if isinstance(e, (GpuArray, np.ndarray)) else e for e in items])
+    parts = [await asarray_async(e, dtype=dtype, device="gpu") for e in items]
+    return await stack_async(parts)
+
+
+async def _host_nested_async(obj: Any) -> Any:
+    """A nested sequence with its GpuArrays read back (NumPy arrays in their places)."""
+    if isinstance(obj, GpuArray):
+        return await obj.to_numpy_async()
+    if isinstance(obj, (list, tuple)):
+        return [await _host_nested_async(e) for e in obj]
+    return obj
 
 
 async def from_dlpack_async(x: Any, /, *, device: Any = None, copy: bool | None = None) -> Array:

@@ -626,3 +626,14 @@ def test_complex_expm1_has_exps_special_values():
     assert got.dtype == np.complex64
     assert got[:2].tolist() == [complex(np.inf, 0), -1 + 0j] and got[2] == -1
     assert np.isnan(got[3].real) and got[3].imag == 0 and np.isclose(got[4], np.expm1(1e-9j), rtol=1e-6)
+
+
+def test_asarray_of_a_sequence_of_gpuarrays_stacks_them():
+    g = run(pycore.to_gpu_async(np.array([1, 2], np.int16)))
+    got = run(pycore.asarray_async([g, [3, 4]]))
+    assert isinstance(got, GpuArray) and got.dtype == np.int16
+    assert run(got.to_numpy_async()).tolist() == [[1, 2], [3, 4]]
+    host = run(pycore.asarray_async([g, g], device="cpu", dtype="float32"))
+    assert isinstance(host, np.ndarray) and host.dtype == np.float32 and host.shape == (2, 2)
+    with pytest.raises(ValueError, match="copy=False"):
+        run(pycore.asarray_async([g], copy=False))
