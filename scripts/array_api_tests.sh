@@ -10,7 +10,8 @@
 #
 # PYCORE_TRANSPORT=numpy (the default here) tests the NumPy backend; with a WebGPU transport
 # (PYCORE_TRANSPORT=native) and AAT_DEVICE=gpu every array is a GpuArray. pycore has no 64-bit
-# dtypes: the suite is told to skip them.
+# dtypes: the suite is told to skip them. AAT_FILES="array_api_tests/test_linalg.py ..." runs
+# those files only.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
