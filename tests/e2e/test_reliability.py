@@ -490,7 +490,8 @@ finally:
 def test_an_interrupted_read_drops_the_queued_work_and_the_next_small_op_is_fast(gpu):
     """Ops queued on GpuArrays, then a read that waits for them is interrupted during its third wait
     for the GPU (as Ctrl+C during that wait would be): the work not yet submitted is dropped, a
-    4-element op right after waits only for the slices already submitted (about 2 x SLICE_MS),
+    4-element op right after submits only its own kernel (it waits for the slices already
+    submitted, about 2 x SLICE_MS),
     the dropped results raise when read, and the inputs stay readable."""
     r = gpu.py("""
 import gc, time
@@ -530,6 +531,23 @@ async def interrupted_read():
             interrupts._state["pending"] = True  # (what Ctrl+C sets while pycore waits)
         await real(self, mark)
     transport.wait_marked_async = interrupted_in_the_third_wait
+    # (what is submitted once the interrupt is pending: the dropped work must not be among it)
+    real_submit, real_submit_read, late, reading = (transport.submit, transport.submit_and_read_async,
+                                                    [], [])
+    def counted(commands):
+        if (interrupts._state["pending"] or waits[2:]) and not reading:
+            late.extend(type(c).__name__ for c in commands)
+    def submit(self, commands):
+        counted(commands)
+        return real_submit(self, commands)
+    async def submit_and_read_async(self, commands, *args):
+        counted(commands)
+        reading.append(1)  # (a transport's read may submit through its own submit)
+        try:
+            return await real_submit_read(self, commands, *args)
+        finally:
+            reading.pop()
+    transport.submit, transport.submit_and_read_async = submit, submit_and_read_async
     # (the page's interrupts are for its console's code: this snippet stands in for it)
     target, interrupts._state["target"] = interrupts._state["target"], None
     t = time.perf_counter()
@@ -544,7 +562,10 @@ async def interrupted_read():
         interrupts._state["target"] = target
     interrupted_s = time.perf_counter() - t
     t = time.perf_counter()
-    small = await pycore.relu_async(np.array([-1.0, 2.0, -3.0, 4.0], np.float32), backend="gpu")
+    try:
+        small = await pycore.relu_async(np.array([-1.0, 2.0, -3.0, 4.0], np.float32), backend="gpu")
+    finally:
+        transport.submit, transport.submit_and_read_async = real_submit, real_submit_read
     small_s = time.perf_counter() - t
     try:
         await z.to_numpy_async()
@@ -560,13 +581,17 @@ async def interrupted_read():
     gc.collect()
     return {"raised": raised, "n": n, "held_at_read": held_at_read,
             "interrupted_s": interrupted_s, "small_s": small_s,
-            "small": small.tolist(), "dropped": dropped, "inputs_read": inputs_read,
+            "small": small.tolist(), "late": late, "dropped": dropped, "inputs_read": inputs_read,
             "waits_traced": len(waits_traced), "held": len(dev.queued),
             "leaked": pycore.info()["memory"]["buffers_in_use"] - in_use}
 await interrupted_read()
 """)
     assert r["raised"] == "KeyboardInterrupt", r
-    assert r["small"] == [0.0, 2.0, 0.0, 4.0] and r["small_s"] < 1.0, r
+    assert r["small"] == [0.0, 2.0, 0.0, 4.0], r
+    # from the interrupt on, the only kernel submitted is the small op's own (a dispatch, and the
+    # copy that reads it): the held matmuls never reach the GPU, so the small op waits only for
+    # the slices submitted before the interrupt
+    assert r["late"].count("Dispatch") == 1, r
     assert r["dropped"] and "cancelled by an interrupt (KeyboardInterrupt)" in r["dropped"], r
     assert "matmul" in r["dropped"] and "compute it again" in r["dropped"]
     assert r["inputs_read"] == [True, True] and r["held"] == 0 and r["leaked"] == 0
