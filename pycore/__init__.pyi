@@ -212,7 +212,7 @@ async def convolve2d_async(image: ArrayLike | GpuArray, kernel: ArrayLike | GpuA
 async def asarray_async(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: builtins.bool | None = None) -> Any:
     """`obj` (an array, a nested sequence, a Python scalar, a buffer) as an array of `dtype` (pycore's dtype for it when None) on `device` (None: where obj is; a NumPy array for anything but a GpuArray or a sequence holding GpuArrays, whose elements are stacked on the GPU). copy: True always copies, False never does (ValueError where it would have to)."""
 async def from_dlpack_async(x: Any, /, *, device: Any = None, copy: builtins.bool | None = None) -> Any:
-    """An array from any object with the DLPack protocol (`__dlpack__`: NumPy, PyTorch and JAX arrays on the CPU, ...), on `device` (None or "cpu": a NumPy array sharing x's memory where its dtype is one of pycore's; "gpu": a GpuArray). Dtypes as asarray's."""
+    """An array from any object with the DLPack protocol (`__dlpack__`: NumPy, PyTorch and JAX arrays on the CPU, ...), on `device` (None or "cpu": a NumPy array sharing x's memory where its dtype is one of pycore's; "gpu": a GpuArray). Dtypes as asarray's. A GpuArray (whose memory DLPack cannot export) is taken as `asarray_async` takes it."""
 async def zeros_async(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
     """An array of `shape` filled with zeros (dtype float32 unless given)."""
 async def ones_async(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:

@@ -33,7 +33,7 @@ async def matmul_async(x1: Any, x2: Any, /) -> Any:
 async def matrix_norm_async(x: Any, /, *, keepdims: bool = False, ord: Any = 'fro') -> Any:
     """The matrix norms of x's matrices (its last two axes): ord "fro" (the default, Frobenius), 1 or -1 (the largest or smallest column sum of |x|), inf or -inf (row sums) on the GPU as element-wise ops and reductions; 2, -2 (the largest, smallest singular value) and "nuc" (their sum) on NumPy. float32 or complex64 (the entry-wise norms of its magnitudes)."""
 async def matrix_power_async(x: Any, n: Any, /) -> Any:
-    """x's square matrices raised to the integer power n (n = 0: identity matrices; n < 0: the inverse's power), on the GPU by repeated squaring with the batched matmul (the inverse on NumPy). float32 only."""
+    """x's square matrices raised to the integer power n (n = 0: identity matrices; n < 0: the inverse's power), on the GPU by repeated squaring with the batched matmul (the inverse on NumPy). float32 or complex64."""
 async def matrix_rank_async(x: Any, /, *, rtol: Any = None) -> Any:
     """The ranks of x's matrices: how many singular values exceed rtol times the largest (rtol None: max(M, N) * float32's eps); int32, on NumPy."""
 async def matrix_transpose_async(x: Any, /) -> Any:

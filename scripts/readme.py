@@ -197,7 +197,7 @@ def linalg_reference() -> list[str]:
              "`pycore.linalg.<name>_async` (`diagonal` and `matrix_transpose` also plain: views). "
              "Results live where the inputs do, 0-D ones too (a NumPy scalar for host values), as the "
              "reductions'. The functions the standard restricts to floating-point dtypes take float32 "
-             "and complex64 (`matrix_power` float32 only; TypeError otherwise), the ones on NumPy "
+             "and complex64 (TypeError otherwise), the ones on NumPy "
              "computing in float64 or complex128; singular or indefinite matrices raise "
              "`numpy.linalg.LinAlgError` (a ValueError), as NumPy does. Where each runs "
              "(`pycore.explain(\"linalg.<name>\", shapes)` says so too):", "",

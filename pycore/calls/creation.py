@@ -114,12 +114,15 @@ async def _host_nested_async(obj: Any) -> Any:
 async def from_dlpack_async(x: Any, /, *, device: Any = None, copy: bool | None = None) -> Array:
     """An array from any object with the DLPack protocol (`__dlpack__`: NumPy, PyTorch and JAX
     arrays on the CPU, ...), on `device` (None or "cpu": a NumPy array sharing x's memory where its
-    dtype is one of pycore's; "gpu": a GpuArray). Dtypes as asarray's.
+    dtype is one of pycore's; "gpu": a GpuArray). Dtypes as asarray's. A GpuArray (whose memory
+    DLPack cannot export) is taken as `asarray_async` takes it.
 
     >>> import asyncio, numpy as np, pycore
     >>> asyncio.run(pycore.from_dlpack_async(np.arange(3, dtype=np.int32)))
     array([0, 1, 2], dtype=int32)
     """
+    if isinstance(x, GpuArray):  # (its __dlpack__ cannot export: it moves as asarray moves it)
+        return await asarray_async(x, device=device, copy=copy)
     if not hasattr(x, "__dlpack__"):
         raise TypeError(f"from_dlpack: x must support the DLPack protocol (__dlpack__), got "
                         f"{type(x).__name__}")

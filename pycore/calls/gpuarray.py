@@ -32,6 +32,8 @@ from pycore.engine.session import GpuSession, GpuView
 from pycore.kernels.elementwise import Operand, plan_elementwise
 from pycore.kernels.plan import SUFFIX, item_bytes, storage_bytes
 
+DLPACK_CPU, DLPACK_WEBGPU = 1, 15  # DLPack's DLDeviceType of host and WebGPU memory (kDLCPU, kDLWebGPU)
+
 
 class GpuArray:
     """An array in GPU memory (or in host memory on the NumPy fallback).
@@ -125,6 +127,28 @@ class GpuArray:
 
     def __iter__(self) -> Any:
         raise self._no_sync("Iterating")
+
+    # -- DLPack: the standard's export protocol, which this memory cannot take part in
+    def __dlpack_device__(self) -> tuple[int, int]:
+        """DLPack's (device type, device id) of this array: (15, 0), kDLWebGPU, for GPU memory;
+        (1, 0), kDLCPU, on the NumPy fallback.
+
+        >>> import numpy as np, pycore
+        >>> pycore.GpuArray((2,), host=np.zeros(2, np.float32)).__dlpack_device__()
+        (1, 0)
+        """
+        return (DLPACK_CPU if self._buffer is None else DLPACK_WEBGPU, 0)
+
+    def __dlpack__(self, *, stream: Any = None, max_version: Any = None, dl_device: Any = None,
+                   copy: bool | None = None) -> Any:
+        """Always BufferError, as the standard says for data that cannot be exported: WebGPU never
+        maps GPU memory to a pointer a DLPack consumer could read, and a GpuArray's values are read
+        with an await on every backend (`await x.to_numpy_async()` gives a NumPy array, which
+        exports; `pycore.from_dlpack_async` takes GpuArrays as they are)."""
+        where = ("the GPU's, which WebGPU never maps to a pointer" if self._buffer is not None else
+                 "held by the NumPy fallback, but read with an await on every backend")
+        raise BufferError(f"__dlpack__: a GpuArray cannot be exported through DLPack (its memory is "
+                          f"{where}); read it with `await x.to_numpy_async()` and export the NumPy array")
 
     # -- life
     def check_usable(self) -> None:

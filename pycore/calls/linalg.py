@@ -546,18 +546,18 @@ async def matrix_norm_async(x: Any, /, *, keepdims: bool = False, ord: Any = "fr
 async def matrix_power_async(x: Any, n: Any, /) -> Array:
     """x's square matrices raised to the integer power n (n = 0: identity matrices; n < 0: the
     inverse's power), on the GPU by repeated squaring with the batched matmul (the inverse on NumPy).
-    float32 only.
+    float32 or complex64.
 
     >>> import asyncio, numpy as np, pycore
     >>> asyncio.run(pycore.linalg.matrix_power_async(np.array([[1, 1], [0, 1]], np.float32), 3))
     array([[1., 3.],
            [0., 1.]], dtype=float32)
     """
-    x = _floating(x, "matrix_power", complex_ok=False)
+    x = _floating(x, "matrix_power")
     k = _int(n, "matrix_power", "n")
     _matrices(x, "matrix_power", square=True)
     if k == 0:
-        eye = await eye_async(x.shape[-1], dtype=FLOAT32, device="gpu" if _gpu(x) else None)
+        eye = await eye_async(x.shape[-1], dtype=x.dtype, device="gpu" if _gpu(x) else None)
         if isinstance(eye, GpuArray):
             return await eye.broadcast_to(x.shape).copy_async()
         return np.broadcast_to(eye, x.shape).copy()

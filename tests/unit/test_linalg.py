@@ -414,5 +414,6 @@ def test_the_factorizations_and_norms_take_complex64():
         assert np.isclose(run(la.vector_norm_async(b, ord=o)), np.linalg.vector_norm(b, ord=o), rtol=1e-5)
     for o in ("fro", "nuc", 1, 2, -2, np.inf):
         assert np.isclose(run(la.matrix_norm_async(a, ord=o)), np.linalg.matrix_norm(a, ord=o), rtol=1e-5)
-    with pytest.raises(TypeError, match=r"\(float32\), got complex64"):
-        run(la.matrix_power_async(a, 2))
+    for n in (0, 1, 3, -2):
+        got, want = run(la.matrix_power_async(a, n)), np.linalg.matrix_power(a.astype(np.complex128), n)
+        assert got.dtype == np.complex64 and np.allclose(got, want, rtol=1e-4, atol=1e-4), n

@@ -512,6 +512,14 @@ def test_from_dlpack_broadcast_shapes_real_and_conj_match_the_standard():
     assert isinstance(on_gpu, GpuArray) and same(run(on_gpu.to_numpy_async()), x)
     with pytest.raises(TypeError, match="from_dlpack: x must support the DLPack protocol"):
         call("from_dlpack", [1, 2])
+    # a GpuArray: its device told, its export a BufferError (on every backend), taken as it is
+    assert on_gpu.__dlpack_device__() in ((15, 0), (1, 0))
+    with pytest.raises(BufferError, match=r"__dlpack__: a GpuArray cannot be exported.*to_numpy_async"):
+        np.from_dlpack(on_gpu)
+    assert call("from_dlpack", on_gpu) is on_gpu
+    again = call("from_dlpack", on_gpu, copy=True)
+    assert isinstance(again, GpuArray) and again is not on_gpu and same(run(again.to_numpy_async()), x)
+    assert same(call("from_dlpack", on_gpu, device="cpu"), x)
     for shapes in [((3, 1), (4,)), ((2, 1, 5), (7, 1), ()), ((0, 1), (1, 3))]:
         assert pycore.broadcast_shapes(*shapes) == xp.broadcast_shapes(*shapes)
         assert call("broadcast_shapes", *shapes) == xp.broadcast_shapes(*shapes)
