@@ -53,6 +53,9 @@ CPU_GROUPS = 256  # ... on a CPU adapter
 # ... an arg reduction (its partials cost a (value, index) pass; an H200 ran argmax over both axes
 # of 4096² 1.3-1.4x faster with 1024 than with 4096, of 8192² 1.07x)
 ARG_GROUPS = 1024
+# ... a reduction to one value (its pass over partials then reads four a thread, not sixteen: an H200
+# ran max over both axes of 4096² 1.06x faster with 1024 than with 4096, of 8192² as fast)
+WHOLE_GROUPS = 1024
 ARG_ROW = 64  # threads an arg reduction gives a contiguous row on a GPU, with rows to fill a workgroup
 MIN_SEGMENT = 512  # reduced elements a segment covers at least (shorter ones are not worth a pass)
 # loads a thread keeps in flight, by the bytes of an element read one a load (else 4): 8 for 8-bit
@@ -549,7 +552,8 @@ def plan_reduction(
     walked = [abs(st[-1]) for st in r_each if st[-1]]  # (the widest step sets the workgroup's shape)
     ox, ry = _shape_of_group(n_out, n_red, max(walked, default=1), facts, c.arg and not c.pairs)
     blocks = -(-n_out // ox)
-    target = CPU_GROUPS if facts.cpu_adapter else ARG_GROUPS if c.arg and not c.pairs else GPU_GROUPS
+    target = (CPU_GROUPS if facts.cpu_adapter else ARG_GROUPS if c.arg and not c.pairs
+              else WHOLE_GROUPS if n_out == 1 else GPU_GROUPS)
     segments = 1
     if blocks < target and n_red >= 2 * MIN_SEGMENT and not partials:  # (within the grid)
         segments = max(1, min(-(-target // blocks), n_red // MIN_SEGMENT, facts.max_groups ** 2 // blocks))

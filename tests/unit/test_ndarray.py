@@ -1336,9 +1336,9 @@ def test_loads_in_flight_and_the_arg_reductions_rising_step():
 
 
 def test_a_pass_over_partials_is_not_split_again():
-    # 16M elements in 4096 segments (an arg reduction's in 1024): their partials are reduced by one
-    # workgroup (two passes, not three), unless the loop cap asks for more
-    for c, segments in ((Combine("sum", F32, 0.0), 4096), (Combine("argmin", F32, np.inf, arg=True), 1024)):
+    # 16M elements to one value in 1024 segments (WHOLE_GROUPS; an arg reduction's ARG_GROUPS): their
+    # partials are reduced by one workgroup (two passes, not three), unless the loop cap asks for more
+    for c, segments in ((Combine("sum", F32, 0.0), 1024), (Combine("argmin", F32, np.inf, arg=True), 1024)):
         plan = plan_reduction(c, Layout.contiguous((4096, 4096)), (0, 1), F32, Facts())
         assert [s.grid for s in plan.steps] == [(segments, 1, 1), (1, 1, 1)]
         capped = plan_reduction(c, Layout.contiguous((4096, 4096)), (0, 1), F32, Facts(loop_cap=2))
