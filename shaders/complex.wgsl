@@ -167,3 +167,114 @@ fn cx_sqrt(z: vec2<f32>) -> vec2<f32> {
 fn sqrt_c64(a: C4) -> C4 {
     return c4_of(cx_sqrt(c_at(a, 0u)), cx_sqrt(c_at(a, 1u)), cx_sqrt(c_at(a, 2u)), cx_sqrt(c_at(a, 3u)));
 }
+
+// e^a / 2 times c for a >= 9, overflowing only where the product does (e^(a/2) twice past e^88)
+fn half_exp_times(a: f32, c: f32) -> f32 {
+    if (a < 88.0) { return 0.5 * m_exp(a) * c; }
+    let h = m_exp(0.5 * a);
+    return (0.5 * h * c) * h;
+}
+// sinh(x + iy) = sinh x cos y + i cosh x sin y, with the standard's special cases (C99's csinh)
+fn cx_sinh(z: vec2<f32>) -> vec2<f32> {
+    let x = z.x;
+    let y = z.y;
+    let nan = nan_like(x);
+    if (is_finite(x) && is_finite(y)) {
+        if (is_zero(y)) { return vec2<f32>(m_sinh(x), y); }
+        let a = abs(x);
+        if (a < 9.0) { return vec2<f32>(m_sinh(x) * m_cos(y), m_cosh(x) * m_sin(y)); }
+        let re = half_exp_times(a, m_cos(y));
+        return vec2<f32>(select(re, -re, negative_bit(x)), half_exp_times(a, m_sin(y)));
+    }
+    if (is_zero(x)) { return vec2<f32>(x, nan); }  // (y inf or NaN: ±0 + NaN i)
+    if (is_zero(y)) { return vec2<f32>(x, y); }  // (x inf or NaN: x + 0i)
+    if (is_finite(x)) { return vec2<f32>(nan, nan); }  // (y inf or NaN)
+    if (is_inf(x)) {
+        if (!is_finite(y)) { return vec2<f32>(inf_like(x), nan); }  // (±inf + NaN i: the sign unspecified)
+        return vec2<f32>(x * m_cos(y), inf_like(x) * m_sin(y));
+    }
+    return vec2<f32>(nan, nan);  // (x NaN, y nonzero)
+}
+fn sinh_c64(a: C4) -> C4 {
+    return c4_of(cx_sinh(c_at(a, 0u)), cx_sinh(c_at(a, 1u)), cx_sinh(c_at(a, 2u)), cx_sinh(c_at(a, 3u)));
+}
+// cosh(x + iy) = cosh x cos y + i sinh x sin y, with the standard's special cases (C99's ccosh)
+fn cx_cosh(z: vec2<f32>) -> vec2<f32> {
+    let x = z.x;
+    let y = z.y;
+    let nan = nan_like(x);
+    if (is_finite(x) && is_finite(y)) {
+        if (is_zero(y)) { return vec2<f32>(m_cosh(x), select(y, -y, negative_bit(x))); }
+        let a = abs(x);
+        if (a < 9.0) { return vec2<f32>(m_cosh(x) * m_cos(y), m_sinh(x) * m_sin(y)); }
+        let im = half_exp_times(a, m_sin(y));
+        return vec2<f32>(half_exp_times(a, m_cos(y)), select(im, -im, negative_bit(x)));
+    }
+    if (is_zero(x)) { return vec2<f32>(nan, 0.0); }  // (y inf or NaN: NaN + 0i, the zero's sign unspecified)
+    if (is_zero(y)) { return vec2<f32>(abs(x), 0.0); }  // (x inf or NaN: +inf or NaN, + 0i)
+    if (is_finite(x)) { return vec2<f32>(nan, nan); }  // (y inf or NaN)
+    if (is_inf(x)) {
+        if (!is_finite(y)) { return vec2<f32>(inf_like(x), nan); }  // (+inf + NaN i)
+        return vec2<f32>(inf_like(x) * m_cos(y), x * m_sin(y));
+    }
+    return vec2<f32>(nan, nan);  // (x NaN, y nonzero)
+}
+fn cosh_c64(a: C4) -> C4 {
+    return c4_of(cx_cosh(c_at(a, 0u)), cx_cosh(c_at(a, 1u)), cx_cosh(c_at(a, 2u)), cx_cosh(c_at(a, 3u)));
+}
+// sin z = -i sinh(iz), cos z = cosh(iz) (iz = -y + ix)
+fn sin_c64(a: C4) -> C4 {
+    let s = sinh_c64(C4(negative_f32(a.im), a.re));
+    return C4(s.im, negative_f32(s.re));
+}
+fn cos_c64(a: C4) -> C4 { return cosh_c64(C4(negative_f32(a.im), a.re)); }
+
+// tanh(x + iy) by Kahan's formula (t = tan y, s = sinh x: ((1 + t²) s sqrt(1 + s²) + i t) /
+// (1 + (1 + t²) s²)), its limit (±1 + 4 sin y cos y e^(-2|x|) i) from |x| >= 9, and the standard's
+// special cases (C99's ctanh)
+fn cx_tanh(z: vec2<f32>) -> vec2<f32> {
+    let x = z.x;
+    let y = z.y;
+    let nan = nan_like(x);
+    if (is_nan(x)) { return vec2<f32>(x, select(nan, y, is_zero(y))); }  // (NaN + NaN i; NaN + 0i for y 0)
+    if (is_inf(x)) {  // ±1 + 0i, the zero's sign that of sin(2y)
+        let im = select(m_sin(y) * m_cos(y), y, is_inf(y));
+        return vec2<f32>(copy_sign(1.0, x), copy_sign(0.0, select(im, 1.0, is_nan(y))));
+    }
+    if (!is_finite(y)) { return vec2<f32>(select(nan, x, is_zero(x)), nan); }  // (±0 + NaN i for x 0)
+    if (abs(x) >= 9.0) {
+        let e = m_exp(-abs(x));
+        return vec2<f32>(copy_sign(1.0, x), 4.0 * m_sin(y) * m_cos(y) * e * e);
+    }
+    let t = m_tan(y);
+    let beta = 1.0 + t * t;
+    let s = m_sinh(x);
+    let rho = m_sqrt(1.0 + s * s);
+    let denom = 1.0 + beta * s * s;
+    return vec2<f32>((beta * rho * s) / denom, t / denom);
+}
+fn tanh_c64(a: C4) -> C4 {
+    return c4_of(cx_tanh(c_at(a, 0u)), cx_tanh(c_at(a, 1u)), cx_tanh(c_at(a, 2u)), cx_tanh(c_at(a, 3u)));
+}
+// tan z = -i tanh(iz)
+fn tan_c64(a: C4) -> C4 {
+    let s = tanh_c64(C4(negative_f32(a.im), a.re));
+    return C4(s.im, negative_f32(s.re));
+}
+
+// e^z - 1: its real part without cancellation near 0 (expm1(x) cos y - 2 sin²(y / 2)), its
+// imaginary part e^x sin y (a zero y kept, signed); exp's special values, less one, elsewhere
+fn cx_expm1(z: vec2<f32>) -> vec2<f32> {
+    let x = z.x;
+    let y = z.y;
+    if (!is_finite(x) || !is_finite(y)) {
+        let e = cx_exp(z);
+        return vec2<f32>(e.x - 1.0, e.y);
+    }
+    let h = m_sin(0.5 * y);
+    let im = select(m_exp(x) * m_sin(y), y, is_zero(y));
+    return vec2<f32>(m_expm1(x) * m_cos(y) - 2.0 * h * h, im);
+}
+fn expm1_c64(a: C4) -> C4 {
+    return c4_of(cx_expm1(c_at(a, 0u)), cx_expm1(c_at(a, 1u)), cx_expm1(c_at(a, 2u)), cx_expm1(c_at(a, 3u)));
+}

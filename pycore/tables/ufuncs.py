@@ -183,8 +183,11 @@ def _expm1(x: np.ndarray) -> np.ndarray:
         real = np.expm1(a) * np.cos(b) - 2 * np.sin(b / 2) ** 2
         imag = np.where(b == 0, b, np.exp(a) * np.sin(b))  # (a zero imaginary part stays, signed)
         finite = np.isfinite(a) & np.isfinite(b)
-        found = np.where(finite, real + 1j * imag, np.exp(x) - 1)
-    return found.astype(x.dtype)
+        special = np.exp(x) - 1
+        found = np.empty(x.shape, x.dtype)  # (parts set apart: real + 1j * imag is NaN + ... for an inf imag)
+        found.real = np.where(finite, real, special.real)
+        found.imag = np.where(finite, imag, special.imag)
+    return found
 
 
 def _power(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -906,9 +909,8 @@ def _np_arg(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 COMPLEX_GPU = ("add", "subtract", "multiply", "divide", "equal", "not_equal", "abs", "negative", "positive",
                "sign", "square", "sqrt", "exp", "log", "log2", "log10", "isnan", "isinf", "isfinite",
-               "reciprocal", "round")
-COMPLEX_NUMPY = ("pow", "expm1", "log1p", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh",
-                 "asinh", "acosh", "atanh")
+               "reciprocal", "round", "expm1", "sin", "cos", "tan", "sinh", "cosh", "tanh")
+COMPLEX_NUMPY = ("pow", "log1p", "asin", "acos", "atan", "asinh", "acosh", "atanh")
 for _name in COMPLEX_GPU + COMPLEX_NUMPY:
     UFUNCS[_name] = replace(UFUNCS[_name], complex="gpu" if _name in COMPLEX_GPU else "numpy")
 

@@ -95,6 +95,9 @@ def free(name, *args):
     """Where the standard leaves a product's or a quotient's value to the implementation: an
     infinite part (and no NaN part: then NaN + NaN i), a zero divisor, or a product of parts past
     float32's range (inf - inf may be NaN, or ±inf where the GPU fuses a multiply and an add)."""
+    if name == "sin":  # (sin z = -i sinh(iz): where sinh's real part is an infinity of unspecified sign)
+        z = np.asarray(args[0])
+        return np.isinf(z.imag) & ~np.isfinite(z.real)
     if name not in ("multiply", "divide", "square", "reciprocal"):
         return None
     zs = [np.asarray(a).astype(np.complex64) for a in args]
@@ -119,8 +122,11 @@ for name, u in UFUNCS.items():
                       free=free(name, hx))
         await compare(f"{name}(x.T[::-1])", lambda: fn(gx.T[::-1], backend="gpu"),
                       lambda: fn(hx.T[::-1], backend="numpy"), ulps=ulps, free=free(name, hx.T[::-1]))
-        # (exp's sin and cos of the imaginary part are the real functions': accurate for |y| <= 1e5)
-        keep = ~np.isfinite(grid.imag) | (np.abs(grid.imag) <= 1e5) if name == "exp" else slice(None)
+        # (the sin and cos of a part, exp's and the hyperbolic functions' of y, sin's and cos's of x,
+        # are the real functions': accurate for |x| <= 1e5)
+        part = {"exp": grid.imag, "expm1": grid.imag, "sinh": grid.imag, "cosh": grid.imag, "tanh": grid.imag, "sin": grid.real,
+                "cos": grid.real, "tan": grid.real}.get(name)
+        keep = slice(None) if part is None else ~np.isfinite(part) | (np.abs(part) <= 1e5)
         gk = await P.to_gpu_async(grid[keep])
         await compare(f"{name}(specials)", lambda: fn(gk, backend="gpu"), lambda: fn(grid[keep], backend="numpy"),
                       ulps=ulps, free=free(name, grid[keep]))
