@@ -278,3 +278,18 @@ fn cx_expm1(z: vec2<f32>) -> vec2<f32> {
 fn expm1_c64(a: C4) -> C4 {
     return c4_of(cx_expm1(c_at(a, 0u)), cx_expm1(c_at(a, 1u)), cx_expm1(c_at(a, 2u)), cx_expm1(c_at(a, 3u)));
 }
+
+// log(1 + z): near 0 (|z| < 1/2) its real part log1p(x (2 + x) + y²) / 2 without log|1 + z|'s
+// cancellation, elsewhere (and for the non-finite) log's of 1 + z
+fn cx_log1p(z: vec2<f32>) -> vec2<f32> {
+    let x = z.x;
+    let y = z.y;
+    let w = vec2<f32>(1.0 + x, y);
+    if (is_finite(x) && is_finite(y) && max(abs(x), abs(y)) < 0.5) {
+        return vec2<f32>(0.5 * m_log1p(x * (2.0 + x) + y * y), m_atan2(y, w.x));
+    }
+    return cx_log(w);
+}
+fn log1p_c64(a: C4) -> C4 {
+    return c4_of(cx_log1p(c_at(a, 0u)), cx_log1p(c_at(a, 1u)), cx_log1p(c_at(a, 2u)), cx_log1p(c_at(a, 3u)));
+}

@@ -636,6 +636,22 @@ def test_complex_expm1_has_exps_special_values():
     assert np.isnan(got[3].real) and got[3].imag == 0 and np.isclose(got[4], np.expm1(1e-9j), rtol=1e-6)
 
 
+def test_complex_log1p_and_expm1_are_accurate_near_zero():
+    # against the identities in float64 (exact products of float32 parts): log|1 + z| =
+    # log1p(2a + a² + b²) / 2, arg(1 + z) = atan2(b, 1 + a); Re(e^z - 1) = expm1(a) cos b - 2 sin²(b/2)
+    rng = np.random.default_rng(8)
+    z = ((rng.standard_normal(2000) + 1j * rng.standard_normal(2000)) * 10.0 ** rng.uniform(-12, 0, 2000)
+         ).astype(np.complex64)
+    a, b = z.real.astype(np.float64), z.imag.astype(np.float64)
+    want = 0.5 * np.log1p(a * (2 + a) + b * b) + 1j * np.arctan2(b, 1 + a)
+    got = run(pycore.log1p_async(z))
+    assert got.dtype == np.complex64 and (np.abs(got - want) <= 4 * 1.2e-7 * np.abs(want)).all()
+    want = np.expm1(a) * np.cos(b) - 2 * np.sin(b / 2) ** 2 + 1j * np.exp(a) * np.sin(b)
+    got = run(pycore.expm1_async(z))
+    assert got.dtype == np.complex64 and (np.abs(got - want) <= 4 * 1.2e-7 * np.abs(want)).all()
+    assert run(pycore.log1p_async(np.array([complex(-1, 0)], np.complex64)))[0] == complex(-np.inf, 0)
+
+
 def test_asarray_of_a_sequence_of_gpuarrays_stacks_them():
     g = run(pycore.to_gpu_async(np.array([1, 2], np.int16)))
     got = run(pycore.asarray_async([g, [3, 4]]))
