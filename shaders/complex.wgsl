@@ -293,3 +293,172 @@ fn cx_log1p(z: vec2<f32>) -> vec2<f32> {
 fn log1p_c64(a: C4) -> C4 {
     return c4_of(cx_log1p(c_at(a, 0u)), cx_log1p(c_at(a, 1u)), cx_log1p(c_at(a, 2u)), cx_log1p(c_at(a, 3u)));
 }
+
+// ---- the inverse functions: Kahan's formulas ("Branch Cuts for Complex Elementary Functions",
+// 1987) for finite z, C99's special values (Annex G) for the rest; asin z = -i asinh(iz) and
+// atan z = -i atanh(iz) share their special values
+const CX_PIO2: f32 = 1.5707963705062866;
+const CX_PIO4: f32 = 0.7853981852531433;
+const CX_3PIO4: f32 = 2.356194496154785;
+const CX_PI: f32 = 3.1415927410125732;
+
+// asin z = atan2(x, re(sqrt(1 - z) sqrt(1 + z))) + i asinh(im(conj(sqrt(1 - z)) sqrt(1 + z)))
+fn cx_asin_finite(z: vec2<f32>) -> vec2<f32> {
+    let a = cx_sqrt(vec2<f32>(1.0 - z.x, -z.y));
+    let b = cx_sqrt(vec2<f32>(1.0 + z.x, z.y));
+    return vec2<f32>(m_atan2(z.x, a.x * b.x - a.y * b.y), m_asinh(a.x * b.y - a.y * b.x));
+}
+// asinh of a z with a part inf or NaN (C99's casinh: odd, and conj(asinh z) = asinh(conj z))
+fn cx_asinh_special(z: vec2<f32>) -> vec2<f32> {
+    let x = z.x;
+    let y = z.y;
+    let nan = nan_like(x);
+    let inf = inf_like(x);
+    var r = vec2<f32>(nan, nan);
+    if (is_nan(x)) {
+        if (is_inf(y)) { r = vec2<f32>(inf, nan); }  // (the real part's sign unspecified)
+        if (is_zero(y)) { r = vec2<f32>(nan, 0.0); }
+    } else if (is_nan(y)) {
+        if (is_inf(x)) { r = vec2<f32>(inf, nan); }
+    } else if (is_inf(x)) {
+        r = vec2<f32>(inf, select(0.0, CX_PIO4, is_inf(y)));
+    } else {  // (y inf, x finite)
+        r = vec2<f32>(inf, CX_PIO2);
+    }
+    return vec2<f32>(copy_sign(r.x, x), copy_sign(r.y, y));
+}
+// asinh z for |z| > 1e18, where z + sqrt(z² + 1) is 2z to float32's precision: ±(ln 2 + log(±z))
+fn cx_asinh_big(z: vec2<f32>) -> vec2<f32> {
+    let neg = negative_bit(z.x);
+    let w = cx_log(select(z, -z, neg));
+    return select(vec2<f32>(w.x + LN2, w.y), vec2<f32>(-(w.x + LN2), -w.y), neg);
+}
+fn cx_big(z: vec2<f32>) -> bool { return max(abs(z.x), abs(z.y)) > 1e18; }
+fn cx_asinh(z: vec2<f32>) -> vec2<f32> {
+    if (is_finite(z.x) && is_finite(z.y)) {
+        if (cx_big(z)) { return cx_asinh_big(z); }
+        let a = cx_asin_finite(vec2<f32>(-z.y, z.x));  // (asinh z = -i asin(iz))
+        return vec2<f32>(a.y, -a.x);
+    }
+    return cx_asinh_special(z);
+}
+fn cx_asin(z: vec2<f32>) -> vec2<f32> {
+    let iz = vec2<f32>(-z.y, z.x);
+    if (is_finite(z.x) && is_finite(z.y)) {
+        if (!cx_big(z)) { return cx_asin_finite(z); }
+        let w = cx_asinh_big(iz);
+        return vec2<f32>(w.y, -w.x);
+    }
+    let w = cx_asinh_special(iz);
+    return vec2<f32>(w.y, -w.x);
+}
+// acos z = 2 atan2(re sqrt(1 - z), re sqrt(1 + z)) + i asinh(im(conj(sqrt(1 + z)) sqrt(1 - z)))
+fn cx_acos(z: vec2<f32>) -> vec2<f32> {
+    let x = z.x;
+    let y = z.y;
+    if (is_finite(x) && is_finite(y)) {
+        if (cx_big(z)) {  // (acos z = π/2 - asin z)
+            let w = cx_asin(z);
+            return vec2<f32>(CX_PIO2 - w.x, -w.y);
+        }
+        let a = cx_sqrt(vec2<f32>(1.0 - x, -y));
+        let b = cx_sqrt(vec2<f32>(1.0 + x, y));
+        return vec2<f32>(2.0 * m_atan2(a.x, b.x), m_asinh(b.x * a.y - b.y * a.x));
+    }
+    let nan = nan_like(x);
+    let inf = inf_like(x);
+    var r = vec2<f32>(nan, nan);  // (for y >= 0: conj(acos z) = acos(conj z))
+    if (is_nan(x)) {
+        if (is_inf(y)) { r = vec2<f32>(nan, -inf); }
+    } else if (is_nan(y)) {
+        if (is_inf(x)) { r = vec2<f32>(nan, inf); }  // (the imaginary part's sign unspecified)
+        if (is_zero(x)) { r = vec2<f32>(CX_PIO2, nan); }
+    } else if (is_inf(x)) {
+        let pos = !negative_bit(x);
+        r = vec2<f32>(select(select(CX_PI, 0.0, pos), select(CX_3PIO4, CX_PIO4, pos), is_inf(y)), -inf);
+    } else {  // (y inf, x finite)
+        r = vec2<f32>(CX_PIO2, -inf);
+    }
+    return vec2<f32>(r.x, select(r.y, -r.y, negative_bit(y)));
+}
+// acosh z = asinh(re(conj(sqrt(z - 1)) sqrt(z + 1))) + i 2 atan2(im sqrt(z - 1), re sqrt(z + 1))
+fn cx_acosh(z: vec2<f32>) -> vec2<f32> {
+    let x = z.x;
+    let y = z.y;
+    if (is_finite(x) && is_finite(y)) {
+        if (cx_big(z)) {  // (z + sqrt(z - 1) sqrt(z + 1) is 2z to float32's precision)
+            let w = cx_log(z);
+            return vec2<f32>(w.x + LN2, w.y);
+        }
+        let a = cx_sqrt(vec2<f32>(x - 1.0, y));
+        let b = cx_sqrt(vec2<f32>(x + 1.0, y));
+        return vec2<f32>(m_asinh(a.x * b.x + a.y * b.y), 2.0 * m_atan2(a.y, b.x));
+    }
+    let nan = nan_like(x);
+    let inf = inf_like(x);
+    var r = vec2<f32>(nan, nan);  // (for y >= 0: conj(acosh z) = acosh(conj z))
+    if (is_nan(x)) {
+        if (is_inf(y)) { r = vec2<f32>(inf, nan); }
+    } else if (is_nan(y)) {
+        if (is_inf(x)) { r = vec2<f32>(inf, nan); }
+    } else if (is_inf(x)) {
+        let pos = !negative_bit(x);
+        r = vec2<f32>(inf, select(select(CX_PI, 0.0, pos), select(CX_3PIO4, CX_PIO4, pos), is_inf(y)));
+    } else {  // (y inf, x finite)
+        r = vec2<f32>(inf, CX_PIO2);
+    }
+    return vec2<f32>(r.x, copy_sign(r.y, y));
+}
+// atanh z = log1p(4|x| / ((1 - |x|)² + y²)) / 4 + i atan2(2|y|, (1 - |x|)(1 + |x|) - y²) / 2, the
+// signs of x and y put back (atanh is odd, and conj(atanh z) = atanh(conj z)); past 1e18 in
+// magnitude re(1 / z) + i π/2
+fn cx_atanh(z: vec2<f32>) -> vec2<f32> {
+    let x = z.x;
+    let y = z.y;
+    let ax = abs(x);
+    let ay = abs(y);
+    var r: vec2<f32>;
+    if (is_finite(x) && is_finite(y)) {
+        let m = max(ax, ay);
+        if (m > 1e18) {
+            let q = min(ax, ay) / m;
+            r = vec2<f32>(((ax / m) / m) / (1.0 + q * q), CX_PIO2);
+        } else {
+            let d = (1.0 - ax) * (1.0 - ax) + ay * ay;
+            r = vec2<f32>(0.25 * m_log1p(4.0 * ax / d), 0.5 * m_atan2(2.0 * ay, (1.0 - ax) * (1.0 + ax) - ay * ay));
+        }
+    } else {
+        let nan = nan_like(x);
+        r = vec2<f32>(nan, nan);
+        if (is_nan(x)) {
+            if (is_inf(y)) { r = vec2<f32>(0.0, CX_PIO2); }  // (the real part's sign unspecified)
+        } else if (is_nan(y)) {
+            if (is_inf(x) || is_zero(x)) { r = vec2<f32>(0.0, nan); }
+        } else {
+            r = vec2<f32>(0.0, CX_PIO2);
+        }
+    }
+    return vec2<f32>(copy_sign(r.x, x), copy_sign(r.y, y));
+}
+fn cx_atan(z: vec2<f32>) -> vec2<f32> {
+    let w = cx_atanh(vec2<f32>(-z.y, z.x));
+    return vec2<f32>(w.y, -w.x);
+}
+fn asin_c64(a: C4) -> C4 {
+    return c4_of(cx_asin(c_at(a, 0u)), cx_asin(c_at(a, 1u)), cx_asin(c_at(a, 2u)), cx_asin(c_at(a, 3u)));
+}
+fn acos_c64(a: C4) -> C4 {
+    return c4_of(cx_acos(c_at(a, 0u)), cx_acos(c_at(a, 1u)), cx_acos(c_at(a, 2u)), cx_acos(c_at(a, 3u)));
+}
+fn atan_c64(a: C4) -> C4 {
+    return c4_of(cx_atan(c_at(a, 0u)), cx_atan(c_at(a, 1u)), cx_atan(c_at(a, 2u)), cx_atan(c_at(a, 3u)));
+}
+fn asinh_c64(a: C4) -> C4 {
+    return c4_of(cx_asinh(c_at(a, 0u)), cx_asinh(c_at(a, 1u)), cx_asinh(c_at(a, 2u)), cx_asinh(c_at(a, 3u)));
+}
+fn acosh_c64(a: C4) -> C4 {
+    return c4_of(cx_acosh(c_at(a, 0u)), cx_acosh(c_at(a, 1u)), cx_acosh(c_at(a, 2u)), cx_acosh(c_at(a, 3u)));
+}
+fn atanh_c64(a: C4) -> C4 {
+    return c4_of(cx_atanh(c_at(a, 0u)), cx_atanh(c_at(a, 1u)), cx_atanh(c_at(a, 2u)), cx_atanh(c_at(a, 3u)));
+}

@@ -931,8 +931,9 @@ def _np_arg(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 COMPLEX_GPU = ("add", "subtract", "multiply", "divide", "equal", "not_equal", "abs", "negative", "positive",
                "sign", "square", "sqrt", "exp", "log", "log2", "log10", "isnan", "isinf", "isfinite",
-               "reciprocal", "round", "expm1", "log1p", "sin", "cos", "tan", "sinh", "cosh", "tanh")
-COMPLEX_NUMPY = ("pow", "asin", "acos", "atan", "asinh", "acosh", "atanh")
+               "reciprocal", "round", "expm1", "log1p", "sin", "cos", "tan", "sinh", "cosh", "tanh", "asin",
+               "acos", "atan", "asinh", "acosh", "atanh")
+COMPLEX_NUMPY = ("pow",)
 for _name in COMPLEX_GPU + COMPLEX_NUMPY:
     UFUNCS[_name] = replace(UFUNCS[_name], complex="gpu" if _name in COMPLEX_GPU else "numpy")
 

@@ -95,9 +95,13 @@ def free(name, *args):
     """Where the standard leaves a product's or a quotient's value to the implementation: an
     infinite part (and no NaN part: then NaN + NaN i), a zero divisor, or a product of parts past
     float32's range (inf - inf may be NaN, or ±inf where the GPU fuses a multiply and an add)."""
+    z = np.asarray(args[0])
     if name == "sin":  # (sin z = -i sinh(iz): where sinh's real part is an infinity of unspecified sign)
-        z = np.asarray(args[0])
         return np.isinf(z.imag) & ~np.isfinite(z.real)
+    if name == "asinh":  # (C99: asinh(NaN ± i inf) = ±inf + NaN i, the sign unspecified; asin, acos alike)
+        return np.isnan(z.real) & np.isinf(z.imag)
+    if name in ("asin", "acos"):
+        return np.isinf(z.real) & np.isnan(z.imag)
     if name not in ("multiply", "divide", "square", "reciprocal"):
         return None
     zs = [np.asarray(a).astype(np.complex64) for a in args]
