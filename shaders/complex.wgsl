@@ -1,7 +1,9 @@
 // complex64 in the element-wise kernels (pycore/kernels/elementwise.py): a complex64 element is two
 // float32 words, its real then its imaginary part (NumPy's layout). A thread's four elements are a
 // C4, their real parts and their imaginary parts as vec4s; `<op>_c64` is an op on C4s, the
-// functions below it work on one value as vec2<f32> (re, im). They call the float functions of
+// functions below it work on one value as vec2<f32> (re, im). For each `cx_<op>(z: vec2<f32>) ->
+// vec2<f32>` without an `<op>_c64` written out, pycore/kernels/wgsl.py makes one (cx_<op> on each
+// of the four values). They call the float functions of
 // shaders/ufuncs.wgsl (m_exp, m_log, m_sin, m_cos, m_atan2, m_hypot, m_log1p, divide_f32), which the
 // generator puts before this file.
 //
@@ -89,9 +91,6 @@ fn cx_sign(z: vec2<f32>) -> vec2<f32> {
     let m = m_hypot(u.x, u.y);
     return vec2<f32>(u.x / m, u.y / m);
 }
-fn sign_c64(a: C4) -> C4 {
-    return c4_of(cx_sign(c_at(a, 0u)), cx_sign(c_at(a, 1u)), cx_sign(c_at(a, 2u)), cx_sign(c_at(a, 3u)));
-}
 
 // e^re (cos im + i sin im), with the standard's special cases
 fn cx_exp(z: vec2<f32>) -> vec2<f32> {
@@ -112,9 +111,6 @@ fn cx_exp(z: vec2<f32>) -> vec2<f32> {
     }
     return vec2<f32>(e * m_cos(y), e * m_sin(y));
 }
-fn exp_c64(a: C4) -> C4 {
-    return c4_of(cx_exp(c_at(a, 0u)), cx_exp(c_at(a, 1u)), cx_exp(c_at(a, 2u)), cx_exp(c_at(a, 3u)));
-}
 
 // log|z| + i atan2(im, re): with m, n the larger and smaller |part|, log|z| is log1p((m - 1)(m + 1)
 // + n²) / 2 near |z| = 1 (no cancellation), else log m + log1p((n / m)²) / 2 (no overflow)
@@ -130,9 +126,6 @@ fn cx_log(z: vec2<f32>) -> vec2<f32> {
     if (is_zero(m)) { return vec2<f32>(m_log(m), angle); }  // (-inf)
     let r = n / m;
     return vec2<f32>(m_log(m) + 0.5 * m_log1p(r * r), angle);
-}
-fn log_c64(a: C4) -> C4 {
-    return c4_of(cx_log(c_at(a, 0u)), cx_log(c_at(a, 1u)), cx_log(c_at(a, 2u)), cx_log(c_at(a, 3u)));
 }
 fn log2_c64(a: C4) -> C4 {
     let v = log_c64(a);
@@ -164,9 +157,6 @@ fn cx_sqrt(z: vec2<f32>) -> vec2<f32> {
     if (!negative_bit(x)) { return vec2<f32>(t, 0.5 * y / t); }
     return vec2<f32>(0.5 * abs(y) / t, copy_sign(t, y));
 }
-fn sqrt_c64(a: C4) -> C4 {
-    return c4_of(cx_sqrt(c_at(a, 0u)), cx_sqrt(c_at(a, 1u)), cx_sqrt(c_at(a, 2u)), cx_sqrt(c_at(a, 3u)));
-}
 
 // e^a / 2 times c for a >= 9, overflowing only where the product does (e^(a/2) twice past e^88)
 fn half_exp_times(a: f32, c: f32) -> f32 {
@@ -195,9 +185,6 @@ fn cx_sinh(z: vec2<f32>) -> vec2<f32> {
     }
     return vec2<f32>(nan, nan);  // (x NaN, y nonzero)
 }
-fn sinh_c64(a: C4) -> C4 {
-    return c4_of(cx_sinh(c_at(a, 0u)), cx_sinh(c_at(a, 1u)), cx_sinh(c_at(a, 2u)), cx_sinh(c_at(a, 3u)));
-}
 // cosh(x + iy) = cosh x cos y + i sinh x sin y, with the standard's special cases (C99's ccosh)
 fn cx_cosh(z: vec2<f32>) -> vec2<f32> {
     let x = z.x;
@@ -218,9 +205,6 @@ fn cx_cosh(z: vec2<f32>) -> vec2<f32> {
         return vec2<f32>(inf_like(x) * m_cos(y), x * m_sin(y));
     }
     return vec2<f32>(nan, nan);  // (x NaN, y nonzero)
-}
-fn cosh_c64(a: C4) -> C4 {
-    return c4_of(cx_cosh(c_at(a, 0u)), cx_cosh(c_at(a, 1u)), cx_cosh(c_at(a, 2u)), cx_cosh(c_at(a, 3u)));
 }
 // sin z = -i sinh(iz), cos z = cosh(iz) (iz = -y + ix)
 fn sin_c64(a: C4) -> C4 {
@@ -253,9 +237,6 @@ fn cx_tanh(z: vec2<f32>) -> vec2<f32> {
     let denom = 1.0 + beta * s * s;
     return vec2<f32>((beta * rho * s) / denom, t / denom);
 }
-fn tanh_c64(a: C4) -> C4 {
-    return c4_of(cx_tanh(c_at(a, 0u)), cx_tanh(c_at(a, 1u)), cx_tanh(c_at(a, 2u)), cx_tanh(c_at(a, 3u)));
-}
 // tan z = -i tanh(iz)
 fn tan_c64(a: C4) -> C4 {
     let s = tanh_c64(C4(negative_f32(a.im), a.re));
@@ -275,9 +256,6 @@ fn cx_expm1(z: vec2<f32>) -> vec2<f32> {
     let im = select(m_exp(x) * m_sin(y), y, is_zero(y));
     return vec2<f32>(m_expm1(x) * m_cos(y) - 2.0 * h * h, im);
 }
-fn expm1_c64(a: C4) -> C4 {
-    return c4_of(cx_expm1(c_at(a, 0u)), cx_expm1(c_at(a, 1u)), cx_expm1(c_at(a, 2u)), cx_expm1(c_at(a, 3u)));
-}
 
 // log(1 + z): near 0 (|z| < 1/2) its real part log1p(x (2 + x) + y²) / 2 without log|1 + z|'s
 // cancellation, elsewhere (and for the non-finite) log's of 1 + z
@@ -289,9 +267,6 @@ fn cx_log1p(z: vec2<f32>) -> vec2<f32> {
         return vec2<f32>(0.5 * m_log1p(x * (2.0 + x) + y * y), m_atan2(y, w.x));
     }
     return cx_log(w);
-}
-fn log1p_c64(a: C4) -> C4 {
-    return c4_of(cx_log1p(c_at(a, 0u)), cx_log1p(c_at(a, 1u)), cx_log1p(c_at(a, 2u)), cx_log1p(c_at(a, 3u)));
 }
 
 // ---- the inverse functions: Kahan's formulas ("Branch Cuts for Complex Elementary Functions",
@@ -443,22 +418,4 @@ fn cx_atanh(z: vec2<f32>) -> vec2<f32> {
 fn cx_atan(z: vec2<f32>) -> vec2<f32> {
     let w = cx_atanh(vec2<f32>(-z.y, z.x));
     return vec2<f32>(w.y, -w.x);
-}
-fn asin_c64(a: C4) -> C4 {
-    return c4_of(cx_asin(c_at(a, 0u)), cx_asin(c_at(a, 1u)), cx_asin(c_at(a, 2u)), cx_asin(c_at(a, 3u)));
-}
-fn acos_c64(a: C4) -> C4 {
-    return c4_of(cx_acos(c_at(a, 0u)), cx_acos(c_at(a, 1u)), cx_acos(c_at(a, 2u)), cx_acos(c_at(a, 3u)));
-}
-fn atan_c64(a: C4) -> C4 {
-    return c4_of(cx_atan(c_at(a, 0u)), cx_atan(c_at(a, 1u)), cx_atan(c_at(a, 2u)), cx_atan(c_at(a, 3u)));
-}
-fn asinh_c64(a: C4) -> C4 {
-    return c4_of(cx_asinh(c_at(a, 0u)), cx_asinh(c_at(a, 1u)), cx_asinh(c_at(a, 2u)), cx_asinh(c_at(a, 3u)));
-}
-fn acosh_c64(a: C4) -> C4 {
-    return c4_of(cx_acosh(c_at(a, 0u)), cx_acosh(c_at(a, 1u)), cx_acosh(c_at(a, 2u)), cx_acosh(c_at(a, 3u)));
-}
-fn atanh_c64(a: C4) -> C4 {
-    return c4_of(cx_atanh(c_at(a, 0u)), cx_atanh(c_at(a, 1u)), cx_atanh(c_at(a, 2u)), cx_atanh(c_at(a, 3u)));
 }

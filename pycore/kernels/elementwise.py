@@ -45,7 +45,7 @@ from pycore.kernels.plan import (
     wgsl_type,
     word_of,
 )
-from pycore.kernels.wgsl import used_only, wgsl_functions, wgsl_template, wgsl_typed
+from pycore.kernels.wgsl import used_only, wgsl_complex, wgsl_functions, wgsl_template, wgsl_typed
 from pycore.tables.ufuncs import flops_of
 
 WORKGROUP = 256  # threads per workgroup (common.wgsl's WORKGROUP)
@@ -546,7 +546,7 @@ def _kernel(
             .replace("{{lanes}}", "\n".join(lines))
         )
         names = [n for n, _ in operands] + [c[2] for c in program] + [c[4] for c in program]
-        complex_lib = [wgsl_template("complex")] if "complex64" in names else []
+        complex_lib = [wgsl_complex()] if "complex64" in names else []
         return used_only("\n".join([wgsl_template("common"), wgsl_functions("elementwise"),
                                      wgsl_functions("binary"), wgsl_typed("ufuncs"), *complex_lib, filled]))
 

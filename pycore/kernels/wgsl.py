@@ -68,6 +68,29 @@ def wgsl_template(name: str) -> str:
     return _read(name)
 
 
+_ONE_VALUE = re.compile(r"(?m)^fn cx_(\w+)\(z: vec2<f32>\) -> vec2<f32> \{")
+
+
+@cache
+def wgsl_complex() -> str:
+    """shaders/complex.wgsl with `<name>_c64(a: C4) -> C4` made for each function of one complex
+    value, `cx_<name>(z: vec2<f32>) -> vec2<f32>`, that has none written out: the function on each
+    of a C4's four values (the kernels call the `_c64` functions; see elementwise.py).
+
+    >>> src = wgsl_complex()
+    >>> "fn sinh_c64(a: C4) -> C4" in src, src.count("fn exp_c64("), src.count("fn sin_c64(")
+    (True, 1, 1)
+    """
+    text = _read("complex")
+    made = []
+    for name in _ONE_VALUE.findall(text):
+        if not re.search(rf"(?m)^fn {name}_c64\(", text):
+            lanes = ", ".join(f"cx_{name}(c_at(a, {k}u))" for k in range(4))
+            made.append(f"fn {name}_c64(a: C4) -> C4 {{ return c4_of({lanes}); }}\n")
+    note = "\n// (made by pycore/kernels/wgsl.py: each function of one value on a C4)\n"
+    return "".join([text, note, *made])
+
+
 TYPED = ("f32", "i32", "u32")  # the numeric WGSL types a `_T` function is instantiated for
 
 
