@@ -444,12 +444,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--native", action="store_true", help="wgpu-py instead of Dawn")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
-    from tests.harness import Dawn, Native
+    from tests.harness import gpu_worker
 
-    worker = Native() if args.native else Dawn()
-    info = worker.ready()
-    if info.get("backend", "webgpu") != "webgpu" or info.get("transport") == "none":
-        print(f"no WebGPU adapter: {info.get('reason')}", file=sys.stderr)
+    worker = gpu_worker(args.native)
+    if worker is None:
         return 1
     result = json.loads(worker.py(SNIPPET))
     worker.close()

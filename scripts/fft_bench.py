@@ -160,14 +160,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--small", action="store_true", help="small sizes, for CPU adapters")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
-    from tests.harness import Dawn, Native
+    from tests.harness import gpu_worker
 
     cases, reps, rounds, count = (SMALL, 3, 2, 4) if args.small else (LARGE, 20, 5, 20)
     snippet = (f"CASES = {cases!r}\nREPS = {reps}\nROUNDS = {rounds}\n" + SNIPPET)
-    worker = Native() if args.native else Dawn()
-    info = worker.ready()
-    if info.get("backend", "webgpu") != "webgpu" or info.get("transport") == "none":
-        print(f"no WebGPU adapter: {info.get('reason')}", file=sys.stderr)
+    worker = gpu_worker(args.native)
+    if worker is None:
         return 1
     result = json.loads(worker.py(snippet))
     if not args.native:  # (the yardstick runs in the JavaScript beside Pyodide)

@@ -132,12 +132,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
-    from tests.harness import Dawn, Native
+    from tests.harness import gpu_worker
 
-    worker = Native() if args.native else Dawn()
-    info = worker.ready()
-    if info.get("backend", "webgpu") != "webgpu" or info.get("transport") == "none":
-        print(f"no WebGPU adapter: {info.get('reason')}", file=sys.stderr)
+    worker = gpu_worker(args.native)
+    if worker is None:
         return 1
     sides = [int(s) for s in args.sides.split(",")]
     result = json.loads(worker.py(run_snippet(sides, args.reps, args.rounds)))

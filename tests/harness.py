@@ -191,3 +191,15 @@ class Dawn(Worker):
 
     def ready(self) -> dict[str, Any]:
         return self.info
+
+
+def gpu_worker(native: bool = False) -> Worker | None:
+    """A worker on Dawn (native: wgpu-py) that has a WebGPU adapter, for the benchmark scripts;
+    None where there is none (the reason printed to stderr)."""
+    worker: Worker = Native() if native else Dawn()
+    info = worker.ready()
+    if info.get("backend", "webgpu") != "webgpu" or info.get("transport") == "none":
+        print(f"no WebGPU adapter: {info.get('reason')}", file=sys.stderr)
+        worker.close()
+        return None
+    return worker
