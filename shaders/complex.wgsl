@@ -215,16 +215,13 @@ fn cos_c64(a: C4) -> C4 { return cosh_c64(C4(negative_f32(a.im), a.re)); }
 
 // tanh(x + iy) by Kahan's formula (t = tan y, s = sinh x: ((1 + t²) s sqrt(1 + s²) + i t) /
 // (1 + (1 + t²) s²)), its limit (±1 + 4 sin y cos y e^(-2|x|) i) from |x| >= 9, and the standard's
-// special cases (C99's ctanh)
+// special cases (C99's ctanh, but for an infinite x the zero's sign that of y, not of sin 2y)
 fn cx_tanh(z: vec2<f32>) -> vec2<f32> {
     let x = z.x;
     let y = z.y;
     let nan = nan_like(x);
     if (is_nan(x)) { return vec2<f32>(x, select(nan, y, is_zero(y))); }  // (NaN + NaN i; NaN + 0i for y 0)
-    if (is_inf(x)) {  // ±1 + 0i, the zero's sign that of sin(2y)
-        let im = select(m_sin(y) * m_cos(y), y, is_inf(y));
-        return vec2<f32>(copy_sign(1.0, x), copy_sign(0.0, select(im, 1.0, is_nan(y))));
-    }
+    if (is_inf(x)) { return vec2<f32>(copy_sign(1.0, x), copy_sign(0.0, y)); }  // (±1 + 0i: the standard's zero sign)
     if (!is_finite(y)) { return vec2<f32>(select(nan, x, is_zero(x)), nan); }  // (±0 + NaN i for x 0)
     if (abs(x) >= 9.0) {
         let e = m_exp(-abs(x));

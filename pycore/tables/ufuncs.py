@@ -212,6 +212,38 @@ def _log1p(x: np.ndarray) -> np.ndarray:
     return found
 
 
+def _tanh(x: np.ndarray) -> np.ndarray:
+    """NumPy's tanh; of a complex x with an infinite real part, ±1 + 0i with the zero's sign that
+    of the imaginary part, as the standard says (NumPy's and C99's take the sign of sin(2 im)).
+
+    >>> _tanh(np.array([complex(np.inf, 2.0), complex(-np.inf, -2.0)], np.complex64)).tolist()
+    [(1+0j), (-1-0j)]
+    """
+    found = np.tanh(x)
+    if found.dtype.kind == "c":
+        edge = np.isinf(x.real)
+        if edge.any():
+            found = np.array(found)
+            found.imag[edge] = np.copysign(0.0, x.imag[edge])
+    return found
+
+
+def _tan(x: np.ndarray) -> np.ndarray:
+    """NumPy's tan; of a complex x with an infinite imaginary part, 0 ± 1i with the zero's sign that
+    of the real part (the standard's tan is -i tanh(ix): see _tanh).
+
+    >>> _tan(np.array([complex(2.0, np.inf), complex(-2.0, -np.inf)], np.complex64)).tolist()
+    [1j, (-0-1j)]
+    """
+    found = np.tan(x)
+    if found.dtype.kind == "c":
+        edge = np.isinf(x.imag)
+        if edge.any():
+            found = np.array(found)
+            found.real[edge] = np.copysign(0.0, x.real[edge])
+    return found
+
+
 def _power(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.power(x, y) if np.result_type(x, y).kind in "fc" else _int_power(x, y)
 
@@ -651,7 +683,7 @@ UFUNCS: dict[str, Ufunc] = {
             'tan',
             'float',
             'same',
-            np.tan,
+            _tan,
             'The tangent (radians), reduced as sin.',
             'pycore.tan_async([0.0, 0.7853982, -1.0])',
             'array([ 0.       ,  1.       , -1.5574077], dtype=float32)',
@@ -717,7 +749,7 @@ UFUNCS: dict[str, Ufunc] = {
             'tanh',
             'float',
             'same',
-            np.tanh,
+            _tanh,
             'The hyperbolic tangent (the standard\'s: every float dtype and complex64; the activation '
             'of the same name, float32 only, is CommandBatch\'s tanh).',
             'pycore.tanh_async([0.0, 1.0, -2.0])',

@@ -652,6 +652,16 @@ def test_complex_log1p_and_expm1_are_accurate_near_zero():
     assert run(pycore.log1p_async(np.array([complex(-1, 0)], np.complex64)))[0] == complex(-np.inf, 0)
 
 
+def test_complex_tanh_and_tan_of_an_infinite_part_take_the_standards_zero():
+    # tanh(+inf + yi) is 1 + 0i for y > 0 (C99 and NumPy: the zero's sign that of sin 2y, here -0)
+    z = np.array([complex(np.inf, 2.0), complex(np.inf, -2.0), complex(-np.inf, 0.5)], np.complex64)
+    got = run(pycore.tanh_async(z))
+    assert got.tolist() == [1 + 0j, 1 - 0j, -1 + 0j] and np.signbit(got.imag).tolist() == [False, True, False]
+    w = np.array([complex(2.0, np.inf), complex(-2.0, np.inf), complex(0.5, -np.inf)], np.complex64)
+    got = run(pycore.tan_async(w))  # (tan z = -i tanh(iz): 0 ± 1i, the zero's sign that of re z)
+    assert got.tolist() == [1j, 1j, -1j] and np.signbit(got.real).tolist() == [False, True, False], got
+
+
 def test_asarray_of_a_sequence_of_gpuarrays_stacks_them():
     g = run(pycore.to_gpu_async(np.array([1, 2], np.int16)))
     got = run(pycore.asarray_async([g, [3, 4]]))
