@@ -74,7 +74,7 @@ async def logical_xor_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | Gp
 async def logical_not_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
     """not x element-wise (nonzero is True)."""
 async def pow_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
-    """x1 ** x2: floats as C's pow (pow(x, ±0) and pow(1, y) are 1, a negative base with a non-integer exponent gives NaN); integers by repeated multiplication, wrapping, where a negative exponent gives the integer part of 1 / x1 ** -x2 (NumPy raises ValueError there)."""
+    """x1 ** x2: floats as C's pow (pow(x, ±0) and pow(1, y) are 1, a negative base with a non-integer exponent gives NaN); integers by repeated multiplication, wrapping, where a negative exponent gives the integer part of 1 / x1 ** -x2 (NumPy raises ValueError there); complex64 as NumPy's: a real integer exponent under 100 by repeated squaring, others as exp(x2 * log(x1)) in float32, whose error grows with |x2 log x1| (0 ** x2 is 0 where Re x2 > 0, else NaN parts)."""
 async def atan2_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
     """The angle of the point (x2, x1) in [-π, π], with C's signed zeros and infinities."""
 async def hypot_async(x1: ArrayLike | GpuArray | float, x2: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
@@ -120,7 +120,7 @@ async def log2_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto
 async def log10_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
     """The base-10 logarithm."""
 async def sin_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
-    """The sine (radians): argument reduction accurate for |x| < 1e5; beyond that the error grows with |x|."""
+    """The sine (radians), for every float32 x: its reduction by multiples of π/2 is exact (Payne and Hanek's past 2^16)."""
 async def cos_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:
     """The cosine (radians), reduced as sin."""
 async def tan_async(x: ArrayLike | GpuArray | float, /, *, backend: str = "auto") -> np.ndarray | GpuArray:

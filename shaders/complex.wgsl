@@ -4,7 +4,7 @@
 // functions below it work on one value as vec2<f32> (re, im). For each `cx_<op>(z: vec2<f32>) ->
 // vec2<f32>` without an `<op>_c64` written out, pycore/kernels/wgsl.py makes one (cx_<op> on each
 // of the four values). They call the float functions of
-// shaders/ufuncs.wgsl (m_exp, m_log, m_sin, m_cos, m_atan2, m_hypot, m_log1p, divide_f32), which the
+// shaders/ufuncs.wgsl (m_exp, m_log, m_sin, m_sincos, m_atan2, m_hypot, m_log1p, divide_f32), which the
 // generator puts before this file.
 //
 // Arithmetic is NumPy's: products by the schoolbook formula, quotients by Smith's method (the
@@ -79,6 +79,45 @@ fn divide_c64(a: C4, b: C4) -> C4 {
 }
 fn reciprocal_c64(a: C4) -> C4 { return divide_c64(c4_real(vec4<f32>(1.0)), a); }
 
+// The schoolbook product of two values (no NaN rule: multiply_c64 adds it for the element-wise op)
+fn cx_mul(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> {
+    return vec2<f32>(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+}
+
+// x^y as NumPy's complex power: 1 for y = 0; for x = 0, 0 where Re y > 0 (exp(y log 0), the
+// standard's rule), else NaN parts; for a real integer y with |y| < 100, repeated squaring (the
+// first factor taken as it is, not multiplied by 1), the reciprocal for y < 0; else exp(y log x)
+// evaluated in float32, whose error grows with |y log x| (NumPy's complex64 power is computed so too)
+fn cx_pow(x: vec2<f32>, y: vec2<f32>) -> vec2<f32> {
+    if (is_zero(y.x) && is_zero(y.y)) { return vec2<f32>(1.0, 0.0); }
+    if (is_zero(x.x) && is_zero(x.y)) {
+        if (y.x > 0.0) { return vec2<f32>(0.0, 0.0); }
+        return vec2<f32>(nan_like(x.x), nan_like(x.x));
+    }
+    if (is_zero(y.y) && abs(y.x) < 100.0 && y.x == trunc(y.x)) {
+        var k = u32(abs(y.x));
+        var p = x;
+        var acc = x;
+        var first = true;
+        loop {
+            if ((k & 1u) != 0u) {
+                acc = select(cx_mul(acc, p), p, first);
+                first = false;
+            }
+            k = k >> 1u;
+            if (k == 0u) { break; }
+            p = cx_mul(p, p);
+        }
+        if (y.x < 0.0) { return cx_divide(vec2<f32>(1.0, 0.0), acc); }
+        return acc;
+    }
+    return cx_exp(cx_mul(y, cx_log(x)));
+}
+fn pow_c64(a: C4, b: C4) -> C4 {
+    return c4_of(cx_pow(c_at(a, 0u), c_at(b, 0u)), cx_pow(c_at(a, 1u), c_at(b, 1u)),
+                 cx_pow(c_at(a, 2u), c_at(b, 2u)), cx_pow(c_at(a, 3u), c_at(b, 3u)));
+}
+
 // z / |z| (0 for 0; NaN parts for a NaN part or two infinite ones; ±1 or ±i for one infinite part)
 fn cx_sign(z: vec2<f32>) -> vec2<f32> {
     if (is_nan(z.x) || is_nan(z.y) || (is_inf(z.x) && is_inf(z.y))) {
@@ -87,7 +126,9 @@ fn cx_sign(z: vec2<f32>) -> vec2<f32> {
     if (is_zero(z.x) && is_zero(z.y)) { return vec2<f32>(0.0, 0.0); }
     if (is_inf(z.x)) { return vec2<f32>(sign(z.x), 0.0); }
     if (is_inf(z.y)) { return vec2<f32>(0.0, sign(z.y)); }
-    let u = z / max(abs(z.x), abs(z.y));  // (1 <= |u| <= sqrt 2: |z| may overflow where z does not)
+    // (1 <= |u| <= sqrt 2: |z| may overflow where z does not; divide_f32: a GPU may divide by a
+    // reciprocal, which flushes to 0 past 2^126)
+    let u = divide_f32(vec4<f32>(z.x, z.y, 0.0, 0.0), vec4<f32>(max(abs(z.x), abs(z.y)))).xy;
     let m = m_hypot(u.x, u.y);
     return vec2<f32>(u.x / m, u.y / m);
 }
@@ -100,16 +141,16 @@ fn cx_exp(z: vec2<f32>) -> vec2<f32> {
     if (is_inf(x) && !negative_bit(x)) {  // +inf
         if (!is_finite(y)) { return vec2<f32>(x, nan_like(x)); }  // (±inf + NaN i)
     }
-    if (is_inf(x) && negative_bit(x)) {  // -inf: ±0 with the direction of y (0 for y inf or NaN)
-        if (!is_finite(y)) { return vec2<f32>(0.0, 0.0); }
-        return vec2<f32>(0.0 * m_cos(y), 0.0 * m_sin(y));
-    }
+    let minus_inf = is_inf(x) && negative_bit(x);  // -inf: ±0 with the direction of y (0 for y inf or NaN)
+    if (minus_inf && !is_finite(y)) { return vec2<f32>(0.0, 0.0); }
+    let sc = m_sincos(y);  // (sin y, cos y)
+    if (minus_inf) { return vec2<f32>(0.0 * sc.y, 0.0 * sc.x); }
     let e = m_exp(x);
     if (is_inf(e)) {  // (e^x overflows where cos or sin is small: e^(x - ln 2) twice)
         let h = m_exp(x - LN2);
-        return vec2<f32>(h * m_cos(y) * 2.0, h * m_sin(y) * 2.0);
+        return vec2<f32>(h * sc.y * 2.0, h * sc.x * 2.0);
     }
-    return vec2<f32>(e * m_cos(y), e * m_sin(y));
+    return vec2<f32>(e * sc.y, e * sc.x);
 }
 
 // log|z| + i atan2(im, re): with m, n the larger and smaller |part|, log|z| is log1p((m - 1)(m + 1)
@@ -124,7 +165,7 @@ fn cx_log(z: vec2<f32>) -> vec2<f32> {
         return vec2<f32>(0.5 * m_log1p((m - 1.0) * (m + 1.0) + n * n), angle);
     }
     if (is_zero(m)) { return vec2<f32>(m_log(m), angle); }  // (-inf)
-    let r = n / m;
+    let r = divide_f32(vec4<f32>(n), vec4<f32>(m)).x;  // (m may pass 2^126: see cx_sign)
     return vec2<f32>(m_log(m) + 0.5 * m_log1p(r * r), angle);
 }
 fn log2_c64(a: C4) -> C4 {
@@ -172,16 +213,18 @@ fn cx_sinh(z: vec2<f32>) -> vec2<f32> {
     if (is_finite(x) && is_finite(y)) {
         if (is_zero(y)) { return vec2<f32>(m_sinh(x), y); }
         let a = abs(x);
-        if (a < 9.0) { return vec2<f32>(m_sinh(x) * m_cos(y), m_cosh(x) * m_sin(y)); }
-        let re = half_exp_times(a, m_cos(y));
-        return vec2<f32>(select(re, -re, negative_bit(x)), half_exp_times(a, m_sin(y)));
+        let sc = m_sincos(y);
+        if (a < 9.0) { return vec2<f32>(m_sinh(x) * sc.y, m_cosh(x) * sc.x); }
+        let re = half_exp_times(a, sc.y);
+        return vec2<f32>(select(re, -re, negative_bit(x)), half_exp_times(a, sc.x));
     }
     if (is_zero(x)) { return vec2<f32>(x, nan); }  // (y inf or NaN: ±0 + NaN i)
     if (is_zero(y)) { return vec2<f32>(x, y); }  // (x inf or NaN: x + 0i)
     if (is_finite(x)) { return vec2<f32>(nan, nan); }  // (y inf or NaN)
     if (is_inf(x)) {
         if (!is_finite(y)) { return vec2<f32>(inf_like(x), nan); }  // (±inf + NaN i: the sign unspecified)
-        return vec2<f32>(x * m_cos(y), inf_like(x) * m_sin(y));
+        let sc = m_sincos(y);
+        return vec2<f32>(x * sc.y, inf_like(x) * sc.x);
     }
     return vec2<f32>(nan, nan);  // (x NaN, y nonzero)
 }
@@ -193,16 +236,18 @@ fn cx_cosh(z: vec2<f32>) -> vec2<f32> {
     if (is_finite(x) && is_finite(y)) {
         if (is_zero(y)) { return vec2<f32>(m_cosh(x), select(y, -y, negative_bit(x))); }
         let a = abs(x);
-        if (a < 9.0) { return vec2<f32>(m_cosh(x) * m_cos(y), m_sinh(x) * m_sin(y)); }
-        let im = half_exp_times(a, m_sin(y));
-        return vec2<f32>(half_exp_times(a, m_cos(y)), select(im, -im, negative_bit(x)));
+        let sc = m_sincos(y);
+        if (a < 9.0) { return vec2<f32>(m_cosh(x) * sc.y, m_sinh(x) * sc.x); }
+        let im = half_exp_times(a, sc.x);
+        return vec2<f32>(half_exp_times(a, sc.y), select(im, -im, negative_bit(x)));
     }
     if (is_zero(x)) { return vec2<f32>(nan, 0.0); }  // (y inf or NaN: NaN + 0i, the zero's sign unspecified)
     if (is_zero(y)) { return vec2<f32>(abs(x), 0.0); }  // (x inf or NaN: +inf or NaN, + 0i)
     if (is_finite(x)) { return vec2<f32>(nan, nan); }  // (y inf or NaN)
     if (is_inf(x)) {
         if (!is_finite(y)) { return vec2<f32>(inf_like(x), nan); }  // (+inf + NaN i)
-        return vec2<f32>(inf_like(x) * m_cos(y), x * m_sin(y));
+        let sc = m_sincos(y);
+        return vec2<f32>(inf_like(x) * sc.y, x * sc.x);
     }
     return vec2<f32>(nan, nan);  // (x NaN, y nonzero)
 }
@@ -225,7 +270,8 @@ fn cx_tanh(z: vec2<f32>) -> vec2<f32> {
     if (!is_finite(y)) { return vec2<f32>(select(nan, x, is_zero(x)), nan); }  // (±0 + NaN i for x 0)
     if (abs(x) >= 9.0) {
         let e = m_exp(-abs(x));
-        return vec2<f32>(copy_sign(1.0, x), 4.0 * m_sin(y) * m_cos(y) * e * e);
+        let sc = m_sincos(y);
+        return vec2<f32>(copy_sign(1.0, x), 4.0 * sc.x * sc.y * e * e);
     }
     let t = m_tan(y);
     let beta = 1.0 + t * t;
@@ -250,8 +296,9 @@ fn cx_expm1(z: vec2<f32>) -> vec2<f32> {
         return vec2<f32>(e.x - 1.0, e.y);
     }
     let h = m_sin(0.5 * y);
-    let im = select(m_exp(x) * m_sin(y), y, is_zero(y));
-    return vec2<f32>(m_expm1(x) * m_cos(y) - 2.0 * h * h, im);
+    let sc = m_sincos(y);
+    let im = select(m_exp(x) * sc.x, y, is_zero(y));
+    return vec2<f32>(m_expm1(x) * sc.y - 2.0 * h * h, im);
 }
 
 // log(1 + z): near 0 (|z| < 1/2) its real part log1p(x (2 + x) + y²) / 2 without log|1 + z|'s

@@ -13,13 +13,9 @@
 //   its prefix and writes it (rows of one block run this pass alone).
 // - `scan_serial`: a thread per row, for short rows, for rows side by side in memory (neighbouring
 //   threads read neighbouring addresses), and on CPU adapters (no barriers).
-// `scan_reduce4` and `scan_down4` do the work of `scan_reduce` and `scan_down` where the input and
-// output are 32-bit arrays of one dtype whose rows lie contiguous in whole vec4s (stride 1, every
-// row starting on a multiple of 4 elements, n a multiple of 4, no identity first): they read and
-// write the same addresses as vec4s (`src4`, `dst4`: the same bindings, used by these entries
-// only), and a block never goes through workgroup memory: thread t holds vec4s t and
-// t + WORKGROUP of its block in registers, scans each, and only the threads' two totals are scanned
-// across the workgroup (`scan_pairs`: one barrier a step).
+// shaders/scan4.wgsl, put after this file for 32-bit numbers, adds the same passes on vec4s of rows
+// that lie contiguous in whole vec4s. A complex64 value is a vec2<f32> (re, im), its product
+// `prod_c64` (shaders/reductions.wgsl), with ITEMS halved (a block of them fills workgroup memory).
 // In a block, thread t loads elements t, t + WORKGROUP, ... (neighbouring threads, neighbouring
 // addresses), scans its ITEMS consecutive ones from workgroup memory, and the threads' totals are
 // scanned across the workgroup (log2(WORKGROUP) steps): float32 sums add at most ITEMS + 8 + the
@@ -33,17 +29,14 @@
 @group(0) @binding(0) var<storage, read> src: array<{{in_type}}>;
 @group(0) @binding(1) var<storage, read_write> dst: array<{{out_type}}>;
 @group(0) @binding(2) var<storage, read_write> totals: array<{{out_type}}>;
-@group(0) @binding(0) var<storage, read> src4: array<vec4<{{in_type}}>>;
-@group(0) @binding(1) var<storage, read_write> dst4: array<vec4<{{out_type}}>>;
 @group(0) @binding(3) var<uniform> words: array<vec4<u32>, {{meta_vec4s}}>;
 
-const ITEMS: u32 = 8u;  // elements per thread of a block
+const ITEMS: u32 = {{items}}u;  // elements per thread of a block (scan.py's ITEMS)
 const BLOCK: u32 = WORKGROUP * ITEMS;  // elements per block
 const PADDED: u32 = BLOCK + BLOCK / 32u;  // one spare slot per 32 (no bank conflicts at stride ITEMS)
 
 var<workgroup> tile: array<{{out_type}}, PADDED>;
 var<workgroup> sums: array<{{out_type}}, WORKGROUP>;
-var<workgroup> pairs: array<vec2<{{out_type}}>, 2u * WORKGROUP>;  // (scan_pairs' two halves)
 
 fn word(k: u32) -> u32 {
     return words[k / 4u][k % 4u];
@@ -88,37 +81,6 @@ fn workgroup_total(t: u32, acc: {{out_type}}) -> {{out_type}} {
         workgroupBarrier();
     }
     return sums[0];
-}
-
-fn combine2(a: vec2<{{out_type}}>, b: vec2<{{out_type}}>) -> vec2<{{out_type}}> {
-    return vec2<{{out_type}}>(combine(a.x, b.x), combine(a.y, b.y));
-}
-
-// v's inclusive scan within the vec4 (its last lane, the vec4's total).
-fn scan4(v: vec4<{{out_type}}>) -> vec4<{{out_type}}> {
-    let y = combine(v.x, v.y);
-    let z = combine(y, v.z);
-    return vec4<{{out_type}}>(v.x, y, z, combine(z, v.w));
-}
-
-// The exclusive prefixes of thread t's two values among the workgroup's (each of x and y scanned
-// on its own), and their totals: (prefix, total). Hillis-Steele steps between the two halves of
-// `pairs`, one barrier a step. Called by every thread of the workgroup.
-fn scan_pairs(t: u32, v: vec2<{{out_type}}>) -> array<vec2<{{out_type}}>, 2> {
-    let none = vec2<{{out_type}}>(identity(), identity());
-    pairs[t] = v;
-    workgroupBarrier();
-    var at = 0u;
-    for (var d = 1u; d < WORKGROUP; d = d * 2u) {
-        var x = pairs[at + t];
-        if (t >= d) { x = combine2(pairs[at + t - d], x); }
-        at = WORKGROUP - at;
-        pairs[at + t] = x;
-        workgroupBarrier();
-    }
-    var before = none;
-    if (t > 0u) { before = pairs[at + t - 1u]; }
-    return array<vec2<{{out_type}}>, 2>(before, pairs[at + WORKGROUP - 1u]);
 }
 
 // tile's BLOCK values scanned in place (inclusive), each after `carry`; returns carry combined
@@ -252,52 +214,4 @@ fn scan_down(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id
         let e = t + k * WORKGROUP;
         if (first + e < n) { dst[u32(b.y + (i32(first + e) + incl) * os)] = tile[slot(e)]; }
     }
-}
-
-@compute @workgroup_size(WORKGROUP)
-fn scan_reduce4(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>,
-                @builtin(num_workgroups) groups: vec3<u32>) {
-    let g = wid.x + wid.y * groups.x;
-    let nb = word(6u);
-    if (g >= word(0u) * nb) { return; }
-    let b = row_bases(g / nb);
-    let first = (g % nb) * BLOCK;
-    let n = word(1u);
-    let t = lid.x;
-    var acc = identity();
-    for (var k = 0u; k < ITEMS / 4u; k = k + 1u) {
-        let e = first + 4u * (t + k * WORKGROUP);
-        if (e < n) {
-            let v = vec4<{{out_type}}>(src4[(u32(b.x) + e) / 4u]);
-            acc = combine(acc, combine(combine(v.x, v.y), combine(v.z, v.w)));
-        }
-    }
-    let total = workgroup_total(t, acc);
-    if (t == 0u) { totals[g] = total; }
-}
-
-@compute @workgroup_size(WORKGROUP)
-fn scan_down4(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>,
-              @builtin(num_workgroups) groups: vec3<u32>) {
-    let g = wid.x + wid.y * groups.x;
-    let nb = word(6u);
-    if (g >= word(0u) * nb) { return; }
-    let b = row_bases(g / nb);
-    let first = (g % nb) * BLOCK;
-    let n = word(1u);
-    let t = lid.x;
-    let ea = first + 4u * t;  // (the first elements of its two vec4s)
-    let eb = ea + 4u * WORKGROUP;
-    let none = vec4<{{out_type}}>(identity());
-    var a = none;
-    var c = none;
-    if (ea < n) { a = scan4(vec4<{{out_type}}>(src4[(u32(b.x) + ea) / 4u])); }
-    if (eb < n) { c = scan4(vec4<{{out_type}}>(src4[(u32(b.x) + eb) / 4u])); }
-    var carry = identity();
-    if (nb > 1u) { carry = totals[word(0u) * nb + g]; }  // (its exclusive prefix: scan_carry)
-    let s = scan_pairs(t, vec2<{{out_type}}>(a.w, c.w));
-    let pa = combine(carry, s[0].x);
-    let pc = combine(combine(carry, s[1].x), s[0].y);
-    if (ea < n) { dst4[(u32(b.y) + ea) / 4u] = vec4<{{out_type}}>(combine(pa, a.x), combine(pa, a.y), combine(pa, a.z), combine(pa, a.w)); }
-    if (eb < n) { dst4[(u32(b.y) + eb) / 4u] = vec4<{{out_type}}>(combine(pc, c.x), combine(pc, c.y), combine(pc, c.z), combine(pc, c.w)); }
 }

@@ -328,9 +328,94 @@ fn m_log1p(x: f32) -> f32 {
     return select(r, v, usual);
 }
 
+// a * b as 64 bits (lo, hi), from 16-bit halves (WGSL has no widening multiply)
+fn mul_wide(a: u32, b: u32) -> vec2<u32> {
+    let a0 = a & 0xffffu;
+    let a1 = a >> 16u;
+    let b0 = b & 0xffffu;
+    let b1 = b >> 16u;
+    let p01 = a0 * b1;
+    let p10 = a1 * b0;
+    let mid = ((a0 * b0) >> 16u) + (p01 & 0xffffu) + (p10 & 0xffffu);
+    return vec2<u32>(((a0 * b0) & 0xffffu) | (mid << 16u), a1 * b1 + (p01 >> 16u) + (p10 >> 16u) + (mid >> 16u));
+}
+// limbs[k] of five limbs (0 past them), by selects: a dynamically indexed array would live in
+// memory, and make every kernel that calls a sine keep a stack for it
+fn limb(l0: u32, l1: u32, l2: u32, l3: u32, l4: u32, k: u32) -> u32 {
+    return select(select(select(select(select(0u, l4, k == 4u), l3, k == 3u), l2, k == 2u), l1, k == 1u), l0, k == 0u);
+}
+// Bits [at, at + 32) of the number whose 32-bit limbs are l0 (least significant) to l4, at < 160
+fn bits32(l0: u32, l1: u32, l2: u32, l3: u32, l4: u32, at: u32) -> u32 {
+    let k = at >> 5u;
+    let sh = at & 31u;
+    let low = limb(l0, l1, l2, l3, l4, k);
+    return select((low >> sh) | (limb(l0, l1, l2, l3, l4, k + 1u) << (32u - sh)), low, sh == 0u);
+}
+// 2/π's bits [32 i, 32 i + 32) after the binary point (2/π = 0.a2f9836e4e44... in hexadecimal), i < 7
+fn two_over_pi(i: u32) -> u32 {
+    return select(select(select(select(select(select(0xfe5163abu, 0x3c439041u, i == 5u), 0xdb629599u, i == 4u),
+        0xf534ddc0u, i == 3u), 0xfc2757d1u, i == 2u), 0x4e441529u, i == 1u), 0xa2f9836eu, i == 0u);
+}
+// x = k π/2 + r for |x| >= 2^16, exactly (Payne and Hanek): x = m 2^e (m of 24 bits) times 2/π's
+// bits from where they reach below 2^2 (four 32-bit words of them, 24 + 128 bits of product), the
+// product's two bits above its binary point k mod 4, the 64 below it r / (π/2), rounded to float32
+// within an ulp: (r, k mod 4)
+fn trig_reduce_big(x: f32) -> vec2<f32> {
+    let u = bitcast<u32>(abs(x));
+    let e = i32(u >> 23u) - 150;
+    let m = (u & 0x7fffffu) | 0x800000u;
+    let i0 = u32(max(0, (e - 2) / 32));  // (the first word whose product reaches below 2^2)
+    let p3 = mul_wide(m, two_over_pi(i0 + 3u));
+    let p2 = mul_wide(m, two_over_pi(i0 + 2u));
+    let p1 = mul_wide(m, two_over_pi(i0 + 1u));
+    let p0 = mul_wide(m, two_over_pi(i0));
+    let s1 = p3.y + p2.x;
+    let c1 = select(0u, 1u, s1 < p3.y);
+    let t2 = p2.y + p1.x;
+    let s2 = t2 + c1;
+    let c2 = select(0u, 1u, t2 < p2.y) + select(0u, 1u, s2 < t2);
+    let t3 = p1.y + p0.x;
+    let s3 = t3 + c2;
+    let c3 = select(0u, 1u, t3 < p1.y) + select(0u, 1u, s3 < t3);
+    let s4 = p0.y + c3;
+    let b = u32(128 + 32 * i32(i0) - e);  // (the binary point's bit in the product)
+    var q = bits32(p3.x, s1, s2, s3, s4, b) & 3u;
+    var hi = bits32(p3.x, s1, s2, s3, s4, b - 32u);
+    var lo = bits32(p3.x, s1, s2, s3, s4, b - 64u);
+    let upper = hi >= 0x80000000u;  // (a fraction past 1/2: r < 0, k one more)
+    if (upper) {
+        lo = ~lo + 1u;
+        hi = ~hi + select(0u, 1u, lo == 0u);
+        q = q + 1u;
+    }
+    var drop = 32;
+    if (hi == 0u) {
+        hi = lo;
+        lo = 0u;
+        drop = 64;
+    }
+    let lz = countLeadingZeros(hi);
+    if (lz > 0u) {
+        hi = (hi << lz) | (lo >> (32u - lz));
+        lo = lo << lz;
+    }
+    let scale = -drop - i32(lz);
+    let fh = ldexp(f32(hi & 0xffffff00u), scale);
+    let fl = ldexp(f32(hi & 0xffu) + f32(lo) * 2.3283064365386963e-10, scale);
+    var r = fh * 1.5707963705062866 + (fh * -4.371138828673793e-08 + fl * 1.5707963705062866);
+    r = select(r, -r, upper);
+    if (x < 0.0) {
+        r = -r;
+        q = 4u - q;
+    }
+    return vec2<f32>(r, f32(q & 3u));
+}
+
 // x = k π/2 + r, |r| about π/4 at most: Cody-Waite with π/2 in five parts (64 bits), the first
-// four short enough that k times each is exact for |k| < 2^16 (|x| < 1e5): (r, k)
+// four short enough that k times each is exact for |k| < 2^16 (|x| < 1e5): (r, k); past 2^16
+// Payne and Hanek's reduction (`trig_reduce_big`: r, and k mod 4)
 fn trig_reduce(x: f32) -> vec2<f32> {
+    if (abs(x) >= 65536.0) { return trig_reduce_big(x); }
     let k = round(x * 0.6366197466850281);
     let r = ((((x - k * 1.5703125) - k * 0.000484466552734375) - k * -6.407499313354492e-07)
         - k * 9.89530235528946e-10) - k * 2.5633440682570896e-12;
@@ -360,6 +445,18 @@ fn m_cos(x: f32) -> f32 {
     let q = i32(rk.y) & 3;
     let v = select(cos_poly(rk.x), sin_poly(rk.x), (q & 1) == 1);
     return select(v, -v, q == 1 || q == 2);
+}
+// (sin x, cos x) from one reduction and one of each polynomial: m_sin's and m_cos's values
+fn m_sincos(x: f32) -> vec2<f32> {
+    if (!is_finite(x)) { return vec2<f32>(nan_like(x)); }
+    let rk = trig_reduce(x);
+    let q = i32(rk.y) & 3;
+    let s = sin_poly(rk.x);
+    let c = cos_poly(rk.x);
+    let odd = (q & 1) == 1;
+    let sv = select(s, c, odd);
+    let cv = select(c, s, odd);
+    return vec2<f32>(select(select(sv, -sv, q >= 2), x, abs(x) < 0.00024414062), select(cv, -cv, q == 1 || q == 2));
 }
 fn m_tan(x: f32) -> f32 {
     if (!is_finite(x)) { return nan_like(x); }

@@ -378,17 +378,13 @@ async def ufunc_async(u: Ufunc, args: tuple[Any, ...], backend: str = "auto") ->
             shape = broadcast_shapes(*shapes) if len(shapes) > 1 else shapes[0]
         except ValueError as exc:
             raise ValueError(f"{u.name}: {exc}") from None
-        host_only = compute.kind == "c" and u.complex == "numpy"
-        if host_only and backend == "gpu":
-            raise TypeError(f"{u.name}: complex64 inputs have no GPU kernel (backend='auto' or 'numpy' "
-                            f"computes them with NumPy)")
     except (ValueError, TypeError, OverflowError) as exc:
         mark_argument_error(exc)
         raise
     keep = any(isinstance(x, GpuArray) for x in xs)
     await RUNTIME.init_async()
     device = RUNTIME.device
-    unfit: Exception | None = TypeError(f"complex64 {u.name} has no GPU kernel") if host_only else None
+    unfit: Exception | None = None
     if (device is not None and backend != "numpy" and not keep and shape and unfit is None
             and any(storage_bytes(x.shape, x.dtype) > device.max_binding for x in arrays)):
         unfit = _row_too_big(u, shape, device.max_binding) if backend == "auto" else None
@@ -500,9 +496,6 @@ async def reduce_async(
             x = as_array(x, "x")
         if x.dtype.kind == "c" and not r.complex:
             raise TypeError(f"{r.name}: complex inputs are not supported (it takes real numbers)")
-        if x.dtype.kind == "c" and r.complex == "numpy" and backend == "gpu":
-            raise TypeError(f"{r.name}: complex64 inputs have no GPU kernel (backend='auto' or 'numpy' "
-                            f"computes them with NumPy)")
         if x.dtype.kind == "c" and r.complex == "bool":  # (all, any: of the values' truth)
             x = await x.astype_async(BOOL) if isinstance(x, GpuArray) else x.astype(BOOL)
         if r.arg and axis is not None:
@@ -530,7 +523,6 @@ async def reduce_async(
         mark_argument_error(exc)
         raise
     pairs = x.dtype.kind == "c" and r.complex == "pairs"  # (sum, mean: of the real and imaginary parts)
-    unfit = TypeError(f"complex64 {r.name} has no GPU kernel") if x.dtype.kind == "c" and not pairs else None
     scalar = not kept and not keepdims  # (a 0-D result: a GpuArray on the GPU, else a NumPy scalar)
     keep = isinstance(x, GpuArray)
     await RUNTIME.init_async()
@@ -541,7 +533,7 @@ async def reduce_async(
     on_gpu = [isinstance(x, GpuArray) and x.device == "webgpu"]
     cost = reduction_cost(r, kept)
     use_gpu, why, choice = _placement(
-        r.name, backend, [tuple(x.shape)], on_gpu, keep, cost, x.size == 0 or not math.prod((*kept, 1)), unfit
+        r.name, backend, [tuple(x.shape)], on_gpu, keep, cost, x.size == 0 or not math.prod((*kept, 1))
     )
     shaped = full if keepdims else kept
 

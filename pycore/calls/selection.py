@@ -443,7 +443,7 @@ async def _cumulative_async(op: str, x: Any, axis: Any, dtype: Any, include_init
         raise TypeError(f"{fn}: dtype {found} does not hold the sums of {x.dtype} values")
     if on_gpu([x]) and 0 not in shape and found.kind == "c" and op == "sum":  # (the pairs' sums)
         return complex_view(await _cumulative_async(op, await _pairs_async(x), a, np.float32, incl))
-    if on_gpu([x]) and 0 not in shape and found.kind != "c":
+    if on_gpu([x]) and 0 not in shape:  # (complex64: a product of vec2s; anything else in 32 bits)
         x = await widened_async(x)  # (scanned in 32 bits; a packed result is packed after)
         return await narrowed_async(await _planned_async(
             fn,

@@ -230,9 +230,9 @@ def _inlined(device: Device, plan: Plan, j: int, producer: Expr, first: list[int
         if len(new.calls) > FUSED_CALLS or len(new.arrays) > f.max_storage - 1:
             return None  # (the output is a storage binding too)
         return planned(("fused", new.key(), f), lambda: plan_expr(new, f)), order
-    if any(o.dtype.kind == "c" for o in producer.operands):
-        return None  # (a reduction's and a product's loads read 32-bit elements: complex64 stays out)
     reading = plan.reduce
+    if reading is None or reading.src.kind == "c" or any(o.dtype.kind == "c" for o in producer.operands):
+        return None  # (a reduction's and a product's loads read 32-bit elements: complex64 stays out)
     prologue = reading.prologue
     n_arr = 1 if prologue is None else len(prologue.arrays)
     if j >= n_arr:  # (a centered reduction's centers)

@@ -15,6 +15,14 @@ squared deviations from it (`center`), which is stable where the textbook one-pa
 >>> p = plan_reduction(Combine("sum", f32, 0.0), Layout.contiguous((4096, 256)), (0,), f32, Facts())
 >>> [(s.kernel.name, s.grid) for s in p.steps]
 [('reduce:sum:f32/8[1|1]:16x16:f32', (128, 1, 1)), ('reduce:sum:f32/8[1|1]:16x16:f32', (16, 1, 1))]
+
+complex64 products keep a complex accumulator (a vec2<f32>, `prod_c64`); complex sums reduce the
+float32 pairs of the values (the caller's view):
+
+>>> c64 = np.dtype("complex64")
+>>> p = plan_reduction(Combine("prod", c64, 1), Layout.contiguous((8, 5000)), (1,), c64, Facts())
+>>> [(s.kernel.name, s.grid) for s in p.steps], p.scratch
+([('reduce:prod:c64[1|1]:1x256:c64', (72, 1, 1)), ('reduce:prod:c64[1|1]:8x32:c64', (1, 1, 1))], (576,))
 """
 
 from __future__ import annotations
@@ -48,6 +56,7 @@ from pycore.kernels.wgsl import used_only, wgsl_functions, wgsl_template, wgsl_t
 
 F32 = np.dtype(np.float32)
 BOOL = np.dtype(np.bool_)
+C64 = np.dtype(np.complex64)
 GPU_GROUPS = 4096  # workgroups a reduction aims to keep busy on a GPU (split when fewer)
 CPU_GROUPS = 256  # ... on a CPU adapter
 # ... an arg reduction (its partials cost a (value, index) pass; an H200 ran argmax over both axes
@@ -78,7 +87,7 @@ class Combine:
     """A reduction's declaration for the generator."""
 
     function: str  # `<function>_<type>` in shaders/reductions.wgsl
-    acc: np.dtype  # the accumulator's dtype (inputs are converted to it)
+    acc: np.dtype  # the accumulator's dtype (inputs are converted to it; complex64: prod of complex64)
     identity: float | int | bool  # combine(identity, x) == x
     arg: bool = False  # argmax/argmin: the result is the index (int32)
     finish: str = ""  # "" | "scale" (mean, var) | "sqrt" (std: square root of the scaled total)
@@ -105,11 +114,13 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
     a 16-bit input whose reduced elements are read a word at a time, two neighbouring outputs' each
     (`_column_words`): a thread computes both, its accumulator a vec2, and writes two outputs.
     `flagged`: a max or min that keeps NaN in a flag (`_nan_flagged`)."""
-    acc_t = wgsl_type(c.acc)
-    fn = f"{c.function}_{'u32' if c.acc == BOOL else acc_t}"
+    pair = c.acc == C64  # (a complex64 product: each value a vec2 (re, im), written as two float32s)
+    acc_t = "vec2<f32>" if pair else wgsl_type(c.acc)
+    fn = f"{c.function}_{'u32' if c.acc == BOOL else 'c64' if pair else acc_t}"
     one_fn, one_t = fn, acc_t
     if columns:  # (each function applied to both lanes)
         acc_t, fn = f"vec2<{acc_t}>", f"{fn}_2"
+    out_t = "f32" if np.dtype(out) == C64 else wgsl_type(np.dtype(out))
     src_dt = np.dtype(src)
     center = "@group(0) @binding(3) var<storage, read> center: array<f32>;" if c.centered else ""
     if c.pairs:
@@ -153,7 +164,7 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
                 f"        comp = select({zero}, (tk - v) - yk, {finite}(tk));\n        v = tk;"
             )
         merge = f"    return vec2<u32>(bitcast<u32>({fn}(v, w)), 0u);"
-        if columns:
+        if columns or pair:
             merge = f"    return bitcast<vec2<u32>>({fn}(v, w));"
         finish = {
             "": "total",
@@ -211,7 +222,7 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
                  "            if (is_nan(x)) { v = x; vi = r; break; }",
                  "        }", "    }"]
     store = f"out[segment * n_out + o] = {finish};"
-    if columns:  # (outputs 2o and 2o + 1 of the 2 n_out)
+    if columns or pair:  # (outputs 2o and 2o + 1 of the 2 n_out; a complex output's two parts)
         at = "segment * 2u * n_out + 2u * o"
         store = (f"out[{at}] = {finish.replace('total', 'total.x')};\n"
                  f"        out[{at} + 1u] = {finish.replace('total', 'total.y')};")
@@ -220,7 +231,7 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
         f"reduce:{c.function}{'~' if c.centered else ''}{'+i' if c.pairs else ''}{'>i' if emit_pairs else ''}"
         f"{c.finish and ':' + c.finish}:{shown}{'/words' if words else ''}{'/columns' if columns else ''}"
         f"{f'/{lanes}' if lanes != 4 else ''}{'/nan-flag' if flagged else ''}"
-        f"[{kept_rank}|{red_rank}]:{ox}x{ry}:{wgsl_type(np.dtype(out))}"
+        f"[{kept_rank}|{red_rank}]:{ox}x{ry}:{'c64' if pair else out_t}"
     )
     if c.acc == BOOL:
         name += ":bool"
@@ -229,7 +240,7 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
         filled = (
             wgsl_template("reduction")
             .replace("{{inputs}}", "\n".join(inputs))
-            .replace("{{out_type}}", wgsl_type(np.dtype(out)))
+            .replace("{{out_type}}", out_t)
             .replace("{{acc_type}}", acc_t)
             .replace("{{meta_vec4s}}", str(-(-n_words // 4)))
             .replace("{{center_binding}}", center)
@@ -237,9 +248,9 @@ def _kernel(c: Combine, src: str, out: str, kept_rank: int, red_rank: int, ox: i
             .replace("{{ry}}", str(ry))
             .replace("{{threads}}", str(ox * ry))
             .replace("{{merge}}", merge)
-            .replace("{{merged}}", "m" if columns else "m.x")
+            .replace("{{merged}}", "m" if columns or pair else "m.x")
             .replace("{{identity}}", f"{acc_t}(bitcast<{one_t}>(word(5u)))" if columns
-                     else f"bitcast<{acc_t}>(word(5u))")
+                     else "vec2<f32>(bitcast<f32>(word(5u)), 0.0)" if pair else f"bitcast<{acc_t}>(word(5u))")
             .replace("{{kept}}", "\n".join(kept))
             .replace("{{value}}", "\n".join(value))
             .replace("{{index}}", "\n".join(index))
@@ -318,7 +329,7 @@ def _one_input(c: Combine, src_dt: np.dtype, kept_rank: int, red_rank: int, word
             *walk_lines("ko", "oc", kept_rank, kept_at, [("base", kept_at + kept_rank)])]
     reduced = ["    var off = base;", *walk_lines("rr", "r", red_rank, red_at, [("off", red_at + red_rank)])]
     loaded = load_packed("src", "u32(off)", src_dt) if packed(src_dt) else "src[u32(off)]"
-    value = convert_scalar(loaded, src_dt, c.acc)
+    value = loaded if src_dt == C64 else convert_scalar(loaded, src_dt, c.acc)
     if words:  # both halves of the word, combined (a sum of squared deviations: both squares)
         fn = f"{c.function}_{'u32' if c.acc == BOOL else wgsl_type(c.acc)}"
         reduced.append("    let w = src[u32(off)];")
@@ -344,12 +355,12 @@ def _one_input(c: Combine, src_dt: np.dtype, kept_rank: int, red_rank: int, word
         reduced += [f"    let x = {value};", "    *seen = max(*seen, bitcast<u32>(x) & 0x7fffffffu);"]
         value = "x"
     reduced.append(f"    return {value};")
-    acc_t = wgsl_type(c.acc)
+    acc_t = "vec2<f32>" if c.acc == C64 else wgsl_type(c.acc)
     flag = ", seen: ptr<function, u32>" if flagged else ""
     fn_lines = [f"fn value(r: u32, base: i32, oc: u32{flag}) -> {acc_t} {{", *reduced, "}"]
-    stored = "u32" if packed(src_dt) else wgsl_type(src_dt)
+    stored = "u32" if packed(src_dt) else "vec2<f32>" if src_dt == C64 else wgsl_type(src_dt)
     inputs = [f"@group(0) @binding(0) var<storage, read> src: array<{stored}>;"]
-    shown = src_dt.name if packed(src_dt) else wgsl_type(src_dt)
+    shown = src_dt.name if packed(src_dt) else "c64" if src_dt == C64 else wgsl_type(src_dt)
     return inputs, kept, fn_lines, _loads(lanes, flagged), n_words, shown
 
 
@@ -525,6 +536,9 @@ def plan_reduction(
     >>> p.steps[0].kernel.name
     'reduce:sum:multiply_f32(x0:f32[a],x0:f32[a])[1|1]:8x32:f32'
     """
+    if c.acc == C64 and (c.function != "prod" or src != C64 or prologue is not None):
+        raise ValueError(f"{name}: a complex64 accumulator takes the product of complex64 elements only "
+                         f"(sums reduce their float32 pairs)")
     reading = Reading(c, layout, axes, src, out, name, count, prologue)
     out = out or (np.dtype(np.int32) if c.arg else c.acc)
     as_words = _in_words(c, layout, axes, src) if prologue is None else None
@@ -579,7 +593,7 @@ def plan_reduction(
                      pairs_out, as_words is not None,
                      None if prologue is None else (prologue.program, prologue.specs), lanes,
                      columns is not None, flagged)
-    identity = word_of(c.identity, c.acc)
+    identity = word_of(c.identity, F32 if c.acc == C64 else c.acc)  # (a complex identity's real part)
     words = [n_out, n_red, seg_len, blocks, i32_word(layout.offset), identity, scale]
     if prologue is None:
         words += [*k_dims, *[i32_word(s) for s in k_each[0]], *r_dims, *[i32_word(s) for s in r_each[0]]]
@@ -598,7 +612,7 @@ def plan_reduction(
     steps.append(Step(kernel, slots, tuple(words), grid_for(blocks * segments, facts.max_groups)))
     scratch = []
     if split:  # partials (segments, n_kept), C order (and their indices): combine over axis 0
-        scratch += [4 * segments * n_kept] * (2 if pairs_out else 1)
+        scratch += [(8 if c.acc == C64 else 4) * segments * n_kept] * (2 if pairs_out else 1)
         rest = plan_reduction(
             Combine(c.function, c.acc, c.identity, c.arg, c.finish, False, c.correction, pairs=c.arg),
             Layout.contiguous((segments, n_kept)),

@@ -11,7 +11,9 @@ prefix (`scan_down`). Each element is read twice and written once (a copy reads 
 it once). Rows of one block run `scan_down` alone; short rows, rows lying side by side in memory
 and CPU adapters' rows run a thread per row (`scan_serial`). Where the input and output are
 32-bit arrays of one dtype with contiguous rows in whole vec4s (`in_vec4s`), the block passes
-read and write vec4s and keep a block in registers (`scan_reduce4`, `scan_down4`).
+read and write vec4s and keep a block in registers (`scan_reduce4`, `scan_down4`: shaders/scan4.wgsl).
+complex64 values scan as products only (a vec2<f32> each, `prod_c64`: cumulative sums take their
+float32 pairs), in blocks of half as many elements (`block_of`).
 
 >>> from pycore.array.layout import Layout
 >>> f32 = np.dtype("float32")
@@ -21,6 +23,10 @@ read and write vec4s and keep a block in registers (`scan_reduce4`, `scan_down4`
 >>> p = plan_scan("prod", Layout.contiguous((4096, 5)), 1, f32, f32, True, Facts())
 >>> [s.kernel.entry for s in p.steps], p.outputs[0].shape
 (['scan_serial'], (4096, 6))
+>>> c64 = np.dtype("complex64")
+>>> p = plan_scan("prod", Layout.contiguous((3, 5000)), 1, c64, c64, False, Facts())
+>>> [(s.kernel.entry, s.grid) for s in p.steps], p.scratch
+([('scan_reduce', (15, 1, 1)), ('scan_carry', (3, 1, 1)), ('scan_down', (15, 1, 1))], (240,))
 """
 
 from __future__ import annotations
@@ -44,12 +50,23 @@ from pycore.kernels.plan import (
     walk_lines,
     wgsl_type,
 )
-from pycore.kernels.wgsl import wgsl_constant, wgsl_template
+from pycore.kernels.wgsl import used_only, wgsl_constant, wgsl_template, wgsl_typed
 
 WORKGROUP = wgsl_constant("WORKGROUP")
-ITEMS = wgsl_constant("ITEMS", "scan")
-BLOCK = WORKGROUP * ITEMS  # elements per block (scan.wgsl's BLOCK)
+ITEMS = 8  # elements a thread scans in a block (scan.wgsl's ITEMS) of 32-bit values
+PAIR_ITEMS = 4  # ... of complex64 values (8 would take 18.5 KiB of workgroup memory: WebGPU promises 16)
+BLOCK = WORKGROUP * ITEMS  # elements per block (scan.wgsl's BLOCK) of 32-bit values
+C64 = np.dtype(np.complex64)
 OPS = {"sum": ("a + b", 0), "prod": ("a * b", 1)}  # (combine, identity)
+
+
+def block_of(dtype: np.dtype) -> int:
+    """The elements of one block of values of `dtype` (the output's).
+
+    >>> block_of(np.dtype("float32")), block_of(np.dtype("complex64"))
+    (2048, 1024)
+    """
+    return WORKGROUP * (PAIR_ITEMS if dtype == C64 else ITEMS)
 SERIAL_N = 32  # rows this short run a thread each
 SIDE_ROWS = 2048  # as do this many rows or more lying side by side (the axis' stride is not 1)
 CPU_ROWS = 64  # and on CPU adapters, this many rows or more (every barrier costs a context switch)
@@ -59,25 +76,32 @@ META = 8  # words before the other axes' shape
 @cache
 def _kernel(op: str, src: str, out: str, rank: int, entry: str) -> Kernel:
     out_dt = np.dtype(out)
-    t = wgsl_type(out_dt)
-    combine, identity = OPS[op]
+    pair = out_dt == C64  # (a complex64 product: values are vec2<f32>, combined by prod_c64)
+    t = "vec2<f32>" if pair else wgsl_type(out_dt)
+    combine, one = OPS[op]
+    identity = "1.0, 0.0" if pair else str(one)
+    if pair:
+        combine = "prod_c64(a, b)"
     kept = walk_lines("r", "row", rank, META, [("ib", META + rank), ("ob", META + 2 * rank)])
     n_words = META + 3 * rank
 
     def source() -> str:
+        template = wgsl_template("scan") + ("" if pair else "\n" + wgsl_template("scan4"))
         filled = (
-            wgsl_template("scan")
-            .replace("{{in_type}}", wgsl_type(np.dtype(src)))
+            template
+            .replace("{{in_type}}", t if pair else wgsl_type(np.dtype(src)))
             .replace("{{out_type}}", t)
+            .replace("{{items}}", str(PAIR_ITEMS if pair else ITEMS))
             .replace("{{meta_vec4s}}", str(-(-n_words // 4)))
             .replace("{{combine}}", combine)
             .replace("{{identity}}", f"{t}({identity})")
-            .replace("{{load}}", convert_scalar("src[u32(k)]", np.dtype(src), out_dt))
+            .replace("{{load}}", "src[u32(k)]" if pair
+                     else convert_scalar("src[u32(k)]", np.dtype(src), out_dt))
             .replace("{{kept}}", "\n".join(kept))
         )
-        return wgsl_template("common") + "\n" + filled
+        return used_only("\n".join([wgsl_template("common"), wgsl_typed("reductions"), filled]))
 
-    name = f"scan:{op}({src})->{t}[{rank}]"
+    name = f"scan:{op}({src})->{'c64' if pair else t}[{rank}]"
     return Kernel(name, entry, ("read", "write", "write", "uniform"), source)
 
 
@@ -133,13 +157,17 @@ def plan_scan(
     past one binding."""
     if op not in OPS:
         raise ValueError(f"scan: unknown op {op!r}; the ops are {', '.join(OPS)}")
+    if (src == C64 or dtype == C64) and (op, src, dtype) != ("prod", C64, C64):
+        raise ValueError("scan: complex64 values scan as a product of complex64 (sums scan float32 pairs)")
+    size = dtype.itemsize if dtype == C64 else 4
+    block = block_of(dtype)
     shape = layout.shape
     n = shape[axis]
     rows = math.prod(shape) // n if n else 0
     if rows == 0:
         raise ValueError(f"scan: nothing to scan in shape {tuple(shape)} along axis {axis}")
     out_shape = tuple(m + include_initial if d == axis else m for d, m in enumerate(shape))
-    for what, nbytes in (("an output", 4 * math.prod(out_shape)), ("an input", 4 * layout.span()[1])):
+    for what, nbytes in (("an output", size * math.prod(out_shape)), ("an input", size * layout.span()[1])):
         if nbytes > facts.max_binding:
             raise ValueError(
                 f"{what} of shape {tuple(shape)} needs {nbytes:,} bytes in one GPU binding, over "
@@ -155,8 +183,8 @@ def plan_scan(
         dims, in_st, out_st = (), (), ()
     stride = layout.strides[axis]
     chosen = uses_serial(facts, rows, n, stride) if serial is None else serial
-    blocks = 1 if chosen else -(-n // BLOCK)
-    chunks = -(-blocks // BLOCK)  # (of block totals, a workgroup each in scan_carry)
+    blocks = 1 if chosen else -(-n // block)
+    chunks = -(-blocks // block)  # (of block totals, a workgroup each in scan_carry)
     words = tuple(
         i32_word(w)
         for w in (
@@ -192,8 +220,8 @@ def plan_scan(
             step("scan_carry", rows * chunks),
             step("scan_down" + v4, rows * blocks),
         ]
-    scratch = 8 * rows * blocks if blocks > 1 else 4  # (the block totals, then their prefixes)
+    scratch = 2 * size * rows * blocks if blocks > 1 else 4  # (the block totals, then their prefixes)
     return Plan(tuple(steps), (Output(out_shape, dtype),), (scratch,))
 
 
-__all__ = ["BLOCK", "OPS", "in_vec4s", "plan_scan", "uses_serial"]
+__all__ = ["BLOCK", "OPS", "block_of", "in_vec4s", "plan_scan", "uses_serial"]

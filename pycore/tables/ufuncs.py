@@ -13,10 +13,9 @@ only). "gives": "same" (the promoted dtype), "bool", or for reductions a fixed d
 counts as int32). The packed dtypes (int8, int16, uint8, uint16, float16) are computed in their
 32-bit form (`dtypes.wide`) on both backends and rounded once to the result's dtype.
 
-complex64 ("complex"): "gpu" where the op has a `<name>_c64` function (shaders/complex.wgsl),
-"numpy" where the standard defines the op for complex numbers and pycore computes it with NumPy
-(complex64 in, complex64 out; `backend="gpu"` refuses it), "" where the op takes real numbers only
-(complex inputs raise TypeError, as the standard says). abs gives float32.
+complex64 ("complex"): "gpu" where the op has a `<name>_c64` function (shaders/complex.wgsl), ""
+where the op takes real numbers only (complex inputs raise TypeError, as the standard says). abs
+gives float32.
 
 Accuracy: `ulps` is the largest error of a float result on the GPU, in float32 units in the last
 place against the exact value (0: exact, as NumPy's float32), or `atol` absolutely where that is
@@ -49,7 +48,7 @@ class Ufunc:
     aliases: tuple[str, ...] = ()  # older names that call this op
     ulps: float = 0.0  # the GPU's largest error of a float result, in float32 ULPs (0: exact)
     atol: float = 0.0  # or this absolute error, where the result nears a zero that cancellation makes
-    complex: str = ""  # complex64 inputs: "gpu" | "numpy" | "" (real numbers only: TypeError)
+    complex: str = ""  # complex64 inputs: "gpu" | "" (real numbers only: TypeError)
 
     @property
     def kind(self) -> str:  # (the cost model's rate class)
@@ -247,7 +246,27 @@ def _tan(x: np.ndarray) -> np.ndarray:
 
 
 def _power(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    return np.power(x, y) if np.result_type(x, y).kind in "fc" else _int_power(x, y)
+    kind = np.result_type(x, y).kind
+    if kind == "c":
+        return _complex_power(x, y)
+    return np.power(x, y) if kind == "f" else _int_power(x, y)
+
+
+def _complex_power(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Complex x ** y as the GPU's: NumPy's, with a base of 0 giving 0 where Re y > 0 (exp(y log 0),
+    the standard's rule) and NaN + NaN i for any other y but 0 (NumPy's own power gives NaN for
+    every complex y; builds that call C's cpowf give the standard's values).
+
+    >>> _complex_power(np.zeros(3, np.complex64), np.array([2, 1 + 1j, -1], np.complex64)).tolist()
+    [0j, 0j, (nan+nanj)]
+    """
+    with np.errstate(all="ignore"):
+        out = np.asarray(np.power(x, y))
+    zero = (np.asarray(x) == 0) & (np.asarray(y) != 0)
+    if not zero.any():
+        return out
+    at_zero = np.where(np.asarray(y).real > 0, 0, complex(np.nan, np.nan))
+    return np.where(zero, at_zero, out).astype(out.dtype)
 
 
 UFUNCS: dict[str, Ufunc] = {
@@ -430,7 +449,10 @@ UFUNCS: dict[str, Ufunc] = {
             _power,
             "x1 ** x2: floats as C's pow (pow(x, ±0) and pow(1, y) are 1, a negative base with a non-"
             'integer exponent gives NaN); integers by repeated multiplication, wrapping, where a '
-            'negative exponent gives the integer part of 1 / x1 ** -x2 (NumPy raises ValueError there).',
+            'negative exponent gives the integer part of 1 / x1 ** -x2 (NumPy raises ValueError there); '
+            "complex64 as NumPy's: a real integer exponent under 100 by repeated squaring, others as "
+            'exp(x2 * log(x1)) in float32, whose error grows with |x2 log x1| (0 ** x2 is 0 where '
+            'Re x2 > 0, else NaN parts).',
             'pycore.pow_async([2, 3, 4], 2)',
             'array([ 4,  9, 16], dtype=int32)',
             ulps=3,
@@ -663,8 +685,8 @@ UFUNCS: dict[str, Ufunc] = {
             'float',
             'same',
             np.sin,
-            'The sine (radians): argument reduction accurate for |x| < 1e5; beyond that the error grows'
-            ' with |x|.',
+            'The sine (radians), for every float32 x: its reduction by multiples of π/2 is exact (Payne '
+            "and Hanek's past 2^16).",
             'pycore.sin_async([0.0, 1.5707964, 3.0])',
             'array([0.     , 1.     , 0.14112], dtype=float32)',
             ulps=3,
@@ -904,14 +926,14 @@ class Reduction:
     empty_ok: bool = True  # NumPy gives a value for an empty reduction (False: ValueError)
     flops: float = 1.0
     kind: str = "reduce"
-    complex: str = ""  # complex64 inputs: "pairs" (the float32 pairs reduce: sum, mean), "numpy"
-    # (prod), "bool" (all, any: nonzero is True), "" (real numbers only: TypeError)
+    complex: str = ""  # complex64 inputs: "pairs" (the float32 pairs reduce: sum, mean), "gpu" (a
+    # complex64 accumulator: prod), "bool" (all, any: nonzero is True), "" (real numbers only: TypeError)
 
     def acc_dtype(self, dtype: np.dtype) -> np.dtype:
         """The accumulator's dtype for inputs of `dtype` (a 32-bit one: packed dtypes widen; the
-        float32 pairs of a complex64 input)."""
+        float32 pairs of a complex64 input, or complex64 itself for a product)."""
         if dtype.kind == "c":
-            return FLOAT32
+            return dtype if self.complex == "gpu" else FLOAT32
         if self.gives == "float32":
             return FLOAT32
         if self.takes == "bool":
@@ -966,10 +988,9 @@ def _np_arg(fn: Callable[..., Any]) -> Callable[..., Any]:
 COMPLEX_GPU = ("add", "subtract", "multiply", "divide", "equal", "not_equal", "abs", "negative", "positive",
                "sign", "square", "sqrt", "exp", "log", "log2", "log10", "isnan", "isinf", "isfinite",
                "reciprocal", "round", "expm1", "log1p", "sin", "cos", "tan", "sinh", "cosh", "tanh", "asin",
-               "acos", "atan", "asinh", "acosh", "atanh")
-COMPLEX_NUMPY = ("pow",)
-for _name in COMPLEX_GPU + COMPLEX_NUMPY:
-    UFUNCS[_name] = replace(UFUNCS[_name], complex="gpu" if _name in COMPLEX_GPU else "numpy")
+               "acos", "atan", "asinh", "acosh", "atanh", "pow")
+for _name in COMPLEX_GPU:
+    UFUNCS[_name] = replace(UFUNCS[_name], complex="gpu")
 
 
 REDUCTIONS: dict[str, Reduction] = {
@@ -1119,7 +1140,7 @@ REDUCTIONS: dict[str, Reduction] = {
     ]
 }
 
-for _name, _how in {"sum": "pairs", "mean": "pairs", "prod": "numpy", "all": "bool", "any": "bool"}.items():
+for _name, _how in {"sum": "pairs", "mean": "pairs", "prod": "gpu", "all": "bool", "any": "bool"}.items():
     REDUCTIONS[_name] = replace(REDUCTIONS[_name], complex=_how)
 
 

@@ -195,10 +195,7 @@ ts = await pycore.to_gpu_async(SPECIAL)
 for name, u in UFUNCS.items():
     if refused(u, np.dtype(np.float32)):
         continue
-    if name in ("sin", "cos", "tan"):  # (accurate for |x| < 1e5: ACCURACY; bigger ones are not bounded)
-        keep = ~np.isfinite(SPECIAL) | (np.abs(SPECIAL) <= 1e5)
-        await check(name, (await pycore.to_gpu_async(SPECIAL[keep]),), (SPECIAL[keep],), f"{name}(specials)")
-    elif u.nin == 1:
+    if u.nin == 1:
         await check(name, (ts,), (SPECIAL,), f"{name}(specials)")
     else:
         await check(name, (ts[:, None], ts), (SPECIAL[:, None], SPECIAL), f"{name}(specials x specials)")
@@ -244,8 +241,9 @@ def domain(name):
         x = np.concatenate([rng.uniform(-1, 1, N // 2), spread(1e-10, 1e30, N // 2)])
     elif name in ("exp", "expm1", "sinh", "cosh"):
         x = np.concatenate([rng.uniform(-89, 89, N // 2), spread(1e-8, 1, N // 2)])
-    elif name in ("sin", "cos", "tan"):
-        x = np.concatenate([rng.uniform(-10, 10, N // 2), spread(1e-6, 1e5, N // 2)])
+    elif name in ("sin", "cos", "tan"):  # (past 2^16 the reduction is Payne and Hanek's)
+        x = np.concatenate([rng.uniform(-10, 10, N // 2), spread(1e-6, 1e5, N // 4),
+                            spread(1e5, 3e38, N // 4)])
     else:
         x = np.concatenate([rng.uniform(-3, 3, N // 2), spread(1e-30, 1e30, N // 2)])
     x = x.astype(np.float32)
