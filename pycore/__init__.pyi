@@ -342,7 +342,7 @@ async def take_async(x: Any, indices: Any, /, *, axis: Any = None) -> Any:
 async def take_along_axis_async(x: Any, indices: Any, /, *, axis: Any = -1) -> Any:
     """The elements of x at `indices` along `axis`, position by position: indices has x's number of dimensions, and its other axes broadcast with x's; the result has indices' length along axis."""
 async def cumulative_sum_async(x: Any, /, *, axis: Any = None, dtype: Any = None, include_initial: Any = False) -> Any:
-    """The cumulative sums of x along `axis` (None: x must be 1-D, or 0-d), in `dtype` (x's unless given; integers wrap); include_initial: each row starts with 0 (the axis one longer). On the GPU, float32 sums are summed as a tree within blocks of 2048 elements and over the blocks: the error grows with log(n), to within about (log2(n) + 16) float32 ULPs of the sums of |x|."""
+    """The cumulative sums of x along `axis` (None: x must be 1-D, or 0-d), in `dtype` (x's unless given; integers wrap); include_initial: each row starts with 0 (the axis one longer). On the GPU, float32 sums are summed as a tree within blocks of 2048 elements (1024 complex64 ones) and over the blocks: the error grows with log(n), to within about (log2(n) + 16) float32 ULPs of the sums of |x|."""
 async def cumulative_prod_async(x: Any, /, *, axis: Any = None, dtype: Any = None, include_initial: Any = False) -> Any:
     """The cumulative products of x along `axis` (None: x must be 1-D, or 0-d), in `dtype` (x's unless given; integers wrap); include_initial: each row starts with 1 (the axis one longer)."""
 async def diff_async(x: Any, /, *, axis: Any = -1, n: Any = 1, prepend: Any = None, append: Any = None) -> Any:

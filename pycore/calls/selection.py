@@ -441,9 +441,7 @@ async def _cumulative_async(op: str, x: Any, axis: Any, dtype: Any, include_init
     out_shape = tuple(m + incl if d == a else m for d, m in enumerate(shape))
     if (x.dtype.kind == "c") != (found.kind == "c"):
         raise TypeError(f"{fn}: dtype {found} does not hold the sums of {x.dtype} values")
-    if on_gpu([x]) and 0 not in shape and found.kind == "c" and op == "sum":  # (the pairs' sums)
-        return complex_view(await _cumulative_async(op, await _pairs_async(x), a, np.float32, incl))
-    if on_gpu([x]) and 0 not in shape:  # (complex64: a product of vec2s; anything else in 32 bits)
+    if on_gpu([x]) and 0 not in shape:  # (complex64: vec2s; anything else in 32 bits)
         x = await widened_async(x)  # (scanned in 32 bits; a packed result is packed after)
         return await narrowed_async(await _planned_async(
             fn,
@@ -463,8 +461,9 @@ async def cumulative_sum_async(
 ) -> Array:
     """The cumulative sums of x along `axis` (None: x must be 1-D, or 0-d), in `dtype` (x's unless
     given; integers wrap); include_initial: each row starts with 0 (the axis one longer). On the
-    GPU, float32 sums are summed as a tree within blocks of 2048 elements and over the blocks: the
-    error grows with log(n), to within about (log2(n) + 16) float32 ULPs of the sums of |x|.
+    GPU, float32 sums are summed as a tree within blocks of 2048 elements (1024 complex64 ones) and
+    over the blocks: the error grows with log(n), to within about (log2(n) + 16) float32 ULPs of
+    the sums of |x|.
 
     >>> import asyncio, numpy as np, pycore
     >>> asyncio.run(pycore.cumulative_sum_async(np.array([[1, 2, 3], [4, 5, 6]], np.int32), axis=1))

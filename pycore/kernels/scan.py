@@ -12,8 +12,8 @@ it once). Rows of one block run `scan_down` alone; short rows, rows lying side b
 and CPU adapters' rows run a thread per row (`scan_serial`). Where the input and output are
 32-bit arrays of one dtype with contiguous rows in whole vec4s (`in_vec4s`), the block passes
 read and write vec4s and keep a block in registers (`scan_reduce4`, `scan_down4`: shaders/scan4.wgsl).
-complex64 values scan as products only (a vec2<f32> each, `prod_c64`: cumulative sums take their
-float32 pairs), in blocks of half as many elements (`block_of`).
+complex64 values are a vec2<f32> each (their products `prod_c64`; two to a vec4), in blocks of
+half as many elements (`block_of`).
 
 >>> from pycore.array.layout import Layout
 >>> f32 = np.dtype("float32")
@@ -26,7 +26,10 @@ float32 pairs), in blocks of half as many elements (`block_of`).
 >>> c64 = np.dtype("complex64")
 >>> p = plan_scan("prod", Layout.contiguous((3, 5000)), 1, c64, c64, False, Facts())
 >>> [(s.kernel.entry, s.grid) for s in p.steps], p.scratch
-([('scan_reduce', (15, 1, 1)), ('scan_carry', (3, 1, 1)), ('scan_down', (15, 1, 1))], (240,))
+([('scan_reduce4', (15, 1, 1)), ('scan_carry', (3, 1, 1)), ('scan_down4', (15, 1, 1))], (240,))
+>>> p = plan_scan("sum", Layout.contiguous((3, 4999)), 1, c64, c64, False, Facts())  # (odd rows)
+>>> [s.kernel.entry for s in p.steps]
+['scan_reduce', 'scan_carry', 'scan_down']
 """
 
 from __future__ import annotations
@@ -73,20 +76,56 @@ CPU_ROWS = 64  # and on CPU adapters, this many rows or more (every barrier cost
 META = 8  # words before the other axes' shape
 
 
+def _load_functions(t: str, pair: bool) -> str:
+    """The functions of shaders/scan4.wgsl that depend on the value type `t`: a load of four 32-bit
+    values (a vec4), or of two complex64 values (`pair`: a vec4 of two vec2s)."""
+    if pair:
+        return f"""alias Load = vec4<f32>;
+alias Pair = vec4<f32>;
+const PER: u32 = 2u;
+fn load_none() -> Load {{ return Load(identity(), identity()); }}
+fn load_total(v: Load) -> {t} {{ return combine(v.xy, v.zw); }}
+fn load_scan(v: Load) -> Load {{ return Load(v.xy, combine(v.xy, v.zw)); }}
+fn load_last(v: Load) -> {t} {{ return v.zw; }}
+fn load_apply(p: {t}, v: Load) -> Load {{ return Load(combine(p, v.xy), combine(p, v.zw)); }}
+fn pair_of(x: {t}, y: {t}) -> Pair {{ return Pair(x, y); }}
+fn pair_x(p: Pair) -> {t} {{ return p.xy; }}
+fn pair_y(p: Pair) -> {t} {{ return p.zw; }}
+"""
+    return f"""alias Load = vec4<{t}>;
+alias Pair = vec2<{t}>;
+const PER: u32 = 4u;
+fn load_none() -> Load {{ return Load(identity()); }}
+fn load_total(v: Load) -> {t} {{ return combine(combine(v.x, v.y), combine(v.z, v.w)); }}
+fn load_scan(v: Load) -> Load {{
+    let y = combine(v.x, v.y);
+    let z = combine(y, v.z);
+    return Load(v.x, y, z, combine(z, v.w));
+}}
+fn load_last(v: Load) -> {t} {{ return v.w; }}
+fn load_apply(p: {t}, v: Load) -> Load {{
+    return Load(combine(p, v.x), combine(p, v.y), combine(p, v.z), combine(p, v.w));
+}}
+fn pair_of(x: {t}, y: {t}) -> Pair {{ return Pair(x, y); }}
+fn pair_x(p: Pair) -> {t} {{ return p.x; }}
+fn pair_y(p: Pair) -> {t} {{ return p.y; }}
+"""
+
+
 @cache
 def _kernel(op: str, src: str, out: str, rank: int, entry: str) -> Kernel:
     out_dt = np.dtype(out)
     pair = out_dt == C64  # (a complex64 product: values are vec2<f32>, combined by prod_c64)
     t = "vec2<f32>" if pair else wgsl_type(out_dt)
     combine, one = OPS[op]
-    identity = "1.0, 0.0" if pair else str(one)
-    if pair:
+    identity = f"{one}.0, 0.0" if pair else str(one)
+    if pair and op == "prod":
         combine = "prod_c64(a, b)"
     kept = walk_lines("r", "row", rank, META, [("ib", META + rank), ("ob", META + 2 * rank)])
     n_words = META + 3 * rank
 
     def source() -> str:
-        template = wgsl_template("scan") + ("" if pair else "\n" + wgsl_template("scan4"))
+        template = "\n".join([wgsl_template("scan"), _load_functions(t, pair), wgsl_template("scan4")])
         filled = (
             template
             .replace("{{in_type}}", t if pair else wgsl_type(np.dtype(src)))
@@ -120,21 +159,25 @@ def uses_serial(facts: Facts, rows: int, n: int, stride: int) -> bool:
 
 
 def in_vec4s(layout: Layout, axis: int, src: np.dtype, dtype: np.dtype, include_initial: bool) -> bool:
-    """Whether the block passes can read the input and write the output as vec4s: one 32-bit
-    dtype in and out, the axis the input's stride-1 axis and the output's last, its length and
-    every row's start (the offset, the other axes' strides) multiples of 4, no identity first.
+    """Whether the block passes can read the input and write the output as vec4s: one dtype in
+    and out, 32-bit (four values a vec4) or complex64 (two), the axis the input's stride-1 axis
+    and the output's last, its length and every row's start (the offset, the other axes' strides)
+    whole vec4s, no identity first.
 
-    >>> f32 = np.dtype("float32")
+    >>> f32, c64 = np.dtype("float32"), np.dtype("complex64")
     >>> in_vec4s(Layout.contiguous((4, 1024)), 1, f32, f32, False)
     True
     >>> in_vec4s(Layout.contiguous((4, 1022)), 1, f32, f32, False)  # (rows 1,022 long)
     False
+    >>> in_vec4s(Layout.contiguous((4, 1022)), 1, c64, c64, False)  # (511 vec4s a row)
+    True
     """
     shape, strides = layout.shape, layout.strides
     n = shape[axis]
-    return (src == dtype and src.itemsize == 4 and src.kind in "fiu" and not include_initial
-            and axis == len(shape) - 1 and strides[axis] == 1 and n % 4 == 0 and layout.offset % 4 == 0
-            and all(st % 4 == 0 for d, (m, st) in enumerate(zip(shape, strides, strict=True))
+    per = 2 if src == C64 else 4
+    return (src == dtype and (src == C64 or (src.itemsize == 4 and src.kind in "fiu")) and not include_initial
+            and axis == len(shape) - 1 and strides[axis] == 1 and n % per == 0 and layout.offset % per == 0
+            and all(st % per == 0 for d, (m, st) in enumerate(zip(shape, strides, strict=True))
                     if d != axis and m > 1))
 
 
@@ -157,8 +200,8 @@ def plan_scan(
     past one binding."""
     if op not in OPS:
         raise ValueError(f"scan: unknown op {op!r}; the ops are {', '.join(OPS)}")
-    if (src == C64 or dtype == C64) and (op, src, dtype) != ("prod", C64, C64):
-        raise ValueError("scan: complex64 values scan as a product of complex64 (sums scan float32 pairs)")
+    if (src == C64 or dtype == C64) and src != dtype:
+        raise ValueError(f"scan: complex64 values scan into complex64 only, not {dtype}")
     size = dtype.itemsize if dtype == C64 else 4
     block = block_of(dtype)
     shape = layout.shape

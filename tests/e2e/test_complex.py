@@ -228,12 +228,15 @@ await same("cumulative_sum", lambda: P.cumulative_sum_async(g, axis=1, include_i
 await same("cumulative_prod", lambda: P.cumulative_prod_async(g, axis=1, include_initial=True),
            lambda: P.cumulative_prod_async(x, axis=1, include_initial=True), ulps=16,
            scale=np.cumulative_prod(np.abs(x.astype(np.complex128)), axis=1, include_initial=True))
-# long products (a reduction split in segments, a scan in blocks) of values on the unit circle,
-# against complex128 (float32 rounding grows with the terms: about sqrt(n) ULPs)
+# long sums and products (a reduction split in segments, a scan in blocks) of values on the unit
+# circle, against complex128 (a product's float32 rounding grows with the terms: about sqrt(n) ULPs)
 u = cdata((3, 5000), specials=False)
 u = (u / np.abs(u)).astype(np.complex64)
 gu = await P.to_gpu_async(u)
 u128 = u.astype(np.complex128)
+await same("cumulative_sum of rows of 5000", lambda: P.cumulative_sum_async(gu, axis=1),
+           lambda: _ready(np.cumulative_sum(u128, axis=1).astype(np.complex64)), ulps=32,
+           scale=np.cumulative_sum(np.abs(u128), axis=1))
 await same("cumulative_prod of rows of 5000", lambda: P.cumulative_prod_async(gu, axis=1),
            lambda: _ready(np.cumulative_prod(u128, axis=1).astype(np.complex64)), ulps=512, scale=1)
 await same("cumulative_prod of columns", lambda: P.cumulative_prod_async(gu.T, axis=0, include_initial=True),
