@@ -214,7 +214,10 @@ fn cx_sinh(z: vec2<f32>) -> vec2<f32> {
         if (is_zero(y)) { return vec2<f32>(m_sinh(x), y); }
         let a = abs(x);
         let sc = m_sincos(y);
-        if (a < 9.0) { return vec2<f32>(m_sinh(x) * sc.y, m_cosh(x) * sc.x); }
+        if (a < 9.0) {
+            let h = m_sinh_cosh(x);
+            return vec2<f32>(h.x * sc.y, h.y * sc.x);
+        }
         let re = half_exp_times(a, sc.y);
         return vec2<f32>(select(re, -re, negative_bit(x)), half_exp_times(a, sc.x));
     }
@@ -237,7 +240,10 @@ fn cx_cosh(z: vec2<f32>) -> vec2<f32> {
         if (is_zero(y)) { return vec2<f32>(m_cosh(x), select(y, -y, negative_bit(x))); }
         let a = abs(x);
         let sc = m_sincos(y);
-        if (a < 9.0) { return vec2<f32>(m_cosh(x) * sc.y, m_sinh(x) * sc.x); }
+        if (a < 9.0) {
+            let h = m_sinh_cosh(x);
+            return vec2<f32>(h.y * sc.y, h.x * sc.x);
+        }
         let im = half_exp_times(a, sc.x);
         return vec2<f32>(half_exp_times(a, sc.y), select(im, -im, negative_bit(x)));
     }

@@ -579,6 +579,17 @@ fn m_tanh(x: f32) -> f32 {
     let e = m_expm1(min(2.0 * abs(x), 40.0));
     return select(copy_sign(e / (e + 2.0), x), x, is_nan(x));
 }
+// (sinh x, cosh x) for |x| < 88 from one expm1: with e = e^|x| - 1 and q = e / (e + 1), sinh is
+// m_sinh's (e + q) / 2 and cosh ((e + 1) + (1 - q)) / 2 (1 - q is e^-|x|: no cancellation that
+// matters beside e + 1)
+fn m_sinh_cosh(x: f32) -> vec2<f32> {
+    let a = abs(x);
+    let e = m_expm1(a);
+    let u = e + 1.0;
+    let q = e / u;
+    let s = select(copy_sign(0.5 * (e + q), x), x, a < 0.00024414062);
+    return vec2<f32>(s, 0.5 * (u + (1.0 - q)));
+}
 fn m_cosh(x: f32) -> f32 {
     let a = abs(x);
     if (is_nan(x)) { return x; }
