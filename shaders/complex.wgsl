@@ -304,7 +304,8 @@ fn cx_expm1(z: vec2<f32>) -> vec2<f32> {
     let h = m_sin(0.5 * y);
     let sc = m_sincos(y);
     let im = select(m_exp(x) * sc.x, y, is_zero(y));
-    return vec2<f32>(m_expm1(x) * sc.y - 2.0 * h * h, im);
+    let re = m_expm1(x) * sc.y - 2.0 * h * h;
+    return vec2<f32>(select(re, 0.0, re == 0.0), im);  // (+0: expm1(-0 + 0i) is 0 + 0i, the standard says)
 }
 
 // log(1 + z): near 0 (|z| < 1/2) its real part log1p(x (2 + x) + y²) / 2 without log|1 + z|'s

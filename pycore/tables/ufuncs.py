@@ -171,8 +171,8 @@ def _expm1(x: np.ndarray) -> np.ndarray:
     - 1 is inf + 0i, where NumPy's expm1 gives inf + NaN i) and its real part without cancellation
     near 0 (expm1(a) cos(b) - 2 sin(b / 2)^2).
 
-    >>> _expm1(np.array([complex(np.inf, 0), complex(-np.inf, np.inf), 1e-9j])).tolist()
-    [(inf+0j), (-1+0j), (-5e-19+1e-09j)]
+    >>> _expm1(np.array([complex(np.inf, 0), complex(-np.inf, np.inf), 1e-9j, complex(-0.0, 0)])).tolist()
+    [(inf+0j), (-1+0j), (-5e-19+1e-09j), 0j]
     """
     x = np.asarray(x)
     if x.dtype.kind != "c":
@@ -180,6 +180,7 @@ def _expm1(x: np.ndarray) -> np.ndarray:
     a, b = x.real, x.imag
     with np.errstate(all="ignore"):
         real = np.expm1(a) * np.cos(b) - 2 * np.sin(b / 2) ** 2
+        real = np.where(real == 0, 0.0, real)  # (+0: expm1(-0 + 0i) is 0 + 0i, the standard says)
         imag = np.where(b == 0, b, np.exp(a) * np.sin(b))  # (a zero imaginary part stays, signed)
         finite = np.isfinite(a) & np.isfinite(b)
         special = np.exp(x) - 1
