@@ -71,6 +71,22 @@ fn row_bases(row: u32) -> vec2<i32> {
     return vec2<i32>(ib, ob);
 }
 
+// A block pass's workgroup: its index g among the rows' blocks (nb a row), whether it has a block
+// (a 2-D grid may have spare workgroups), its row's bases in src and dst, and its block's first
+// element in the row.
+struct Block {
+    g: u32,
+    nb: u32,
+    live: bool,
+    b: vec2<i32>,
+    first: u32,
+}
+fn block_at(wid: vec3<u32>, groups: vec3<u32>) -> Block {
+    let g = wid.x + wid.y * groups.x;
+    let nb = word(6u);
+    return Block(g, nb, g < word(0u) * nb, row_bases(min(g / nb, word(0u) - 1u)), (g % nb) * BLOCK);
+}
+
 // Every thread's `acc` combined (a tree in workgroup memory), returned to every thread. Called by
 // every thread of the workgroup.
 fn workgroup_total(t: u32, acc: {{out_type}}) -> {{out_type}} {
@@ -134,19 +150,16 @@ fn scan_serial(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workg
 @compute @workgroup_size(WORKGROUP)
 fn scan_reduce(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>,
                @builtin(num_workgroups) groups: vec3<u32>) {
-    let g = wid.x + wid.y * groups.x;
-    let nb = word(6u);
-    if (g >= word(0u) * nb) { return; }
-    let b = row_bases(g / nb);
-    let first = (g % nb) * BLOCK;
+    let blk = block_at(wid, groups);
+    if (!blk.live) { return; }
     let t = lid.x;
     var acc = identity();
     for (var k = 0u; k < ITEMS; k = k + 1u) {
-        let e = first + t + k * WORKGROUP;
-        if (e < word(1u)) { acc = combine(acc, load(b.x + i32(e) * iword(3u))); }
+        let e = blk.first + t + k * WORKGROUP;
+        if (e < word(1u)) { acc = combine(acc, load(blk.b.x + i32(e) * iword(3u))); }
     }
     let total = workgroup_total(t, acc);
-    if (t == 0u) { totals[g] = total; }
+    if (t == 0u) { totals[blk.g] = total; }
 }
 
 @compute @workgroup_size(WORKGROUP)
@@ -189,29 +202,25 @@ fn scan_carry(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_i
 @compute @workgroup_size(WORKGROUP)
 fn scan_down(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>,
              @builtin(num_workgroups) groups: vec3<u32>) {
-    let g = wid.x + wid.y * groups.x;
-    let nb = word(6u);
-    if (g >= word(0u) * nb) { return; }
-    let b = row_bases(g / nb);
-    let block = g % nb;
-    let first = block * BLOCK;
+    let blk = block_at(wid, groups);
+    if (!blk.live) { return; }
     let n = word(1u);
     let t = lid.x;
     for (var k = 0u; k < ITEMS; k = k + 1u) {
         let e = t + k * WORKGROUP;
         var v = identity();
-        if (first + e < n) { v = load(b.x + i32(first + e) * iword(3u)); }
+        if (blk.first + e < n) { v = load(blk.b.x + i32(blk.first + e) * iword(3u)); }
         tile[slot(e)] = v;
     }
     workgroupBarrier();
     var carry = identity();
-    if (nb > 1u) { carry = totals[word(0u) * nb + g]; }  // (its exclusive prefix: scan_carry)
+    if (blk.nb > 1u) { carry = totals[word(0u) * blk.nb + blk.g]; }  // (its exclusive prefix: scan_carry)
     _ = block_scan(t, carry);
     let os = iword(4u);
     let incl = iword(5u);
-    if (block == 0u && t == 0u && incl != 0) { dst[u32(b.y)] = identity(); }
+    if (blk.first == 0u && t == 0u && incl != 0) { dst[u32(blk.b.y)] = identity(); }
     for (var k = 0u; k < ITEMS; k = k + 1u) {
         let e = t + k * WORKGROUP;
-        if (first + e < n) { dst[u32(b.y + (i32(first + e) + incl) * os)] = tile[slot(e)]; }
+        if (blk.first + e < n) { dst[u32(blk.b.y + (i32(blk.first + e) + incl) * os)] = tile[slot(e)]; }
     }
 }

@@ -45,43 +45,37 @@ fn scan_pairs(t: u32, v: Pair) -> array<Pair, 2> {
 @compute @workgroup_size(WORKGROUP)
 fn scan_reduce4(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>,
                 @builtin(num_workgroups) groups: vec3<u32>) {
-    let g = wid.x + wid.y * groups.x;
-    let nb = word(6u);
-    if (g >= word(0u) * nb) { return; }
-    let b = row_bases(g / nb);
-    let first = (g % nb) * BLOCK;
+    let blk = block_at(wid, groups);
+    if (!blk.live) { return; }
     let n = word(1u);
     let t = lid.x;
     var acc = identity();
     for (var k = 0u; k < ITEMS / PER; k = k + 1u) {
-        let e = first + PER * (t + k * WORKGROUP);
-        if (e < n) { acc = combine(acc, load_total(src4[(u32(b.x) + e) / PER])); }
+        let e = blk.first + PER * (t + k * WORKGROUP);
+        if (e < n) { acc = combine(acc, load_total(src4[(u32(blk.b.x) + e) / PER])); }
     }
     let total = workgroup_total(t, acc);
-    if (t == 0u) { totals[g] = total; }
+    if (t == 0u) { totals[blk.g] = total; }
 }
 
 @compute @workgroup_size(WORKGROUP)
 fn scan_down4(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>,
               @builtin(num_workgroups) groups: vec3<u32>) {
-    let g = wid.x + wid.y * groups.x;
-    let nb = word(6u);
-    if (g >= word(0u) * nb) { return; }
-    let b = row_bases(g / nb);
-    let first = (g % nb) * BLOCK;
+    let blk = block_at(wid, groups);
+    if (!blk.live) { return; }
     let n = word(1u);
     let t = lid.x;
-    let ea = first + PER * t;  // (the first elements of its two loads)
+    let ea = blk.first + PER * t;  // (the first elements of its two loads)
     let eb = ea + PER * WORKGROUP;
     var a = load_none();
     var c = load_none();
-    if (ea < n) { a = load_scan(src4[(u32(b.x) + ea) / PER]); }
-    if (eb < n) { c = load_scan(src4[(u32(b.x) + eb) / PER]); }
+    if (ea < n) { a = load_scan(src4[(u32(blk.b.x) + ea) / PER]); }
+    if (eb < n) { c = load_scan(src4[(u32(blk.b.x) + eb) / PER]); }
     var carry = identity();
-    if (nb > 1u) { carry = totals[word(0u) * nb + g]; }  // (its exclusive prefix: scan_carry)
+    if (blk.nb > 1u) { carry = totals[word(0u) * blk.nb + blk.g]; }  // (its exclusive prefix: scan_carry)
     let s = scan_pairs(t, pair_of(load_last(a), load_last(c)));
     let pa = combine(carry, pair_x(s[0]));
     let pc = combine(combine(carry, pair_x(s[1])), pair_y(s[0]));
-    if (ea < n) { dst4[(u32(b.y) + ea) / PER] = load_apply(pa, a); }
-    if (eb < n) { dst4[(u32(b.y) + eb) / PER] = load_apply(pc, c); }
+    if (ea < n) { dst4[(u32(blk.b.y) + ea) / PER] = load_apply(pa, a); }
+    if (eb < n) { dst4[(u32(blk.b.y) + eb) / PER] = load_apply(pc, c); }
 }
