@@ -4,7 +4,7 @@
 // functions below it work on one value as vec2<f32> (re, im). For each `cx_<op>(z: vec2<f32>) ->
 // vec2<f32>` without an `<op>_c64` written out, pycore/kernels/wgsl.py makes one (cx_<op> on each
 // of the four values). They call the float functions of
-// shaders/ufuncs.wgsl (m_exp, m_log, m_sin, m_sincos, m_atan2, m_hypot, m_log1p, divide_f32), which the
+// shaders/ufuncs.wgsl (m_exp, m_expm1, m_sincos, m_atan2, m_hypot, m_log1p, divide_f32, ...), which the
 // generator puts before this file.
 //
 // Arithmetic is NumPy's: products by the schoolbook formula, quotients by Smith's method (the
@@ -153,20 +153,31 @@ fn cx_exp(z: vec2<f32>) -> vec2<f32> {
     return vec2<f32>(e * sc.y, e * sc.x);
 }
 
-// log|z| + i atan2(im, re): with m, n the larger and smaller |part|, log|z| is log1p((m - 1)(m + 1)
-// + n²) / 2 near |z| = 1 (no cancellation), else log m + log1p((n / m)²) / 2 (no overflow)
+// log|z| from z's larger and smaller |part| m >= n >= 0 (finite): e ln 2 + log1p(s) / 2, where
+// s = a² + b² - 1 for a, b = m / 2^e, n / 2^e (exact: a in [1, 4)), as (a - 1)(a + 1) + b² (no
+// term negative: nothing cancels); near |z| = 1 (`near`: m in (1/2, 2)) e = 0 and s is `s_near`,
+// which the caller computes without cancellation. One log1p in every lane and no division (the
+// ranges by selects: lanes on both sides of |z| = 1 run one of each together).
+fn cx_log_abs(m: f32, n: f32, near: bool, s_near: f32) -> f32 {
+    let sub = m < 1.1754944e-38;  // (subnormal or zero: scaled by 2^23 first; 0 gives s = -1, -inf)
+    let mm = select(m, m * 8388608.0, sub);
+    let e = select(min(i32(bitcast<u32>(mm) >> 23u) - 127, 126), 0, near);
+    let scale = bitcast<f32>(u32(127 - e) << 23u);  // 2^-e
+    let a = mm * scale;
+    let b = select(n, n * 8388608.0, sub) * scale;
+    let k = f32(e - select(0, 23, sub));
+    return k * LN2_HI + (0.5 * m_log1p(select((a - 1.0) * (a + 1.0) + b * b, s_near, near)) + k * LN2_LO);
+}
+
+// log|z| + i atan2(im, re), log|z| by cx_log_abs (near |z| = 1 from (m - 1)(m + 1) + n², with m, n
+// the larger and smaller |part|)
 fn cx_log(z: vec2<f32>) -> vec2<f32> {
     let angle = m_atan2(z.y, z.x);
     let m = max(abs(z.x), abs(z.y));
     let n = min(abs(z.x), abs(z.y));
     if (is_inf(z.x) || is_inf(z.y)) { return vec2<f32>(inf_like(m), angle); }  // (+inf, even with NaN)
     if (is_nan(z.x) || is_nan(z.y)) { return vec2<f32>(nan_like(m), nan_like(m)); }
-    if (m > 0.5 && m < 2.0) {
-        return vec2<f32>(0.5 * m_log1p((m - 1.0) * (m + 1.0) + n * n), angle);
-    }
-    if (is_zero(m)) { return vec2<f32>(m_log(m), angle); }  // (-inf)
-    let r = divide_f32(vec4<f32>(n), vec4<f32>(m)).x;  // (m may pass 2^126: see cx_sign)
-    return vec2<f32>(m_log(m) + 0.5 * m_log1p(r * r), angle);
+    return vec2<f32>(cx_log_abs(m, n, m > 0.5 && m < 2.0, (m - 1.0) * (m + 1.0) + n * n), angle);
 }
 fn log2_c64(a: C4) -> C4 {
     let v = log_c64(a);
@@ -177,7 +188,7 @@ fn log10_c64(a: C4) -> C4 {
     return C4(v.re * 0.4342944819032518, v.im * 0.4342944819032518);
 }
 
-// the principal square root (re >= 0, im with the sign of z's im), scaled so nothing overflows
+// the principal square root (re >= 0, im with the sign of z's im)
 fn cx_sqrt(z: vec2<f32>) -> vec2<f32> {
     let x = z.x;
     let y = z.y;
@@ -190,13 +201,25 @@ fn cx_sqrt(z: vec2<f32>) -> vec2<f32> {
         return vec2<f32>(x, select(copy_sign(0.0, y), nan_like(x), is_nan(y)));  // +inf: inf + 0i
     }
     if (is_nan(y)) { return vec2<f32>(nan_like(y), nan_like(y)); }
-    if (is_zero(x) && is_zero(y)) { return vec2<f32>(0.0, y); }
-    // t = sqrt((|x| + |z|) / 2), of z / 16 times 4 where |x| + |z| could overflow
-    let big = max(abs(x), abs(y)) > 1e37;
-    let s = select(1.0, 0.0625, big);
-    let t = m_sqrt(0.5 * (abs(x * s) + m_hypot(x * s, y * s))) * select(1.0, 4.0, big);
-    if (!negative_bit(x)) { return vec2<f32>(t, 0.5 * y / t); }
-    return vec2<f32>(0.5 * abs(y) / t, copy_sign(t, y));
+    return cx_sqrt_finite(z);
+}
+// the principal square root of a finite z: with t = sqrt((|x| + |z|) / 2), t + i y / 2t for x >= 0,
+// else |y| / 2t ± i t, of z scaled by an even power of two 2^-2k that brings its larger part to
+// [1, 4) (exact; nothing overflows or underflows on the way) and the root scaled back by 2^k
+fn cx_sqrt_finite(z: vec2<f32>) -> vec2<f32> {
+    let x = z.x;
+    let y = z.y;
+    let hi = max(abs(x), abs(y));
+    let k = clamp((i32(bitcast<u32>(hi) >> 23u) - 127) >> 1u, -63, 63);
+    let s = bitcast<f32>(u32(127 - 2 * k) << 23u);  // 2^-2k
+    let xs = x * s;
+    let ys = y * s;
+    let t = sqrt(0.5 * (abs(xs) + sqrt(xs * xs + ys * ys)));
+    let q = 0.5 * ys / t;
+    let p = bitcast<f32>(u32(127 + k) << 23u);  // 2^k
+    let east = !negative_bit(x);
+    let r = vec2<f32>(select(abs(q), t, east), select(copy_sign(t, y), q, east)) * p;
+    return select(r, vec2<f32>(0.0, y), hi == 0.0);  // (0 + y i for a zero z, the zero's sign kept)
 }
 
 // e^a / 2 times c for a >= 9, overflowing only where the product does (e^(a/2) twice past e^88)
@@ -293,7 +316,8 @@ fn tan_c64(a: C4) -> C4 {
 }
 
 // e^z - 1: its real part without cancellation near 0 (expm1(x) cos y - 2 sin²(y / 2)), its
-// imaginary part e^x sin y (a zero y kept, signed); exp's special values, less one, elsewhere
+// imaginary part e^x sin y (a zero y kept, signed); exp's special values, less one, elsewhere.
+// The sine and cosine of y from those of y / 2 (one reduction): sin y = 2 s c, cos y = (c - s)(c + s)
 fn cx_expm1(z: vec2<f32>) -> vec2<f32> {
     let x = z.x;
     let y = z.y;
@@ -301,23 +325,22 @@ fn cx_expm1(z: vec2<f32>) -> vec2<f32> {
         let e = cx_exp(z);
         return vec2<f32>(e.x - 1.0, e.y);
     }
-    let h = m_sin(0.5 * y);
-    let sc = m_sincos(y);
-    let im = select(m_exp(x) * sc.x, y, is_zero(y));
-    let re = m_expm1(x) * sc.y - 2.0 * h * h;
+    let h = m_sincos(0.5 * y);  // (s, c)
+    let im = select(m_exp(x) * (2.0 * h.x * h.y), y, is_zero(y));
+    let re = m_expm1(x) * ((h.y - h.x) * (h.y + h.x)) - 2.0 * h.x * h.x;
     return vec2<f32>(select(re, 0.0, re == 0.0), im);  // (+0: expm1(-0 + 0i) is 0 + 0i, the standard says)
 }
 
-// log(1 + z): near 0 (|z| < 1/2) its real part log1p(x (2 + x) + y²) / 2 without log|1 + z|'s
-// cancellation, elsewhere (and for the non-finite) log's of 1 + z
+// log(1 + z): log of w = 1 + z, whose |w|² - 1 near 0 (|z| < 1/2) is x (2 + x) + y² (no cancellation)
 fn cx_log1p(z: vec2<f32>) -> vec2<f32> {
     let x = z.x;
     let y = z.y;
     let w = vec2<f32>(1.0 + x, y);
-    if (is_finite(x) && is_finite(y) && max(abs(x), abs(y)) < 0.5) {
-        return vec2<f32>(0.5 * m_log1p(x * (2.0 + x) + y * y), m_atan2(y, w.x));
-    }
-    return cx_log(w);
+    if (!is_finite(x) || !is_finite(y)) { return cx_log(w); }
+    let m = max(abs(w.x), abs(w.y));
+    let n = min(abs(w.x), abs(w.y));
+    let s = select((m - 1.0) * (m + 1.0) + n * n, x * (2.0 + x) + y * y, max(abs(x), abs(y)) < 0.5);
+    return vec2<f32>(cx_log_abs(m, n, m > 0.5 && m < 2.0, s), m_atan2(y, w.x));
 }
 
 // ---- the inverse functions: Kahan's formulas ("Branch Cuts for Complex Elementary Functions",
@@ -330,8 +353,8 @@ const CX_PI: f32 = 3.1415927410125732;
 
 // asin z = atan2(x, re(sqrt(1 - z) sqrt(1 + z))) + i asinh(im(conj(sqrt(1 - z)) sqrt(1 + z)))
 fn cx_asin_finite(z: vec2<f32>) -> vec2<f32> {
-    let a = cx_sqrt(vec2<f32>(1.0 - z.x, -z.y));
-    let b = cx_sqrt(vec2<f32>(1.0 + z.x, z.y));
+    let a = cx_sqrt_finite(vec2<f32>(1.0 - z.x, -z.y));
+    let b = cx_sqrt_finite(vec2<f32>(1.0 + z.x, z.y));
     return vec2<f32>(m_atan2(z.x, a.x * b.x - a.y * b.y), m_asinh(a.x * b.y - a.y * b.x));
 }
 // asinh of a z with a part inf or NaN (C99's casinh: odd, and conj(asinh z) = asinh(conj z))
@@ -387,8 +410,8 @@ fn cx_acos(z: vec2<f32>) -> vec2<f32> {
             let w = cx_asin(z);
             return vec2<f32>(CX_PIO2 - w.x, -w.y);
         }
-        let a = cx_sqrt(vec2<f32>(1.0 - x, -y));
-        let b = cx_sqrt(vec2<f32>(1.0 + x, y));
+        let a = cx_sqrt_finite(vec2<f32>(1.0 - x, -y));
+        let b = cx_sqrt_finite(vec2<f32>(1.0 + x, y));
         return vec2<f32>(2.0 * m_atan2(a.x, b.x), m_asinh(b.x * a.y - b.y * a.x));
     }
     let nan = nan_like(x);
@@ -416,8 +439,8 @@ fn cx_acosh(z: vec2<f32>) -> vec2<f32> {
             let w = cx_log(z);
             return vec2<f32>(w.x + LN2, w.y);
         }
-        let a = cx_sqrt(vec2<f32>(x - 1.0, y));
-        let b = cx_sqrt(vec2<f32>(x + 1.0, y));
+        let a = cx_sqrt_finite(vec2<f32>(x - 1.0, y));
+        let b = cx_sqrt_finite(vec2<f32>(x + 1.0, y));
         return vec2<f32>(m_asinh(a.x * b.x + a.y * b.y), 2.0 * m_atan2(a.y, b.x));
     }
     let nan = nan_like(x);

@@ -510,19 +510,15 @@ fn m_atan2(y: f32, x: f32) -> f32 {
     } else {
         // atan(lo / hi) in one division: of lo / hi itself up to tan(π/8), else of
         // (lo - hi) / (lo + hi), whose atan is π/4 less (both scaled by 1/4 where the larger passes
-        // 2^126: see divide_f32)
+        // 2^126: see divide_f32); the two ranges by selects around one division and one
+        // atan_poly, as atan_pos (lanes on both sides then run one of each together)
         let s = select(1.0, 0.25, max(ax, ay) > 8.507059e37);
         let hi = max(ax, ay) * s;
         let lo = min(ax, ay) * s;
-        var a: f32;
-        if (lo > 0.41421356 * hi) {
-            a = 0.7853981852531433 + (atan_poly((lo - hi) / (lo + hi)) - 2.1855694143368964e-08);
-        } else {
-            a = atan_poly(lo / hi);
-        }
-        if (ay > ax) {
-            a = PIO2_HI - (a - PIO2_LO);
-        }
+        let wide = lo > 0.41421356 * hi;
+        let p = atan_poly(select(lo, lo - hi, wide) / select(hi, lo + hi, wide));
+        var a = select(p, 0.7853981852531433 + (p - 2.1855694143368964e-08), wide);
+        a = select(a, PIO2_HI - (a - PIO2_LO), ay > ax);
         r = select(a, PI_HI - (a - PI_LO), west);
     }
     return copy_sign(r, y);

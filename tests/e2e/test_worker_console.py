@@ -70,7 +70,7 @@ def interrupt(page) -> float:
     return w["printed"] - w["key"]
 
 
-def quick_interrupt(gpu_page, code: str, wait_s: float, attempts: int = 2) -> None:
+def quick_interrupt(gpu_page, code: str, wait_s: float, attempts: int = 3) -> None:
     """Start `code` in the console, press Ctrl+C after `wait_s`: KeyboardInterrupt within
     INTERRUPT_MS. A slow attempt is tried again (up to `attempts` in all: a pause of the machine
     running the tests is no fault of the page); the failure names what else was busy meanwhile:
@@ -229,12 +229,21 @@ def test_ctrl_c_during_a_read_cancels_the_queued_gpu_work(gpu_page):
       new MutationObserver(() => __statuses.push(text.textContent))
         .observe(text, { childList: true, characterData: true, subtree: true });
     }""")
-    start(page, "for _ in range(nq):\n    zq = await pycore.matmul_async(zq, xq, backend='gpu')\n"
-                "await zq.to_numpy_async()")
-    page.wait_for_function("document.getElementById('console-status-text').textContent"
-                           ".includes('waiting for the GPU: ')", timeout=30_000)
-    time.sleep(0.2)
-    assert interrupt(page) < INTERRUPT_MS
+    slow = []  # (a slow attempt is tried again, as quick_interrupt does: a pause of the machine)
+    for _ in range(3):
+        start(page, "for _ in range(nq):\n    zq = await pycore.matmul_async(zq, xq, backend='gpu')\n"
+                    "await zq.to_numpy_async()")
+        page.wait_for_function("document.getElementById('console-status-text').textContent"
+                               ".includes('waiting for the GPU: ')", timeout=30_000)
+        time.sleep(0.2)
+        ms = interrupt(page)
+        if ms < INTERRUPT_MS:
+            break
+        slow.append(round(ms))
+        type_line(page, "zq = await pycore.matmul_async(xq, xq, backend='gpu')\n"
+                        "_ = await zq.to_numpy_async()")
+    else:
+        raise AssertionError(f"KeyboardInterrupt came after {INTERRUPT_MS} ms or more each time: {slow} ms")
     statuses = page.evaluate("() => __statuses")
     assert any("waiting for the GPU: " in s and " queued kernels, ~" in s for s in statuses), statuses
     type_line(page, "t = time.perf_counter()\n"
