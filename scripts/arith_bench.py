@@ -157,16 +157,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
-    from tests.harness import gpu_worker
+    from tests.harness import timed_result
 
-    worker = gpu_worker(args.native)
-    if worker is None:
-        return 1
-    result = json.loads(worker.py(run_snippet(args.complex_values, args.reps, args.rounds)))
-    worker.close()
-    if result.get("no_timestamps"):
-        print("this adapter has no timestamp queries; errors against NumPy:", result["errors"],
-              file=sys.stderr)
+    result = timed_result(run_snippet(args.complex_values, args.reps, args.rounds), args.native)
+    if result is None:
         return 1
     print(report(result))
     if args.out:

@@ -132,16 +132,11 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
-    from tests.harness import gpu_worker
+    from tests.harness import timed_result
 
-    worker = gpu_worker(args.native)
-    if worker is None:
-        return 1
     sides = [int(s) for s in args.sides.split(",")]
-    result = json.loads(worker.py(run_snippet(sides, args.reps, args.rounds)))
-    worker.close()
-    if result.get("no_timestamps"):
-        print("this adapter has no timestamp queries", file=sys.stderr)
+    result = timed_result(run_snippet(sides, args.reps, args.rounds), args.native)
+    if result is None:
         return 1
     print(report(result))
     if args.out:

@@ -203,3 +203,20 @@ def gpu_worker(native: bool = False) -> Worker | None:
         worker.close()
         return None
     return worker
+
+
+def timed_result(code: str, native: bool = False) -> dict[str, Any] | None:
+    """The JSON that a benchmark script's worker code returns, run in a worker with a WebGPU
+    adapter (gpu_worker); None where there is none or it has no timestamp queries (the code's
+    result then has a `no_timestamps` key), the reason printed to stderr."""
+    worker = gpu_worker(native)
+    if worker is None:
+        return None
+    try:
+        result = json.loads(worker.py(code))
+    finally:
+        worker.close()
+    if result.get("no_timestamps"):
+        print("this adapter has no timestamp queries", file=sys.stderr)
+        return None
+    return result
