@@ -18,7 +18,6 @@ over the largest finite reference value.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -132,16 +131,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
-    from tests.harness import timed_result
+    from tests.harness import run_bench
 
     sides = [int(s) for s in args.sides.split(",")]
-    result = timed_result(run_snippet(sides, args.reps, args.rounds), args.native)
-    if result is None:
-        return 1
-    print(report(result))
-    if args.out:
-        args.out.write_text(json.dumps(result, indent=1))
-    return 0
+    return run_bench(run_snippet(sides, args.reps, args.rounds), report, args.native, args.out)
 
 
 if __name__ == "__main__":

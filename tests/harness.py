@@ -205,18 +205,22 @@ def gpu_worker(native: bool = False) -> Worker | None:
     return worker
 
 
-def timed_result(code: str, native: bool = False) -> dict[str, Any] | None:
-    """The JSON that a benchmark script's worker code returns, run in a worker with a WebGPU
-    adapter (gpu_worker); None where there is none or it has no timestamp queries (the code's
-    result then has a `no_timestamps` key), the reason printed to stderr."""
+def run_bench(code: str, report: Any, native: bool = False, out: Path | None = None) -> int:
+    """A benchmark script's end: its worker code (which returns JSON, with a `no_timestamps` key
+    where the adapter has no timestamp queries) run in a worker with a WebGPU adapter
+    (gpu_worker), `report(result)` printed and the result written to `out`; the exit status (1
+    where there is no adapter or no timestamps, the reason printed to stderr)."""
     worker = gpu_worker(native)
     if worker is None:
-        return None
+        return 1
     try:
         result = json.loads(worker.py(code))
     finally:
         worker.close()
     if result.get("no_timestamps"):
         print("this adapter has no timestamp queries", file=sys.stderr)
-        return None
-    return result
+        return 1
+    print(report(result))
+    if out:
+        out.write_text(json.dumps(result, indent=1))
+    return 0
