@@ -40,8 +40,8 @@ ones packed several to a GPU word); ops broadcast as NumPy's do.
                 rfft, irfft, rfftn, irfftn, hfft, ihfft on the GPU's transform kernels; fftfreq,
                 rfftfreq, fftshift, ifftshift); results where the input lives
   nn            pycore.nn.<name>_async: layer_norm, rms_norm, logsumexp, one_hot, embedding,
-                cross_entropy, scaled_dot_product_attention, conv (1-D to 3-D, NCHW), max_pool2d,
-                avg_pool2d; composed of the calls above
+                cross_entropy, scaled_dot_product_attention, conv, max_pool, avg_pool (1-D to 3-D,
+                NCHW), max_pool2d, avg_pool2d; composed of the calls above
   the backend   backend="auto" | "gpu" | "numpy" on every op; init_async, info, trace, explain,
                 calibrate_async; SELECTOR (the cost model behind "auto")
 

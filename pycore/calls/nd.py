@@ -56,6 +56,7 @@ from pycore.kernels.matmul import plan_matmul_int
 from pycore.kernels.parts import parts, row_bytes, row_step
 from pycore.kernels.place import Part
 from pycore.kernels.plan import SUFFIX, Plan, scalar_words, storage_bytes
+from pycore.kernels.pool import plan_pool
 from pycore.kernels.reduction import Combine, plan_reduction
 from pycore.kernels.rowwise import ROW_OPS, plan_rowwise, row_limits
 from pycore.tables.ops import OPS, Op
@@ -858,6 +859,22 @@ async def convolved_async(x: GpuArray, w: Any, bias: Any, stride: tuple[int, ...
         return plan_conv(layouts[0], layouts[1], b_layout, stride, pads, dilation, groups, f, halves)
 
     return await _one_kernel_async("conv", operands, (stride, pads, dilation, groups, halves), plan_of,
+                                   "a GpuArray input (one direct kernel)")
+
+
+async def pooled_async(x: GpuArray, reduce: str, kernel: tuple[int, ...], stride: tuple[int, ...],
+                       padding: tuple[int, ...], dilation: tuple[int, ...], out: tuple[int, ...],
+                       include_pad: bool) -> GpuArray:
+    """nn.max_pool ("max") or nn.avg_pool ("avg") of a float32 or float16 GpuArray x: the direct
+    kernel (kernels/pool.py), its result float32. A ValueError where the device cannot take the
+    shapes: the caller composes the pool of other calls instead."""
+    half = x.dtype == FLOAT16
+
+    def plan_of(layouts: list[Layout], f: Any) -> Plan:
+        return plan_pool(layouts[0], reduce, kernel, stride, padding, dilation, out, include_pad, f, half)
+
+    return await _one_kernel_async(f"{reduce}_pool", [x], (reduce, kernel, stride, padding, dilation, out,
+                                                           include_pad, half), plan_of,
                                    "a GpuArray input (one direct kernel)")
 
 

@@ -1,13 +1,14 @@
 """Neural-network building blocks: `pycore.nn.<name>_async` (layer_norm, rms_norm, logsumexp,
-one_hot, embedding, cross_entropy, scaled_dot_product_attention, conv, max_pool2d, avg_pool2d).
+one_hot, embedding, cross_entropy, scaled_dot_product_attention, conv, max_pool, avg_pool, and
+max_pool2d, avg_pool2d for 4-D x).
 
 Each is composed of pycore's public n-d calls (element-wise functions, reductions with axis and
 keepdims, the batched matmul, softmax and log_softmax, take, take_along_axis, where, stack, concat,
 reshape and strided views), or for GpuArrays of a kernel of its own (layer_norm and rms_norm over
-the last axis, conv with small windows, scaled_dot_product_attention), so each step runs where those
-calls run: on the GPU for GpuArray inputs (results are GpuArrays there), on NumPy for host arrays
-(results are NumPy arrays; 0-D ones NumPy scalars, as the reductions give). ROUTES says how each
-is composed and how many calls it makes.
+the last axis, conv with small windows, scaled_dot_product_attention, the pools), so each step
+runs where those calls run: on the GPU for GpuArray inputs (results are GpuArrays there), on NumPy
+for host arrays (results are NumPy arrays; 0-D ones NumPy scalars, as the reductions give). ROUTES
+says how each is composed and how many calls it makes.
 
 Floating inputs are float32 or float16 (TypeError for other dtypes, naming the argument), and results
 have the inputs' floating dtype (float16 ones computed in float32 where softmax and matmul do); indices
@@ -35,7 +36,7 @@ from pycore.calls.api import extension_module
 from pycore.calls.arguments import array_of
 from pycore.calls.gpuarray import GpuArray
 from pycore.calls.namespace import NSPUBLIC
-from pycore.calls.nd import NDPUBLIC, attended_async, convolved_async, normalized_rows_async
+from pycore.calls.nd import NDPUBLIC, attended_async, convolved_async, normalized_rows_async, pooled_async
 from pycore.calls.selection import SELPUBLIC
 from pycore.kernels.attention import MAX_DIM
 from pycore.kernels.conv import DIRECT_TAPS
@@ -67,8 +68,15 @@ ROUTES: dict[str, str] = {
             "elements): one kernel (conv.wgsl) (+ astype to a float16 result); otherwise concat per padded "
             "axis, stack of the prod(kernel) strided views (im2col), one batched matmul of the groups (+ add "
             "bias): 2 to 6 calls",
-    "max_pool2d": "concat per padded axis (-inf), stack of the strided window views, max: 2 to 4 calls",
-    "avg_pool2d": "concat per padded axis (zeros), stack of the strided window views, mean: 2 to 4 calls",
+    "max_pool": "a float32 or float16 GpuArray: one kernel (pool.wgsl: each window walked in place, the "
+                "padding never stored) (+ astype to a float16 result); otherwise concat per padded axis "
+                "(-inf), stack of the prod(kernel) strided window views, max: 2 to 5 calls",
+    "avg_pool": "a float32 or float16 GpuArray: one kernel (pool.wgsl) (+ astype to a float16 result); "
+                "otherwise concat per padded axis (zeros), stack of the prod(kernel) strided window views, "
+                "mean (or sum, then divide by each window's count: count_include_pad=False, ceil_mode): 2 to "
+                "6 calls",
+    "max_pool2d": "max_pool of 4-D x",
+    "avg_pool2d": "avg_pool of 4-D x",
 }
 
 
@@ -570,42 +578,137 @@ async def _direct_conv(x: Any, w: Any, bias: Any, stride: tuple[int, ...], pads:
         raise
 
 
-async def _pool2d(x: Any, kernel_size: Any, stride: Any, padding: Any, fn: str, reduce: str,
-                  fill: float) -> Any:
+def _pool_size(n: int, span: int, stride: int, pad: int, ceil_mode: bool) -> int:
+    """Windows of `span` (dilated kernel) `stride` apart over n + 2 pad, the last one cut short
+    (floor) or, with ceil_mode, kept where it starts inside x or its padding before.
+
+    >>> _pool_size(6, 2, 2, 0, False), _pool_size(7, 2, 2, 0, False), _pool_size(7, 2, 2, 0, True)
+    (3, 3, 4)
+    """
+    out = (n + 2 * pad - span + (stride - 1 if ceil_mode else 0)) // stride + 1
+    if ceil_mode and (out - 1) * stride >= n + pad:
+        out -= 1
+    return out
+
+
+def _flag(value: Any, fn: str, name: str) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{fn}: {name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+def _counts(n: int, kernel: int, stride: int, pad: int, out: int, include_pad: bool) -> np.ndarray:
+    """How many taps of each of `out` windows an average divides by along one axis: those inside
+    x padded by `pad` on each side (include_pad) or inside x only."""
+    starts = np.arange(out) * stride - pad
+    lo, hi = (-pad, n + pad) if include_pad else (0, n)
+    return np.minimum(starts + kernel, hi) - np.maximum(starts, lo)
+
+
+async def _pool(x: Any, kernel_size: Any, stride: Any, padding: Any, dilation: Any, ceil_mode: Any,
+                fn: str, reduce: str, include_pad: Any = True, dims: int | None = None) -> Any:
+    """A max ("max") or average ("avg") pool of x (N, C, *spatial) over 1 to 3 spatial axes (or
+    exactly `dims`): one direct kernel for a float32 or float16 GpuArray, else composed of calls."""
     x = _floating(x, fn)
-    if x.ndim != 4:
-        raise ValueError(f"{fn}: x must be (N, C, H, W), got shape {tuple(x.shape)}")
-    kernel = _tuple(kernel_size, 2, fn, "kernel_size", 1)
-    strides = kernel if stride is None else _tuple(stride, 2, fn, "stride", 1)
-    pad = _tuple(padding, 2, fn, "padding", 0)
-    if any(p > k // 2 for p, k in zip(pad, kernel, strict=True)):
-        raise ValueError(f"{fn}: padding {pad} must be at most half the kernel_size {kernel}")
-    out = tuple(_out_size(m, k, s, 1, p, p)
-                for m, k, s, p in zip(x.shape[2:], kernel, strides, pad, strict=True))
+    d = x.ndim - 2
+    if dims is not None and d != dims:
+        raise ValueError(f"{fn}: x must be (N, C, *spatial) with {dims} spatial axes, got shape "
+                         f"{tuple(x.shape)}")
+    if d not in (1, 2, 3):
+        raise ValueError(f"{fn}: x must be (N, C, *spatial) with 1 to 3 spatial axes, got shape "
+                         f"{tuple(x.shape)}")
+    kernel = _tuple(kernel_size, d, fn, "kernel_size", 1)
+    strides = kernel if stride is None else _tuple(stride, d, fn, "stride", 1)
+    pads = _tuple(padding, d, fn, "padding", 0)
+    dilations = _tuple(dilation, d, fn, "dilation", 1)
+    ceil_mode, include_pad = _flag(ceil_mode, fn, "ceil_mode"), _flag(include_pad, fn, "count_include_pad")
+    spans = tuple(di * (k - 1) + 1 for k, di in zip(kernel, dilations, strict=True))
+    if any(2 * p > span for p, span in zip(pads, spans, strict=True)):
+        raise ValueError(f"{fn}: padding {pads} must be at most half the kernel_size {kernel}"
+                         + ("" if all(di == 1 for di in dilations) else f" dilated by {dilations} ({spans})"))
+    out = tuple(_pool_size(m, span, s, p, ceil_mode)
+                for m, span, s, p in zip(x.shape[2:], spans, strides, pads, strict=True))
     if any(m < 1 for m in out):
         raise ValueError(f"{fn}: kernel_size {kernel} is larger than x's padded spatial shape "
-                         f"{tuple(x.shape[2:])} + padding {pad}")
-    cols = await _windows(await _pad(x, [(p, p) for p in pad], fill), kernel, strides, (1, 1), out)
-    return await _call(reduce, cols, axis=2)
+                         f"{tuple(x.shape[2:])} + padding {pads}")
+    if isinstance(x, GpuArray) and x.device == "webgpu" and x.dtype in (FLOAT32, FLOAT16) and x.size:
+        try:
+            pooled = await pooled_async(x, reduce, kernel, strides, pads, dilations, out, include_pad)
+            return await _as(pooled, x.dtype)  # (the kernel's result is float32)
+        except ValueError as exc:
+            if not getattr(exc, "pycore_unfit", False):
+                raise
+    # composed: x padded (to the end of the last window), the strided window views stacked, reduced
+    ends = [(o - 1) * s + span - (m + p)
+            for o, s, span, m, p in zip(out, strides, spans, x.shape[2:], pads, strict=True)]
+    fill = -math.inf if reduce == "max" else 0.0
+    padded = await _pad(x, [(p, max(e, 0)) for p, e in zip(pads, ends, strict=True)], fill)
+    cols = await _windows(padded, kernel, strides, dilations, out)
+    if reduce == "max":
+        return await _call("max", cols, axis=2)
+    if include_pad and all(e <= p for e, p in zip(ends, pads, strict=True)):
+        return await _call("mean", cols, axis=2)  # (every window counts all its taps)
+    counts = np.ones(out, np.float64)
+    for a, (m, k, s, p, o) in enumerate(zip(x.shape[2:], kernel, strides, pads, out, strict=True)):
+        counts = counts * _counts(m, k, s, p, o, include_pad).reshape((-1,) + (1,) * (d - 1 - a))
+    return await _call("divide", await _call("sum", cols, axis=2), counts.astype(x.dtype))
 
 
-async def max_pool2d_async(x: Any, /, kernel_size: Any, stride: Any = None, padding: Any = 0) -> Array:
-    """The max of each kernel_size window of x (N, C, H, W), windows `stride` apart (None: kernel_size),
-    x padded by `padding` (at most half the kernel) with -inf: (N, C, H_out, W_out). NaN propagates.
+async def max_pool_async(x: Any, /, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1,
+                         ceil_mode: bool = False) -> Array:
+    """The max of each window of x (N, C, *spatial), 1 to 3 spatial axes, as PyTorch's max_poolNd:
+    windows of kernel_size taps `dilation` apart, `stride` apart (None: kernel_size), over x padded
+    by `padding` (-inf, at most half the dilated kernel) on each side; ceil_mode keeps a last,
+    partial window that starts inside x or its padding before. kernel_size, stride, padding and
+    dilation: an int or one per spatial axis. NaN propagates. (N, C, *out).
 
     >>> import asyncio, numpy as np, pycore
     >>> x = np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4)
-    >>> asyncio.run(pycore.nn.max_pool2d_async(x, 2))
+    >>> asyncio.run(pycore.nn.max_pool_async(x, 2))
     array([[[[ 5.,  7.],
              [13., 15.]]]], dtype=float32)
+    >>> asyncio.run(pycore.nn.max_pool_async(np.arange(5, dtype=np.float32)[None, None], 2, ceil_mode=True))
+    array([[[1., 3., 4.]]], dtype=float32)
     """
-    return await _pool2d(x, kernel_size, stride, padding, "max_pool2d", "max", -math.inf)
+    return await _pool(x, kernel_size, stride, padding, dilation, ceil_mode, "max_pool", "max")
 
 
-async def avg_pool2d_async(x: Any, /, kernel_size: Any, stride: Any = None, padding: Any = 0) -> Array:
-    """The mean of each kernel_size window of x (N, C, H, W), windows `stride` apart (None: kernel_size),
-    x padded by `padding` (at most half the kernel) with zeros, which count (PyTorch's
-    count_include_pad=True): (N, C, H_out, W_out).
+async def avg_pool_async(x: Any, /, kernel_size: Any, stride: Any = None, padding: Any = 0,
+                         ceil_mode: bool = False, count_include_pad: bool = True) -> Array:
+    """The mean of each window of x (N, C, *spatial), 1 to 3 spatial axes, as PyTorch's avg_poolNd:
+    windows of kernel_size, `stride` apart (None: kernel_size), over x padded by `padding` (zeros,
+    at most half the kernel) on each side; ceil_mode keeps a last, partial window that starts
+    inside x or its padding before. Each window's sum is divided by its taps inside x and the
+    padding (count_include_pad, the default) or inside x only; a partial window's taps past the
+    padding never count. (N, C, *out).
+
+    >>> import asyncio, numpy as np, pycore
+    >>> x = np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4)
+    >>> asyncio.run(pycore.nn.avg_pool_async(x, 2))
+    array([[[[ 2.5,  4.5],
+             [10.5, 12.5]]]], dtype=float32)
+    >>> ones = np.ones((1, 1, 3), np.float32)
+    >>> asyncio.run(pycore.nn.avg_pool_async(ones, 3, 1, 1, count_include_pad=False))
+    array([[[1., 1., 1.]]], dtype=float32)
+    """
+    return await _pool(x, kernel_size, stride, padding, 1, ceil_mode, "avg_pool", "avg", count_include_pad)
+
+
+async def max_pool2d_async(x: Any, /, kernel_size: Any, stride: Any = None, padding: Any = 0,
+                           dilation: Any = 1, ceil_mode: bool = False) -> Array:
+    """max_pool of x (N, C, H, W) only: (N, C, H_out, W_out).
+
+    >>> import asyncio, numpy as np, pycore
+    >>> x = np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4)
+    >>> asyncio.run(pycore.nn.max_pool2d_async(x, 3, 1, 1))[0, 0, 0]
+    array([5., 6., 7., 7.], dtype=float32)
+    """
+    return await _pool(x, kernel_size, stride, padding, dilation, ceil_mode, "max_pool2d", "max", dims=2)
+
+
+async def avg_pool2d_async(x: Any, /, kernel_size: Any, stride: Any = None, padding: Any = 0,
+                           ceil_mode: bool = False, count_include_pad: bool = True) -> Array:
+    """avg_pool of x (N, C, H, W) only: (N, C, H_out, W_out).
 
     >>> import asyncio, numpy as np, pycore
     >>> x = np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4)
@@ -613,14 +716,16 @@ async def avg_pool2d_async(x: Any, /, kernel_size: Any, stride: Any = None, padd
     array([[[[ 2.5,  4.5],
              [10.5, 12.5]]]], dtype=float32)
     """
-    return await _pool2d(x, kernel_size, stride, padding, "avg_pool2d", "mean", 0.0)
+    return await _pool(x, kernel_size, stride, padding, 1, ceil_mode, "avg_pool2d", "avg", count_include_pad,
+                       dims=2)
 
 
 # ---------------------------------------------------------------- the module
 
 NN: dict[str, Callable[..., Any]] = {f.__name__: f for f in (
     layer_norm_async, rms_norm_async, logsumexp_async, one_hot_async, embedding_async, cross_entropy_async,
-    scaled_dot_product_attention_async, conv_async, max_pool2d_async, avg_pool2d_async)}
+    scaled_dot_product_attention_async, conv_async, max_pool_async, avg_pool_async, max_pool2d_async,
+    avg_pool2d_async)}
 for _f in NN.values():
     _f.__module__ = "pycore.nn"
 

@@ -172,6 +172,30 @@ for kk, st, pad in [((2, 2), None, (0, 0)), ((3, 2), (2, 1), (1, 1))]:
     await check(f"max_pool2d {kk} {st} {pad}", await nn.max_pool2d_async(gx, kk, st, pad), mx)
     await check(f"avg_pool2d {kk} {st} {pad}", await nn.avg_pool2d_async(gx, kk, st, pad), av)
 
+# pools of 1 to 3 axes in one direct kernel (x a view with an offset) against the composition of
+# the same pool on the host (NumPy; tests/unit/test_nn.py checks it against a float64 reference)
+for shape, kk, st, pad, dil, ceil in [((2, 3, 11), 3, 2, 1, 1, True), ((2, 2, 12), 3, 1, 2, 2, False),
+                                      ((1, 2, 9, 8), (3, 3), (2, 1), (1, 1), (1, 1), True),
+                                      ((1, 2, 5, 6, 4), (2, 3, 2), (2, 2, 1), (1, 1, 0), (1, 2, 1), True)]:
+    px = f32(*shape)
+    gx = (await gpu(np.concatenate([px, px])))[shape[0]:]
+    label = f"{len(shape) - 2}-D {kk} {st} {pad} {dil} {ceil}"
+    await check(f"max_pool {label}", await nn.max_pool_async(gx, kk, st, pad, dil, ceil),
+                await nn.max_pool_async(px, kk, st, pad, dil, ceil), 1e-6)
+    if np.all(np.asarray(dil) == 1):  # (an average pool has no dilation)
+        for include in (True, False):
+            await check(f"avg_pool {label} count_include_pad={include}",
+                        await nn.avg_pool_async(gx, kk, st, pad, ceil, include),
+                        await nn.avg_pool_async(px, kk, st, pad, ceil, include), 1e-5)
+    kinds = [e.get("why", "") for e in pycore.trace() if e["op"].endswith("_pool")][-1:]
+    if not any("direct kernel" in k for k in kinds):
+        failures.append(f"pool {label} did not run the direct kernel: {kinds}")
+nx = f32(1, 2, 6)
+nx[0, 0, 3] = np.nan
+got = await (await nn.max_pool_async(await gpu(nx), 2)).to_numpy_async()
+if not (np.isnan(got[0, 0, 1]) and not np.isnan(got[0, 0, [0, 2]]).any()):
+    failures.append(f"max_pool NaN: {got[0, 0].tolist()}")
+
 # float16 inputs (packed on the GPU): float16 results
 h = f32(1, 2, 5, 6).astype(np.float16)
 h64, gh = h.astype(np.float64), await gpu(h)
@@ -186,6 +210,10 @@ await check("conv float16", await nn.conv_async(gh, await gpu(hw), padding=1),
 kinds = [e.get("why", "") for e in pycore.trace() if e["op"] == "conv"][-1:]
 if not any("direct kernel" in k for k in kinds):  # (float16 x and w read as such by the kernel)
     failures.append(f"a float16 conv did not run the direct kernel: {kinds}")
+await check("max_pool float16", await nn.max_pool_async(gh, 3, 2, 1, ceil_mode=True),
+            await nn.max_pool_async(h, 3, 2, 1, ceil_mode=True), 0, np.float16)
+await check("avg_pool float16", await nn.avg_pool_async(gh, (2, 3), count_include_pad=False),
+            await nn.avg_pool_async(h.astype(np.float32), (2, 3), count_include_pad=False), 1e-3, np.float16)
 hb = f32(3).astype(np.float16)  # (x float16, w float32 on the host, a float16 bias: a float32 result)
 mixed = await nn.conv_async(gh, hw.astype(np.float32), await gpu(hb), padding=1)
 await check("conv float16 x, float32 w, float16 bias", mixed, direct(h64, hw, hb, (1, 1), (1, 1), (1, 1), 1),

@@ -105,16 +105,34 @@ def ref_conv(x: np.ndarray, w: np.ndarray, bias: np.ndarray | None, stride: tupl
     return y
 
 
-def ref_pool(x: np.ndarray, k: tuple[int, int], s: tuple[int, int], p: tuple[int, int],
-             kind: str) -> np.ndarray:
-    fill = -np.inf if kind == "max" else 0.0
-    xp = np.pad(x.astype(np.float64), [(0, 0), (0, 0), (p[0], p[0]), (p[1], p[1])], constant_values=fill)
-    oh = (x.shape[2] + 2 * p[0] - k[0]) // s[0] + 1
-    ow = (x.shape[3] + 2 * p[1] - k[1]) // s[1] + 1
-    y = np.zeros((*x.shape[:2], oh, ow))
-    for i, j in itertools.product(range(oh), range(ow)):
-        win = xp[:, :, i * s[0]:i * s[0] + k[0], j * s[1]:j * s[1] + k[1]]
-        y[:, :, i, j] = win.max(axis=(2, 3)) if kind == "max" else win.sum(axis=(2, 3)) / (k[0] * k[1])
+def ref_pool(x: np.ndarray, k: tuple[int, ...], s: tuple[int, ...], p: tuple[int, ...], kind: str,
+             dilation: tuple[int, ...] | None = None, ceil_mode: bool = False,
+             include_pad: bool = True) -> np.ndarray:
+    """PyTorch's max_poolNd / avg_poolNd, window by window: each axis' taps start + t * dilation
+    (t < k) that fall inside x; an average divides by the taps inside x padded by p (include_pad:
+    from the window's start to min(start + k, n + p)) or inside x only."""
+    d = x.ndim - 2
+    dilation = dilation or (1,) * d
+    x64 = x.astype(np.float64)
+    outs = []
+    for a in range(d):
+        n, span = x.shape[2 + a], dilation[a] * (k[a] - 1) + 1
+        o = (n + 2 * p[a] - span + (s[a] - 1 if ceil_mode else 0)) // s[a] + 1
+        if ceil_mode and (o - 1) * s[a] >= n + p[a]:
+            o -= 1
+        outs.append(o)
+    y = np.zeros((*x.shape[:2], *outs))
+    for q in itertools.product(*(range(o) for o in outs)):
+        taps, count = [], 1
+        for a in range(d):
+            start, n = q[a] * s[a] - p[a], x.shape[2 + a]
+            inside = [start + t * dilation[a] for t in range(k[a]) if 0 <= start + t * dilation[a] < n]
+            taps.append(np.array(inside))
+            count *= (min(start + k[a], n + p[a]) - start) if include_pad else len(inside)
+        win = x64[np.ix_(np.arange(x.shape[0]), np.arange(x.shape[1]), *taps)]
+        axes = tuple(range(2, 2 + d))
+        y[(slice(None), slice(None), *q)] = (win.max(axis=axes) if kind == "max"
+                                             else win.sum(axis=axes) / count)
     return y
 
 
@@ -250,6 +268,40 @@ def test_pools() -> None:
     assert np.isnan(run(nn.max_pool2d_async(x, 2))[0, 0, 0, 0])
 
 
+@pytest.mark.parametrize(("shape", "k", "s", "p", "dilation", "ceil_mode"), [
+    ((2, 3, 11), (3,), (2,), (1,), (1,), False),
+    ((2, 3, 11), (3,), (2,), (1,), (1,), True),
+    ((1, 2, 10), (2,), (3,), (0,), (1,), True),  # (a last window of one tap)
+    ((2, 2, 12), (3,), (1,), (2,), (2,), False),  # (dilated: a span of 5)
+    ((2, 3, 7, 6), (3, 2), (2, 2), (1, 1), (1, 1), True),
+    ((1, 2, 9, 8), (3, 3), (2, 1), (2, 1), (2, 1), True),
+    ((1, 2, 5, 6, 4), (2, 3, 2), (2, 2, 1), (1, 1, 0), (1, 1, 1), True),
+    ((2, 1, 6, 7, 5), (3, 2, 2), (1, 2, 2), (1, 0, 1), (1, 2, 1), False),
+])
+def test_pools_of_one_to_three_axes(shape: tuple[int, ...], k: tuple[int, ...], s: tuple[int, ...],
+                                    p: tuple[int, ...], dilation: tuple[int, ...], ceil_mode: bool) -> None:
+    x = f32(*shape)
+    close(run(nn.max_pool_async(x, k, s, p, dilation, ceil_mode)),
+          ref_pool(x, k, s, p, "max", dilation, ceil_mode))
+    if all(di == 1 for di in dilation):  # (an average pool has no dilation)
+        for include in (True, False):
+            close(run(nn.avg_pool_async(x, k, s, p, ceil_mode, include)),
+                  ref_pool(x, k, s, p, "avg", None, ceil_mode, include))
+
+
+def test_pool_windows_and_their_counts() -> None:
+    x = np.arange(1, 6, dtype=np.float32)[None, None]  # [1 2 3 4 5]
+    # windows of 2 from -1: [pad 1] [2 3] [4 5]; ceil_mode adds none (it would start in the padding after)
+    assert run(nn.max_pool_async(x, 2, 2, 1)).tolist() == [[[1, 3, 5]]]
+    assert run(nn.avg_pool_async(x, 2, 2, 1)).tolist() == [[[0.5, 2.5, 4.5]]]
+    assert run(nn.avg_pool_async(x, 2, 2, 1, count_include_pad=False)).tolist() == [[[1, 2.5, 4.5]]]
+    # windows of 3, 2 apart over [1 .. 6], ceil_mode: [1 2 3] [3 4 5] [5 6]: the last counts its two taps
+    six = np.arange(1, 7, dtype=np.float32)[None, None]
+    assert run(nn.avg_pool_async(six, 3, 2, 0)).tolist() == [[[2, 4]]]
+    assert run(nn.avg_pool_async(six, 3, 2, 0, ceil_mode=True)).tolist() == [[[2, 4, 5.5]]]
+    assert run(nn.max_pool_async(x, 2, dilation=3)).tolist() == [[[4]]]  # (taps 1 and 4)
+
+
 # ---------------------------------------------------------------- bad input
 
 
@@ -291,8 +343,20 @@ def test_pools() -> None:
     (lambda: nn.max_pool2d_async(f32(1, 4, 5), 2), ValueError, "x"),
     (lambda: nn.max_pool2d_async(f32(1, 1, 4, 4), 2, padding=2), ValueError, "padding"),
     (lambda: nn.avg_pool2d_async(f32(1, 1, 4, 4), (2, 2, 2)), ValueError, "kernel_size"),
+    (lambda: nn.max_pool_async(f32(1, 1, 2, 2, 2, 2), 2), ValueError, "1 to 3 spatial axes"),
+    (lambda: nn.max_pool_async(f32(1, 1, 8), 3, padding=2), ValueError, "padding"),
+    (lambda: nn.max_pool_async(f32(1, 1, 8), 3, padding=2, dilation=2), None, ""),  # (a span of 5: allowed)
+    (lambda: nn.max_pool_async(f32(1, 1, 8), 3, dilation=0), ValueError, "dilation"),
+    (lambda: nn.max_pool_async(f32(1, 1, 8), 9), ValueError, "kernel_size"),
+    (lambda: nn.max_pool_async(f32(1, 1, 8), 2, ceil_mode="yes"), TypeError, "ceil_mode"),
+    (lambda: nn.avg_pool_async(f32(1, 1, 8), 2, count_include_pad=1), TypeError, "count_include_pad"),
+    (lambda: nn.avg_pool_async(f32(1, 1, 8, 8), (2, 2, 2)), ValueError, "kernel_size"),
+    (lambda: nn.avg_pool_async(np.ones((1, 1, 4), np.int32), 2), TypeError, "x"),
 ])
-def test_bad_input_names_the_argument(call: Any, error: type, names: str) -> None:
+def test_bad_input_names_the_argument(call: Any, error: type | None, names: str) -> None:
+    if error is None:  # (the edge that is allowed)
+        run(call())
+        return
     with pytest.raises(error, match=names):
         run(call())
 
@@ -332,6 +396,8 @@ def test_float16_inputs_give_float16_results() -> None:
          ref_attention(x64, x64, x64, np.tri(6, 6, dtype=bool), None, 1 / math.sqrt(5)))
     half(run(nn.conv_async(h, w, padding=1)), ref_conv(x64, w, None, (1, 1), (1, 1), (1, 1), 1))
     half(run(nn.avg_pool2d_async(h, 2)), ref_pool(x64, (2, 2), (2, 2), (0, 0), "avg"))
+    half(run(nn.max_pool_async(h[0], 3, 2, 1, ceil_mode=True)), ref_pool(x64[0], (3,), (2,), (1,), "max",
+                                                                           None, True))
     t = np.array([0, 4, 2], np.int32)
     half(run(nn.cross_entropy_async(h[0, 0, :3], t, reduction="none")),
          ref_cross_entropy(x64[0, 0, :3], t, 0.0))
