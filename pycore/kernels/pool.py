@@ -8,11 +8,12 @@ prod(kernel) strided views of a padded copy of x first (calls/nn.py composes it 
 >>> p = plan_pool(Layout.contiguous((8, 3, 64, 64)), "max", (2, 2), (2, 2), (0, 0), (1, 1), (32, 32),
 ...               True, Facts())
 >>> p.outputs[0].shape, p.steps[0].kernel.name, p.steps[0].grid
-((8, 3, 32, 32), 'pool:2d:max', (96, 1, 1))
+((8, 3, 32, 32), 'pool:2d:max:k2x2', (96, 1, 1))
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from functools import cache
 
@@ -29,15 +30,20 @@ HEAD_WORDS = 5  # outputs, channels, x's offset, batch and channel strides
 # average counts, from and to
 AXIS_WORDS = 9
 REDUCES = ("max", "avg")
+UNROLLED_TAPS = 64  # a window of at most this many taps is written out tap by tap (else loops)
 
 
 @cache
-def _kernel(d: int, reduce: str, half: bool) -> Kernel:
+def _kernel(d: int, reduce: str, half: bool, sizes: tuple[int, ...] | None = None) -> Kernel:
     """The kernel for `d` spatial axes reducing each window by `reduce` ("max" or "avg") of a
-    float32 x (or float16: `half`).
+    float32 x (or float16: `half`): with the kernel's `sizes`, its taps written out one by one
+    (each axis' positions and bounds worked out once), else loops over the sizes in the words.
+    An average of written-out taps counts them per axis in closed form (no dilation).
 
     >>> "count = count + select(0.0, 1.0, counted0 && counted1);" in _kernel(2, "avg", False).source()
     True
+    >>> _kernel(2, "max", False, (3, 3)).source().count("if (in0_")
+    9
     """
     at = [HEAD_WORDS + AXIS_WORDS * a for a in range(d)]  # each axis' words
     n_words = HEAD_WORDS + AXIS_WORDS * d
@@ -50,32 +56,48 @@ def _kernel(d: int, reduce: str, half: bool) -> Kernel:
                      "has no inf constant)")
     else:
         start.append("    var acc = 0.0;\n    var count = 0.0;")
+    keep = "acc = select(acc, v, (v > acc || is_nan(v)) && !is_nan(acc));"
     taps: list[str] = []
-    indent = "    "
-    for a in range(d):  # nested loops over the kernel offsets: each axis' position and bounds
-        s = at[a]
-        taps += [f"{indent}for (var k{a} = 0u; k{a} < word({s + 3}u); k{a} = k{a} + 1u) {{",
-                 f"{indent}    let p{a} = s{a} + i32(k{a} * word({s + 6}u));"]
-        if reduce == "avg":
-            taps.append(f"{indent}    let counted{a} = p{a} >= iword({s + 7}u) && p{a} < iword({s + 8}u);")
-        taps.append(f"{indent}    let in{a} = p{a} >= 0 && p{a} < iword({s + 1}u);")
-        indent += "    "
-    inside = " && ".join(f"in{a}" for a in range(d))
-    x_at = " + ".join(["xc", *(f"p{a} * iword({at[a] + 2}u)" for a in range(d))])
-    if reduce == "max":
-        taps += [f"{indent}if ({inside}) {{",
-                 f"{indent}    let v = x_at(u32({x_at}));",
-                 f"{indent}    acc = select(acc, v, (v > acc || is_nan(v)) && !is_nan(acc));",
-                 f"{indent}}}"]
-        finish = "    out[i] = acc;"
+    if sizes is not None:  # written out: per axis, each offset's position, bounds and x offset once
+        for a in range(d):
+            w = at[a]
+            for k in range(sizes[a]):
+                taps += [f"    let p{a}_{k} = s{a} + {k} * iword({w + 6}u);",
+                         f"    let in{a}_{k} = p{a}_{k} >= 0 && p{a}_{k} < iword({w + 1}u);",
+                         f"    let r{a}_{k} = p{a}_{k} * iword({w + 2}u);"]
+        for offsets in itertools.product(*(range(n) for n in sizes)):
+            inside = " && ".join(f"in{a}_{k}" for a, k in enumerate(offsets))
+            x_at = " + ".join(["xc", *(f"r{a}_{k}" for a, k in enumerate(offsets))])
+            taps.append(f"    if ({inside}) {{ let v = x_at(u32({x_at})); {keep} }}" if reduce == "max"
+                        else f"    if ({inside}) {{ acc = acc + x_at(u32({x_at})); }}")
+        if reduce == "avg":  # (the taps from s to s + size, within the counted positions)
+            counts = [f"(min(s{a} + {sizes[a]}, iword({at[a] + 8}u)) - max(s{a}, iword({at[a] + 7}u)))"
+                      for a in range(d)]
+            taps.append(f"    count = f32({' * '.join(counts)});")
     else:
-        counted = " && ".join(f"counted{a}" for a in range(d))
-        taps += [f"{indent}if ({inside}) {{ acc = acc + x_at(u32({x_at})); }}",
-                 f"{indent}count = count + select(0.0, 1.0, {counted});"]
-        finish = "    out[i] = acc / count;"
-    for _ in range(d):
-        indent = indent[:-4]
-        taps.append(f"{indent}}}")
+        indent = "    "
+        for a in range(d):  # nested loops over the kernel offsets: each axis' position and bounds
+            w = at[a]
+            taps += [f"{indent}for (var k{a} = 0u; k{a} < word({w + 3}u); k{a} = k{a} + 1u) {{",
+                     f"{indent}    let p{a} = s{a} + i32(k{a} * word({w + 6}u));"]
+            if reduce == "avg":
+                taps.append(f"{indent}    let counted{a} = p{a} >= iword({w + 7}u)"
+                            f" && p{a} < iword({w + 8}u);")
+            taps.append(f"{indent}    let in{a} = p{a} >= 0 && p{a} < iword({w + 1}u);")
+            indent += "    "
+        inside = " && ".join(f"in{a}" for a in range(d))
+        x_at = " + ".join(["xc", *(f"p{a} * iword({at[a] + 2}u)" for a in range(d))])
+        if reduce == "max":
+            taps += [f"{indent}if ({inside}) {{", f"{indent}    let v = x_at(u32({x_at}));",
+                     f"{indent}    {keep}", f"{indent}}}"]
+        else:
+            counted = " && ".join(f"counted{a}" for a in range(d))
+            taps += [f"{indent}if ({inside}) {{ acc = acc + x_at(u32({x_at})); }}",
+                     f"{indent}count = count + select(0.0, 1.0, {counted});"]
+        for _ in range(d):
+            indent = indent[:-4]
+            taps.append(f"{indent}}}")
+    finish = "    out[i] = acc;" if reduce == "max" else "    out[i] = acc / count;"
 
     def source() -> str:
         filled = (wgsl_template("pool").replace("{{meta_vec4s}}", str(-(-n_words // 4)))
@@ -85,7 +107,9 @@ def _kernel(d: int, reduce: str, half: bool) -> Kernel:
                   .replace("{{x_type}}", "u32" if half else "f32"))
         return used_only("\n".join([wgsl_template("common"), filled]))
 
-    return Kernel(f"pool:{d}d:{reduce}{':f16' if half else ''}", "pool", ("read", "write", "uniform"), source)
+    shape = "" if sizes is None else ":k" + "x".join(map(str, sizes))
+    return Kernel(f"pool:{d}d:{reduce}{shape}{':f16' if half else ''}", "pool", ("read", "write", "uniform"),
+                  source)
 
 
 def plan_pool(x: Layout, reduce: str, kernel: tuple[int, ...], stride: tuple[int, ...],
@@ -111,6 +135,8 @@ def plan_pool(x: Layout, reduce: str, kernel: tuple[int, ...], stride: tuple[int
         size, pad = x.shape[2 + a], padding[a]
         words += [out[a], size, x.strides[2 + a], kernel[a], stride[a], pad, dilation[a],
                   -pad if include_pad else 0, size + pad if include_pad else size]
-    step = Step(_kernel(d, reduce, half), (Slot("in", 0), Slot("out", 0), Slot("meta")),
+    unrolled = math.prod(kernel) <= UNROLLED_TAPS and (reduce == "max" or all(di == 1 for di in dilation))
+    step = Step(_kernel(d, reduce, half, tuple(kernel) if unrolled else None), (Slot("in", 0), Slot("out", 0),
+                                                                                 Slot("meta")),
                 tuple(i32_word(v) for v in words), grid_for(-(-total // WORKGROUP), facts.max_groups))
     return Plan((step,), (Output((n, c, *out), F32),))

@@ -172,11 +172,13 @@ for kk, st, pad in [((2, 2), None, (0, 0)), ((3, 2), (2, 1), (1, 1))]:
     await check(f"max_pool2d {kk} {st} {pad}", await nn.max_pool2d_async(gx, kk, st, pad), mx)
     await check(f"avg_pool2d {kk} {st} {pad}", await nn.avg_pool2d_async(gx, kk, st, pad), av)
 
-# pools of 1 to 3 axes in one direct kernel (x a view with an offset) against the composition of
-# the same pool on the host (NumPy; tests/unit/test_nn.py checks it against a float64 reference)
+# pools of 1 to 3 axes in one direct kernel (x a view with an offset; windows of up to 64 taps written
+# out tap by tap, larger ones in loops) against the composition of the same pool on the host (NumPy;
+# tests/unit/test_nn.py checks it against a float64 reference)
 for shape, kk, st, pad, dil, ceil in [((2, 3, 11), 3, 2, 1, 1, True), ((2, 2, 12), 3, 1, 2, 2, False),
                                       ((1, 2, 9, 8), (3, 3), (2, 1), (1, 1), (1, 1), True),
-                                      ((1, 2, 5, 6, 4), (2, 3, 2), (2, 2, 1), (1, 1, 0), (1, 2, 1), True)]:
+                                      ((1, 2, 5, 6, 4), (2, 3, 2), (2, 2, 1), (1, 1, 0), (1, 2, 1), True),
+                                      ((1, 2, 20, 18), (9, 8), (3, 2), (4, 4), (1, 1), True)]:  # (72 taps)
     px = f32(*shape)
     gx = (await gpu(np.concatenate([px, px])))[shape[0]:]
     label = f"{len(shape) - 2}-D {kk} {st} {pad} {dil} {ceil}"
