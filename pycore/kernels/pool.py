@@ -120,7 +120,16 @@ def plan_pool(x: Layout, reduce: str, kernel: tuple[int, ...], stride: tuple[int
     on each side of each spatial axis (the last window may reach past it: ceil_mode); an average
     divides by the count of its taps inside x padded so (`include_pad`) or inside x only. The
     caller has checked the arguments and worked out `out`; a ValueError where x or the output
-    does not fit one binding (the caller composes the pool of other calls instead)."""
+    does not fit one binding, or a window's loops pass the adapter's cap (the caller composes the
+    pool of other calls instead).
+
+    >>> try:
+    ...     plan_pool(Layout.contiguous((1, 1, 70000)), "max", (66000,), (1,), (0,), (1,), (4001,), True,
+    ...               Facts(loop_cap=65_535))
+    ... except ValueError as exc:
+    ...     print(str(exc)[:45])
+    pool: a window of 66,000 taps runs 66,000 loo
+    """
     if reduce not in REDUCES:
         raise ValueError(f"pool: unknown reduction {reduce!r}; known: {REDUCES}")
     d = x.ndim - 2
@@ -136,6 +145,10 @@ def plan_pool(x: Layout, reduce: str, kernel: tuple[int, ...], stride: tuple[int
         words += [out[a], size, x.strides[2 + a], kernel[a], stride[a], pad, dilation[a],
                   -pad if include_pad else 0, size + pad if include_pad else size]
     unrolled = math.prod(kernel) <= UNROLLED_TAPS and (reduce == "max" or all(di == 1 for di in dilation))
+    loops = sum(math.prod(kernel[:a + 1]) for a in range(d))  # (each nested loop's iterations)
+    if not unrolled and facts.loop_cap and loops > facts.loop_cap:
+        raise ValueError(f"pool: a window of {math.prod(kernel):,} taps runs {loops:,} loop iterations, more "
+                         f"than this adapter runs in one invocation ({facts.loop_cap:,})")
     step = Step(_kernel(d, reduce, half, tuple(kernel) if unrolled else None), (Slot("in", 0), Slot("out", 0),
                                                                                  Slot("meta")),
                 tuple(i32_word(v) for v in words), grid_for(-(-total // WORKGROUP), facts.max_groups))
