@@ -69,7 +69,8 @@ ROUTES: dict[str, str] = {
             "axis, stack of the prod(kernel) strided views (im2col), one batched matmul of the groups (+ add "
             "bias): 2 to 6 calls",
     "max_pool": "a float32 or float16 GpuArray: one kernel (pool.wgsl: each window walked in place, the "
-                "padding never stored) (+ astype to a float16 result); otherwise concat per padded axis "
+                "padding never stored; on llvmpipe a window of at most 65,535 loop iterations) (+ astype "
+                "to a float16 result); otherwise concat per padded axis "
                 "(-inf), stack of the prod(kernel) strided window views, max: 2 to 5 calls",
     "avg_pool": "a float32 or float16 GpuArray: one kernel (pool.wgsl) (+ astype to a float16 result); "
                 "otherwise concat per padded axis (zeros), stack of the prod(kernel) strided window views, "
